@@ -1,0 +1,85 @@
+// The artifact is the contract between the build and the Lambdas: written once by `build/`,
+// imported (never rebuilt) by `lambdas/` at cold start.
+import type { JsonSchema } from "./schema-types.js";
+import type { ToolKind } from "./tool.js";
+
+export const ARTIFACT_FORMAT_VERSION = 1;
+/** File names inside the artifact directory. */
+export const ARTIFACT_FILES = {
+  manifest: "manifest.json",
+  catalog: "catalog.json",
+  names: "names.json",
+  index: "index.json",
+} as const;
+
+export type GovernanceInfo = {
+  read_only?: boolean;
+  destructive?: boolean;
+  idempotent?: boolean;
+  consequential?: boolean;
+  affects?: string;
+  impact?: number;
+};
+
+/** Kind-specific dispatch settings, as validated by the build. Templates are kept verbatim. */
+export type Backend =
+  | {
+      kind: "http";
+      method: string;
+      url: string;
+      headers?: Record<string, string>;
+      query?: Record<string, string>;
+      body?: unknown;
+      output: "json" | "text";
+    }
+  | { kind: "mcp"; url: string; headers?: Record<string, string>; tool: string }
+  | {
+      kind: "exec";
+      command: string;
+      args: string[];
+      env?: Record<string, string>;
+      cwd?: string;
+      output: "json" | "text";
+    }
+  | { kind: "builtin"; handler: string }
+  | { kind: "prompt"; prompt: string; model: string };
+
+export type CatalogTool = {
+  /** `family.verb` */
+  name: string;
+  family: string;
+  kind: ToolKind;
+  description: string;
+  input_schema: JsonSchema;
+  output_schema?: JsonSchema;
+  governance: GovernanceInfo;
+  timeout_ms: number;
+  tags?: string[];
+  backend: Backend;
+  /** Where the tool was defined, relative to the registry root. */
+  source: string;
+  /** Identifier in an imported JSONL catalog (evaluation uses it to match gold labels). */
+  id?: string;
+};
+
+export type FamilyInfo = {
+  name: string;
+  description: string;
+  required: boolean;
+  tool_count: number;
+  /** A few example verbs for the capability manifest. */
+  examples: string[];
+};
+
+export type Manifest = {
+  format_version: number;
+  /** SHA-256 of the normalized registry input (hex). */
+  registry_hash: string;
+  counts: { families: number; tools: number };
+  /** Always-loaded names/globs from the registry (before deployment overrides). */
+  always_loaded: string[];
+  /** Optional families that failed to load and were skipped. */
+  skipped_families: string[];
+};
+
+export type Catalog = { families: FamilyInfo[]; tools: CatalogTool[] };

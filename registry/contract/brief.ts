@@ -1,0 +1,11 @@
+// A brief is a declared packing list for a job: pre-loaded on the belt as declared ∩ granted.
+import { z } from "zod";
+import { FORMAT_VERSION } from "./tool.js";
+
+export const BriefFile = z.strictObject({
+  version: z.number().int().positive().default(FORMAT_VERSION),
+  name: z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/),
+  description: z.string(),
+  tools: z.array(z.string()).min(1).describe("Tool names or `*` globs"),
+});
+export type BriefFile = z.infer<typeof BriefFile>;

@@ -1,0 +1,80 @@
+// The registry's tool file format (YAML). Strict: an unknown key is an error.
+// These schemas are the single source of the format; `npm run registry:schema` publishes them as JSON Schema.
+import { z } from "zod";
+
+export const FORMAT_VERSION = 1;
+
+const jsonSchema = z.record(z.string(), z.unknown()).describe("A JSON Schema (draft 2020-12 or draft-07) object");
+
+/** Governance declarations, checked at build time (see build/validate). */
+export const Governance = {
+  read_only: z.boolean().optional().describe("The tool changes nothing"),
+  destructive: z.boolean().optional().describe("The tool deletes or overwrites data"),
+  idempotent: z.boolean().optional().describe("Repeating the call has no further effect"),
+  consequential: z.boolean().optional().describe("The tool affects someone; requires `affects`"),
+  affects: z.string().optional().describe("Input property (required by input_schema) that identifies who is affected"),
+  impact: z.number().optional().describe("Estimated impact in [0, 1]"),
+};
+export const IMPACT_BOUNDS = { min: 0, max: 1 } as const;
+
+const common = {
+  name: z.string().describe("The verb; the tool's full name is `family.verb`"),
+  description: z.string().describe("One sentence: what the tool does (the search indexes it)"),
+  input_schema: jsonSchema.optional().describe("JSON Schema of the arguments; defaults to an empty object schema"),
+  output_schema: jsonSchema.optional().describe("JSON Schema the result is checked against on the way out"),
+  timeout_secs: z.number().positive().max(900).optional().describe("Kill-after budget in seconds; default 60"),
+  tags: z.array(z.string()).optional().describe("Extra search words (synonyms, verbs)"),
+  ...Governance,
+};
+
+export const HttpTool = z.strictObject({
+  ...common,
+  kind: z.literal("http"),
+  method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE"]).default("GET"),
+  url: z.string().describe("URL template: `{{input.x}}` and `${ENV}` references"),
+  headers: z.record(z.string(), z.string()).optional().describe("Header templates; secrets only as `${ENV}`"),
+  query: z.record(z.string(), z.string()).optional().describe("Query parameter templates"),
+  body: z.unknown().optional().describe("JSON body template; string leaves are templated"),
+  output: z.enum(["json", "text"]).default("json"),
+});
+
+export const McpTool = z.strictObject({
+  ...common,
+  kind: z.literal("mcp"),
+  upstream_tool: z.string().optional().describe("Name of the tool on the upstream server; defaults to `name`"),
+});
+
+export const ExecTool = z.strictObject({
+  ...common,
+  kind: z.literal("exec"),
+  command: z.string().describe("The executable (no shell)"),
+  args: z.array(z.string()).default([]).describe("Argument templates: `{{input.x}}` only"),
+  env: z.record(z.string(), z.string()).optional().describe("Extra environment; values may use `${VAR}`"),
+  cwd: z.string().optional(),
+  output: z.enum(["text", "json"]).default("text"),
+});
+
+export const BuiltinTool = z.strictObject({
+  ...common,
+  kind: z.literal("builtin"),
+  handler: z.string().describe("Name of the gateway-implemented handler, e.g. find, call, reshape"),
+});
+
+export const PromptTool = z.strictObject({
+  ...common,
+  kind: z.literal("prompt"),
+  prompt: z.string(),
+  model: z.string().default("chat"),
+});
+
+export const ToolDef = z.discriminatedUnion("kind", [HttpTool, McpTool, ExecTool, BuiltinTool, PromptTool]);
+export type ToolDef = z.infer<typeof ToolDef>;
+export const TOOL_KINDS = ["http", "mcp", "exec", "builtin", "prompt"] as const;
+export type ToolKind = (typeof TOOL_KINDS)[number];
+
+/** A tool file: `version` plus a list of tools of one family. */
+export const ToolFile = z.strictObject({
+  version: z.number().int().positive().default(FORMAT_VERSION),
+  tools: z.array(ToolDef),
+});
+export type ToolFile = z.infer<typeof ToolFile>;
