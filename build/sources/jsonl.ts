@@ -1,0 +1,82 @@
+// A family source from a JSONL catalog (the format of ../shared/eval/*/tools.jsonl):
+// one tool per line with `name`, `description`, `input_schema`, optional `family` and `id`.
+import type { CatalogTool, FamilyInfo } from "../../registry/contract/artifact.js";
+import { fullName } from "../../registry/contract/names.js";
+
+export type JsonlTool = {
+  id?: string;
+  name: string;
+  description?: string | null;
+  input_schema?: Record<string, unknown> | null;
+  family?: string;
+  server_description?: string;
+};
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** Lower-case family name with only the characters the name policy allows. */
+export function familyNameOf(raw: string): string {
+  const s = raw.toLowerCase().replace(/[^a-z0-9_-]+/g, "-").replace(/^[^a-z]+|-+$/g, "");
+  return s || "imported";
+}
+
+/** A verb with only MCP-compatible characters. */
+export function verbOf(raw: string): string {
+  return raw.replace(/[^A-Za-z0-9_.-]+/g, "_");
+}
+
+export function parseJsonl(text: string): { tools: JsonlTool[]; errors: { line: number; message: string }[] } {
+  const tools: JsonlTool[] = [];
+  const errors: { line: number; message: string }[] = [];
+  text.split("\n").forEach((line, i) => {
+    if (!line.trim()) return;
+    try {
+      const v = JSON.parse(line) as JsonlTool;
+      if (typeof v?.name !== "string" || !v.name) errors.push({ line: i + 1, message: "each line needs a string `name`" });
+      else tools.push(v);
+    } catch (e) {
+      errors.push({ line: i + 1, message: `not JSON: ${(e as Error).message}` });
+    }
+  });
+  return { tools, errors };
+}
+
+/**
+ * Project JSONL tools into catalog tools. Imported tools have no backend of their own
+ * (kind `builtin`, handler `unavailable`): they are searchable and governed, not callable.
+ */
+export function catalogFromJsonl(
+  rows: JsonlTool[],
+  opts: { family?: string; familyDescription?: string; source: string },
+): { families: FamilyInfo[]; tools: CatalogTool[] } {
+  const tools: CatalogTool[] = rows.map((r) => {
+    const family = familyNameOf(opts.family ?? r.family ?? "imported");
+    return {
+      name: fullName(family, verbOf(r.name)),
+      family,
+      kind: "builtin",
+      description: (r.description ?? "").trim(),
+      input_schema: r.input_schema ?? { type: "object", properties: {} },
+      governance: {},
+      timeout_ms: DEFAULT_TIMEOUT_MS,
+      backend: { kind: "builtin", handler: "unavailable" },
+      source: opts.source,
+      ...(r.id ? { id: r.id } : {}),
+    };
+  });
+  const byFamily = new Map<string, { tools: CatalogTool[]; description: string }>();
+  rows.forEach((r, i) => {
+    const t = tools[i]!;
+    const f = byFamily.get(t.family) ?? { tools: [], description: opts.familyDescription ?? r.server_description ?? "" };
+    f.tools.push(t);
+    byFamily.set(t.family, f);
+  });
+  const families: FamilyInfo[] = [...byFamily].map(([name, f]) => ({
+    name,
+    description: f.description || `Tools imported from ${opts.source}.`,
+    required: true,
+    tool_count: f.tools.length,
+    examples: f.tools.slice(0, 5).map((t) => t.name.slice(name.length + 1)),
+  }));
+  return { families, tools };
+}
