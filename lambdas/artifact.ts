@@ -17,7 +17,20 @@ export type Artifact = Catalog & {
 };
 
 export function loadArtifact(dir: string): Artifact {
-  const read = (f: string) => JSON.parse(readFileSync(join(dir, f), "utf8")) as unknown;
+  return parseArtifact((f) => readFileSync(join(dir, f), "utf8"), dir);
+}
+
+/** The same load from the files' text (as `emitArtifact` returns it): evaluation and tests build in memory. */
+export function artifactFromFiles(files: Record<string, string>): Artifact {
+  return parseArtifact((f) => {
+    const text = files[f];
+    if (text === undefined) throw new Error(`artifact file ${f} is missing`);
+    return text;
+  }, "memory");
+}
+
+function parseArtifact(readText: (file: string) => string, dir: string): Artifact {
+  const read = (f: string) => JSON.parse(readText(f)) as unknown;
   const manifest = read(ARTIFACT_FILES.manifest) as Manifest;
   if (manifest.format_version !== ARTIFACT_FORMAT_VERSION) {
     throw new Error(
