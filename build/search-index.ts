@@ -1,7 +1,146 @@
-// Build-time half of search: the exported FlexSearch index plus the statistics the scorer needs.
-// PLACEHOLDER until the find issue lands: it records nothing beyond the tool names.
-import type { Catalog } from "../registry/contract/artifact.js";
+// Build-time half of search: BM25F statistics (per-posting impacts), build-time synonym
+// expansions and the exported FlexSearch vocabulary index, all deterministic and JSON-serializable.
+import { Document } from "flexsearch";
+import type { Catalog, CatalogTool } from "../registry/contract/artifact.js";
+import { verbOf } from "../registry/contract/names.js";
+import type { JsonSchema } from "../registry/contract/schema-types.js";
+import {
+  DEFAULT_SCORER_PARAMS,
+  encode,
+  FIELDS,
+  IMPACT_SCALE,
+  SEARCH_INDEX_VERSION,
+  vocabIndexOptions,
+  type FieldName,
+  type ScorerParams,
+  type SearchIndexData,
+  type VocabRecord,
+} from "../registry/contract/search-options.js";
+import { wordnetSynonyms } from "./wordnet.js";
 
-export async function buildSearchIndex(catalog: Catalog): Promise<unknown> {
-  return { placeholder: true, names: catalog.tools.map((t) => t.name) };
+type Props = Record<string, { description?: unknown; properties?: unknown; items?: unknown } | undefined>;
+
+/** Parameter names (split later by the encoder) and descriptions, one nesting level deep. */
+function paramText(schema: JsonSchema | undefined, depth = 0): string {
+  const props = (schema as { properties?: unknown } | undefined)?.properties;
+  if (!props || typeof props !== "object" || depth > 1) return "";
+  const parts: string[] = [];
+  for (const [name, p] of Object.entries(props as Props)) {
+    parts.push(name);
+    if (typeof p?.description === "string") parts.push(p.description);
+    if (p && typeof p === "object") {
+      parts.push(paramText(p as JsonSchema, depth + 1));
+      if (p.items && typeof p.items === "object") parts.push(paramText(p.items as JsonSchema, depth + 1));
+    }
+  }
+  return parts.filter(Boolean).join(" ");
+}
+
+/** The text of each field of a tool, before encoding. The eval gives the baselines the same text. */
+export function toolFieldTexts(tool: CatalogTool, familyDescription: string): Record<FieldName, string> {
+  return {
+    name: verbOf(tool.name),
+    desc: tool.description,
+    params: paramText(tool.input_schema),
+    family: `${tool.family} ${familyDescription}`,
+    tags: (tool.tags ?? []).join(" "),
+  };
+}
+
+const b64 = (a: Uint16Array | Uint32Array | Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString("base64");
+
+export async function buildSearchIndex(
+  catalog: Catalog,
+  params: ScorerParams = DEFAULT_SCORER_PARAMS,
+): Promise<SearchIndexData> {
+  const famDesc = new Map(catalog.families.map((f) => [f.name, f.description]));
+  const n = catalog.tools.length;
+  const words = new Map<string, string>(); // surface word → stem, for synonym lookup
+  const onWord = (w: string, s: string) => void words.set(w, s);
+
+  // Per document and field: term counts and length.
+  const docs = catalog.tools.map((tool) => {
+    const texts = toolFieldTexts(tool, famDesc.get(tool.family) ?? "");
+    const fields = {} as Record<FieldName, { tf: Map<string, number>; len: number }>;
+    for (const f of FIELDS) {
+      const terms = encode(texts[f], onWord);
+      const tf = new Map<string, number>();
+      for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
+      fields[f] = { tf, len: terms.length };
+    }
+    return fields;
+  });
+  const avg = {} as Record<FieldName, number>;
+  for (const f of FIELDS) avg[f] = Math.max(1, docs.reduce((s, d) => s + d[f].len, 0) / Math.max(1, n));
+
+  // Postings with BM25F saturation: tf~ = Σ_f w_f·tf_f / (1 − b_f + b_f·len_f/avg_f).
+  const post = new Map<string, { doc: number; sat: number }[]>();
+  docs.forEach((d, doc) => {
+    const tfw = new Map<string, number>();
+    for (const f of FIELDS) {
+      const norm = 1 - params.b[f] + (params.b[f] * d[f].len) / avg[f];
+      for (const [t, c] of d[f].tf) tfw.set(t, (tfw.get(t) ?? 0) + (params.weight[f] * c) / norm);
+    }
+    for (const [t, x] of tfw) {
+      if (x <= 0) continue;
+      const list = post.get(t) ?? [];
+      list.push({ doc, sat: x / (params.k1 + x) });
+      post.set(t, list);
+    }
+  });
+
+  const terms = [...post.keys()].sort();
+  const termId = new Map(terms.map((t, i) => [t, i]));
+  const df = terms.map((t) => post.get(t)!.length);
+  const total = df.reduce((a, b) => a + b, 0);
+  const ids = n < 65536 ? new Uint16Array(total) : new Uint32Array(total);
+  const imp = new Uint16Array(total);
+  let k = 0;
+  for (const t of terms) {
+    for (const p of post.get(t)!) {
+      ids[k] = p.doc;
+      imp[k++] = Math.max(1, Math.round(p.sat * IMPACT_SCALE));
+    }
+  }
+
+  // Build-time expansion: WordNet synonyms of indexed words that are themselves indexed, keyed by
+  // the synonym's stem, so a query word absent from the catalog still reaches the tools that say it otherwise.
+  const expand: Record<string, number[]> = {};
+  if (params.synonymWeight > 0) {
+    const rel = new Map<string, Set<number>>();
+    const syn = await wordnetSynonyms();
+    for (const [w, s] of [...words].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+      const target = termId.get(s);
+      if (target === undefined) continue;
+      for (const other of syn.get(w) ?? []) {
+        const os = encode(other);
+        if (os.length !== 1 || os[0] === s) continue;
+        const set = rel.get(os[0]!) ?? new Set<number>();
+        set.add(target);
+        rel.set(os[0]!, set);
+      }
+    }
+    for (const key of [...rel.keys()].sort()) expand[key] = [...rel.get(key)!].sort((a, b) => a - b);
+  }
+
+  // FlexSearch over the Latin vocabulary, for typo and prefix tolerance at query time.
+  const flexIndex = new Document<VocabRecord>(vocabIndexOptions());
+  terms.forEach((t, id) => {
+    if (/^[a-z][a-z0-9]{2,}$/.test(t)) flexIndex.add({ id, t });
+  });
+  const flex: [string, string][] = [];
+  await flexIndex.export((key: string, data: string) => void flex.push([key, data]));
+  flex.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+
+  return {
+    version: SEARCH_INDEX_VERSION,
+    params,
+    docs: n,
+    terms,
+    df,
+    postings: b64(ids),
+    impacts: b64(imp),
+    expand,
+    flex,
+  };
 }

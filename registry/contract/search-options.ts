@@ -1,0 +1,150 @@
+// The search contract shared by the build (which indexes) and the Lambdas (which query):
+// FlexSearch options, the text encoder, the scorer's parameters and the index format.
+// Both sides must use exactly these: FlexSearch silently returns nothing when imported into a
+// Document with other options, and a term encoded differently at query time never matches.
+import { Charset, type DocumentOptions } from "flexsearch";
+import { stemmer } from "stemmer";
+
+/** Bump when the encoder, the scorer's statistics or the FlexSearch options change. */
+export const SEARCH_INDEX_VERSION = 1;
+
+/** FlexSearch record: one vocabulary term (a stem) per record, id = its index in `terms`. */
+export type VocabRecord = { id: number; t: string };
+
+/**
+ * FlexSearch serves typo and prefix tolerance over the vocabulary: a query word the scorer does not
+ * know is looked up here and mapped to the indexed terms it most likely meant. LatinBalance
+ * normalizes letters and sounds, `forward` adds prefixes. Ranking is ours, not FlexSearch's
+ * (its own order is far below BM25 on tool text; see shared/eval/README.md).
+ */
+export function vocabIndexOptions(): DocumentOptions<VocabRecord> {
+  return {
+    document: { id: "id", index: [{ field: "t", tokenize: "forward", encoder: Charset.LatinBalance }] },
+  } as DocumentOptions<VocabRecord>;
+}
+
+export type FieldName = "name" | "desc" | "params" | "family" | "tags";
+export const FIELDS: readonly FieldName[] = ["name", "desc", "params", "family", "tags"];
+
+/** BM25F parameters. Impacts are precomputed with them at build time; changing them needs a rebuild. */
+export type ScorerParams = {
+  k1: number;
+  weight: Record<FieldName, number>;
+  b: Record<FieldName, number>;
+  /** Weight of a WordNet synonym relative to the word itself (0 disables expansion). */
+  synonymWeight: number;
+};
+
+/** Tuned on seal-tools dev and a metatool sample (see test/eval/README.md). */
+export const DEFAULT_SCORER_PARAMS: ScorerParams = {
+  k1: 1.2,
+  weight: { name: 3, desc: 1.5, params: 0.6, family: 0.4, tags: 1 },
+  b: { name: 0.3, desc: 0.75, params: 0.75, family: 0.5, tags: 0.5 },
+  synonymWeight: 0,
+};
+
+/**
+ * The index as stored in the artifact (index.json). Postings are packed little-endian binary in
+ * base64 because a JSON array of half a million numbers parses several times slower.
+ */
+export type SearchIndexData = {
+  version: number;
+  params: ScorerParams;
+  /** Tools, in catalog order, that the postings refer to. */
+  docs: number;
+  /** Sorted vocabulary of encoded terms (stems, CJK bigrams). */
+  terms: string[];
+  /** Document frequency per term; also the number of postings of the term. */
+  df: number[];
+  /** Doc ids per term, term after term: Uint16 when docs < 65536 else Uint32. */
+  postings: string;
+  /** Per posting, the BM25F saturation tf~/(k1+tf~) scaled to Uint16. */
+  impacts: string;
+  /** Build-time expansions: an encoded word → related vocabulary term ids (WordNet synonyms). */
+  expand: Record<string, number[]>;
+  /** Exported FlexSearch vocabulary index (key → data). */
+  flex: [string, string][];
+};
+
+export const IMPACT_SCALE = 65535;
+
+// --- the encoder -------------------------------------------------------------------------------
+
+/** Words that carry no capability: English function words and agent phrasing. */
+export const STOPWORDS: ReadonlySet<string> = new Set(
+  (
+    "a an the and or but if then else of to in on at by for with from into onto over under about as is are was were be been " +
+    "being am do does did done doing have has had having it its it's this that these those there here what which who whom " +
+    "whose when where why how i me my mine we us our you your yours he him his she her they them their can could would should " +
+    "shall will may might must please thanks thank let lets let's just also some any all each every no not nor so than too very " +
+    "s t via using use used etc e g eg ie i.e out up down off again further once more most other such only own same both few"
+  ).split(/\s+/),
+);
+
+// Agent preambles that say "search" but not what for; removed before tokenizing.
+const PHRASES: RegExp[] = [
+  /\b(?:please\s+)?(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:help\s+me\s+)?/gi,
+  /\b(?:i\s+(?:need|want|would\s+like|'d\s+like|wish|am\s+looking)|i'd\s+like|i'm\s+looking|we\s+need|help\s+me)\s+(?:for\s+|to\s+)?/gi,
+  /\b(?:find|search\s+for|look\s+for|looking\s+for|get|give|show|suggest|recommend|need|want)\s+(?:me\s+)?(?:a|an|the|some|any)\s+(?:tool|tools|function|functions|api|apis|plugin|plugins|way)\b(?:\s+(?:that|which|to|for|able\s+to|capable\s+of)\b)?(?:\s+(?:can|could|will|would|lets?\s+me|allows?\s+me\s+to))?/gi,
+  /\b(?:is|are)\s+there\s+(?:a|an|any)\s+(?:tool|tools|function|way|api|plugin)s?\b(?:\s+(?:that|which|to|for)\b)?(?:\s+(?:can|could|will))?/gi,
+  /\b(?:a|an|the)\s+(?:tool|function|api|plugin)\s+(?:that|which|to)\b(?:\s+(?:can|could|will))?/gi,
+];
+
+export function stripAgentPhrasing(q: string): string {
+  let s = q;
+  for (const re of PHRASES) s = s.replace(re, " ");
+  return s;
+}
+
+/** Split identifiers: snake_case, kebab-case, dotted.names, camelCase, HTTPServer. */
+export function splitIdentifier(s: string): string {
+  return s
+    .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2")
+    .replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, "$1 $2")
+    .replace(/[_.\-/:]+/g, " ");
+}
+
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const TOKEN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[\p{L}\p{N}]+/gu;
+
+/** Stem of one lower-case Latin word (memoized: the stemmer is the hot part of query encoding). */
+const stemCache = new Map<string, string>();
+export function stem(word: string): string {
+  let s = stemCache.get(word);
+  if (s === undefined) {
+    s = word.length <= 3 ? word : stemmer(word);
+    if (stemCache.size < 100_000) stemCache.set(word, s);
+  }
+  return s;
+}
+
+/**
+ * Encode text into terms: identifiers split, lower case, stopwords and bare numbers dropped,
+ * Latin words stemmed (plurals, tenses), CJK runs as character bigrams (no word spaces to split on).
+ * `onWord` sees each kept Latin word with its stem (the build uses it for synonym lookup).
+ */
+export function encode(text: string, onWord?: (word: string, stem: string) => void): string[] {
+  const out: string[] = [];
+  for (const m of splitIdentifier(text).matchAll(TOKEN)) {
+    const tok = m[0];
+    if (CJK.test(tok)) {
+      const chars = [...tok];
+      if (chars.length === 1) out.push(tok);
+      for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
+      continue;
+    }
+    const w = tok.toLowerCase();
+    if (STOPWORDS.has(w) || /^\d+$/.test(w)) continue;
+    const s = stem(w);
+    onWord?.(w, s);
+    out.push(s);
+  }
+  return out;
+}
+
+/** Encode an agent's query: its preamble removed first. */
+export function encodeQuery(query: string): string[] {
+  const terms = encode(stripAgentPhrasing(query));
+  // A query made only of phrasing ("find a tool") keeps its words rather than becoming empty.
+  return terms.length ? terms : encode(query);
+}

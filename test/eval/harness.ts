@@ -1,0 +1,254 @@
+// Retrieval evaluation: our find (through the real build path) against Okapi BM25 and SQLite FTS5
+// on the same tools and the same text. Shared by the eval CLI, the bench and the regression test.
+import { readFileSync } from "node:fs";
+import Database from "better-sqlite3";
+import { emitArtifact } from "../../build/artifact.js";
+import { buildSearchIndex, toolFieldTexts } from "../../build/search-index.js";
+import { catalogFromJsonl, parseJsonl, type JsonlTool } from "../../build/sources/jsonl.js";
+import { artifactFromFiles, type Artifact } from "../../lambdas/artifact.js";
+import { createFinder, type FinderOptions } from "../../lambdas/core/find/index.js";
+import type { Finder } from "../../lambdas/core/find/types.js";
+import { splitIdentifier, type ScorerParams } from "../../registry/contract/search-options.js";
+
+export type EvalQuery = { id: string; query: string; gold?: string[]; gold_ids?: string[][]; split?: string };
+
+export type Loaded = {
+  artifact: Artifact;
+  /** Catalog name → the JSONL key (`id` when present, else `name`) gold labels use. */
+  keyOf: Map<string, string>;
+  /** Baseline document text per catalog tool (name split + description + parameters), catalog order. */
+  baselineText: string[];
+};
+
+export function readJsonl<T>(path: string): T[] {
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as T);
+}
+
+/** JSONL → catalog → emitArtifact → parsed artifact: the same path a deployment takes. */
+export async function loadTools(rows: JsonlTool[], source: string, params?: ScorerParams): Promise<Loaded> {
+  const catalog = catalogFromJsonl(rows, { source });
+  const files = await emitArtifact({ families: catalog.families, tools: catalog.tools, always_loaded: [] });
+  const artifact = artifactFromFiles(files);
+  // Tuning only: the same build function with other BM25F parameters.
+  if (params) artifact.index = JSON.parse(JSON.stringify(await buildSearchIndex(artifact, params)));
+  const keyOf = new Map<string, string>();
+  catalog.tools.forEach((t, i) => keyOf.set(t.name, rows[i]!.id ?? rows[i]!.name));
+  const famDesc = new Map(artifact.families.map((f) => [f.name, f.description]));
+  const baselineText = artifact.tools.map((t) => {
+    const f = toolFieldTexts(t, famDesc.get(t.family) ?? "");
+    return [splitIdentifier(f.name), f.desc, f.params].join(" ");
+  });
+  return { artifact, keyOf, baselineText };
+}
+
+// --- baselines -------------------------------------------------------------------------------
+
+/** Plain tokens for the baselines: lower case, letters and digits, no stemming or stopwords. */
+export const plainTokens = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/**
+ * Okapi BM25, k1 = 1.2, b = 0.75, idf = ln(1 + (N − df + 0.5)/(df + 0.5)). Our own inverted index:
+ * the `okapibm25` package counts substring regex matches (`cat` inside `category`, unescaped query
+ * text as a regex), treats b = 0 as the default, and rescans every document per query.
+ */
+export class Bm25 {
+  private readonly post = new Map<string, { doc: number; tf: number }[]>();
+  private readonly len: number[];
+  private readonly avg: number;
+  constructor(texts: string[], private readonly k1 = 1.2, private readonly b = 0.75) {
+    this.len = texts.map((text, doc) => {
+      const toks = plainTokens(text);
+      const tf = new Map<string, number>();
+      for (const t of toks) tf.set(t, (tf.get(t) ?? 0) + 1);
+      for (const [t, c] of tf) {
+        const l = this.post.get(t) ?? [];
+        l.push({ doc, tf: c });
+        this.post.set(t, l);
+      }
+      return toks.length;
+    });
+    this.avg = this.len.reduce((a, b) => a + b, 0) / Math.max(1, texts.length);
+  }
+  search(query: string, limit: number): number[] {
+    const N = this.len.length;
+    const acc = new Map<number, number>();
+    for (const t of plainTokens(query)) {
+      const l = this.post.get(t);
+      if (!l) continue;
+      const idf = Math.log(1 + (N - l.length + 0.5) / (l.length + 0.5));
+      for (const { doc, tf } of l) {
+        const s = (idf * tf * (this.k1 + 1)) / (tf + this.k1 * (1 - this.b + (this.b * this.len[doc]!) / this.avg));
+        acc.set(doc, (acc.get(doc) ?? 0) + s);
+      }
+    }
+    return [...acc]
+      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+      .slice(0, limit)
+      .map(([d]) => d);
+  }
+}
+
+/** SQLite FTS5 with bm25() (k1 1.2, b 0.75 built in), query terms ORed. */
+export class Fts5 {
+  private readonly db: Database.Database;
+  private readonly stmt: Database.Statement<[string, number], { rowid: number }>;
+  constructor(texts: string[]) {
+    this.db = new Database(":memory:");
+    this.db.exec("CREATE VIRTUAL TABLE t USING fts5(body)");
+    const ins = this.db.prepare("INSERT INTO t(rowid, body) VALUES (?, ?)");
+    this.db.transaction(() => texts.forEach((text, i) => ins.run(i + 1, plainTokens(text).join(" "))))();
+    this.stmt = this.db.prepare("SELECT rowid FROM t WHERE t MATCH ? ORDER BY bm25(t) LIMIT ?");
+  }
+  search(query: string, limit: number): number[] {
+    const terms = [...new Set(plainTokens(query))];
+    if (!terms.length) return [];
+    const match = terms.map((t) => `"${t}"`).join(" OR ");
+    return this.stmt.all(match, limit).map((r) => r.rowid - 1);
+  }
+  close(): void {
+    this.db.close();
+  }
+}
+
+// --- metrics -----------------------------------------------------------------------------------
+
+export type Figures = {
+  n: number;
+  answerable: number;
+  r1: number;
+  r5: number;
+  r10: number;
+  ndcg10: number;
+  c10: number;
+  /** Share of queries without gold answered "none" (null when the set has none). */
+  none_rate: number | null;
+  /** Share of answerable queries answered "none". */
+  false_none: number | null;
+};
+
+export const goldGroups = (q: EvalQuery): string[][] => q.gold_ids ?? (q.gold ?? []).map((g) => [g]);
+
+export class Metrics {
+  private n = 0;
+  private answerable = 0;
+  private sums = { r1: 0, r5: 0, r10: 0, ndcg10: 0, c10: 0 };
+  private noGold = 0;
+  private noGoldNone = 0;
+  private falseNone = 0;
+
+  add(groups: string[][], ranked: string[], none: boolean): void {
+    this.n++;
+    if (!groups.length) {
+      this.noGold++;
+      if (none) this.noGoldNone++;
+      return;
+    }
+    this.answerable++;
+    if (none) this.falseNone++;
+    const hitAt = groups.map((g) => ranked.findIndex((k) => g.includes(k)));
+    const recall = (k: number) => hitAt.filter((r) => r >= 0 && r < k).length / groups.length;
+    this.sums.r1 += recall(1);
+    this.sums.r5 += recall(5);
+    this.sums.r10 += recall(10);
+    this.sums.c10 += hitAt.every((r) => r >= 0 && r < 10) ? 1 : 0;
+    // Binary relevance: a rank counts when it satisfies a gold group not satisfied above it.
+    const used = new Set<number>();
+    let dcg = 0;
+    ranked.slice(0, 10).forEach((k, i) => {
+      const g = groups.findIndex((grp, gi) => !used.has(gi) && grp.includes(k));
+      if (g >= 0) {
+        used.add(g);
+        dcg += 1 / Math.log2(i + 2);
+      }
+    });
+    let idcg = 0;
+    for (let i = 0; i < Math.min(groups.length, 10); i++) idcg += 1 / Math.log2(i + 2);
+    this.sums.ndcg10 += dcg / idcg;
+  }
+
+  figures(): Figures {
+    const a = Math.max(1, this.answerable);
+    const pct = (x: number) => Math.round((1000 * x) / a) / 10;
+    return {
+      n: this.n,
+      answerable: this.answerable,
+      r1: pct(this.sums.r1),
+      r5: pct(this.sums.r5),
+      r10: pct(this.sums.r10),
+      ndcg10: pct(this.sums.ndcg10),
+      c10: pct(this.sums.c10),
+      none_rate: this.noGold ? Math.round((1000 * this.noGoldNone) / this.noGold) / 10 : null,
+      false_none: this.answerable ? Math.round((1000 * this.falseNone) / this.answerable) / 10 : null,
+    };
+  }
+}
+
+export type SystemName = "ours" | "bm25" | "fts5";
+
+export type EvalOptions = { minScore?: number; finder?: FinderOptions; systems?: SystemName[] };
+
+/** Run every query through each system; ours ranks with min_score 0 and answers the verdict at the default. */
+export async function evaluate(loaded: Loaded, queries: EvalQuery[], opts: EvalOptions = {}): Promise<Record<SystemName, Figures>> {
+  const systems = opts.systems ?? ["ours", "bm25", "fts5"];
+  const { artifact, keyOf, baselineText } = loaded;
+  const keyAt = (d: number) => keyOf.get(artifact.tools[d]!.name)!;
+  const out = {} as Record<SystemName, Figures>;
+  if (systems.includes("ours")) {
+    const finder: Finder = createFinder(artifact, { alwaysLoaded: [], ...opts.finder });
+    const m = new Metrics();
+    for (const q of queries) {
+      const ranked = await finder.find({ query: q.query, limit: 10, min_score: 0, schemas: false });
+      const verdict = await finder.find({ query: q.query, limit: 1, schemas: false, ...(opts.minScore !== undefined ? { min_score: opts.minScore } : {}) });
+      m.add(goldGroups(q), ranked.tools.map((t) => keyOf.get(t.name)!), verdict.verdict === "none");
+    }
+    out.ours = m.figures();
+  }
+  if (systems.includes("bm25")) {
+    const bm = new Bm25(baselineText);
+    const m = new Metrics();
+    for (const q of queries) {
+      const r = bm.search(q.query, 10);
+      m.add(goldGroups(q), r.map(keyAt), r.length === 0);
+    }
+    out.bm25 = m.figures();
+  }
+  if (systems.includes("fts5")) {
+    const fts = new Fts5(baselineText);
+    const m = new Metrics();
+    for (const q of queries) {
+      const r = fts.search(q.query, 10);
+      m.add(goldGroups(q), r.map(keyAt), r.length === 0);
+    }
+    fts.close();
+    out.fts5 = m.figures();
+  }
+  return out;
+}
+
+/** Deterministic sample (mulberry32 + partial Fisher–Yates), so a seed names the same queries everywhere. */
+export function sample<T>(items: T[], n: number, seed: number): T[] {
+  let s = seed >>> 0;
+  const rnd = () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const a = [...items];
+  const k = Math.min(n, a.length);
+  for (let i = 0; i < k; i++) {
+    const j = i + Math.floor(rnd() * (a.length - i));
+    [a[i], a[j]] = [a[j]!, a[i]!];
+  }
+  return a.slice(0, k);
+}
+
+export function loadJsonlTools(path: string): JsonlTool[] {
+  const { tools, errors } = parseJsonl(readFileSync(path, "utf8"));
+  if (errors.length) throw new Error(`${path}: ${errors.length} bad lines, first at line ${errors[0]!.line}: ${errors[0]!.message}`);
+  return tools;
+}
