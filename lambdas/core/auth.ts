@@ -1,0 +1,78 @@
+// Authentication (bearer keys vs SHA-256 digests) and authorization (allow/deny globs): one policy
+// for every entry point (REST, MCP, call), so surface and call agree on what a principal may use.
+import { createHash, timingSafeEqual } from "node:crypto";
+import { PolicyFile, type Principal } from "../../registry/contract/policy.js";
+import { ToolbeltError } from "./errors.js";
+import { globMatcher } from "./globs.js";
+
+export type { Principal };
+
+export type Policy = {
+  /** The principal owning the bearer key in an `Authorization` header value; UNAUTHENTICATED otherwise. */
+  authenticate(authorization: string | undefined): Principal;
+  /** A filter over tool names: allowed by some allow glob and by no deny glob. */
+  grantsFor(principal: Principal): (toolName: string) => boolean;
+  isGranted(principal: Principal, toolName: string): boolean;
+};
+
+export function sha256Hex(text: string): string {
+  return createHash("sha256").update(text, "utf8").digest("hex");
+}
+
+/** Parse a policy document (JSON text or object) with the contract's strict schema. */
+export function parsePolicy(input: unknown): PolicyFile {
+  const parsed = PolicyFile.safeParse(typeof input === "string" ? JSON.parse(input) : input);
+  if (!parsed.success) {
+    const where = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+    throw new Error(`invalid policy: ${where}`);
+  }
+  return parsed.data;
+}
+
+const BEARER = /^Bearer[ ]+([^\s]+)\s*$/i;
+
+export function createPolicy(file: PolicyFile): Policy {
+  const digests = file.principals.flatMap((p) => p.keys.map((k) => ({ digest: Buffer.from(k, "hex"), principal: p })));
+  const filters = new WeakMap<Principal, (name: string) => boolean>();
+
+  const grantsFor = (principal: Principal) => {
+    let f = filters.get(principal);
+    if (!f) {
+      const allow = globMatcher(principal.allow);
+      const deny = globMatcher(principal.deny);
+      f = (name: string) => allow(name) && !deny(name);
+      filters.set(principal, f);
+    }
+    return f;
+  };
+
+  return {
+    authenticate(authorization) {
+      if (!authorization) {
+        throw new ToolbeltError("UNAUTHENTICATED", "missing API key: send the header `Authorization: Bearer <key>`");
+      }
+      const m = BEARER.exec(authorization);
+      if (!m?.[1]) {
+        throw new ToolbeltError("UNAUTHENTICATED", "malformed Authorization header: expected `Bearer <key>`");
+      }
+      const presented = createHash("sha256").update(m[1], "utf8").digest();
+      // Compare against every digest without stopping early, so timing says nothing about which matched.
+      let found: Principal | undefined;
+      for (const d of digests) {
+        if (timingSafeEqual(presented, d.digest) && !found) found = d.principal;
+      }
+      if (!found) throw new ToolbeltError("UNAUTHENTICATED", "unknown API key");
+      return found;
+    },
+    grantsFor,
+    isGranted: (principal, toolName) => grantsFor(principal)(toolName),
+  };
+}
+
+/** The local development policy: one principal allowed everything, keyed by `apiKey`. */
+export function localPolicyFile(apiKey: string, id = "local"): PolicyFile {
+  return {
+    version: 1,
+    principals: [{ id, description: "local development", keys: [sha256Hex(apiKey)], allow: ["*"], deny: [], admin: true }],
+  };
+}

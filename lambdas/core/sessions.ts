@@ -1,0 +1,191 @@
+// Sessions and pin-on-use. A session belongs to its principal; pins are LRU within a schema-byte
+// budget; concurrent writers retry on a version check, so no pin is lost and the budget always holds.
+import { randomBytes } from "node:crypto";
+import type { BriefFile } from "../../registry/contract/brief.js";
+import { META_TOOLS } from "../../registry/contract/family.js";
+import type { Artifact } from "../artifact.js";
+import type { SurfaceBounds } from "../config.js";
+import type { Pin, SessionRecord, SessionStore } from "../stores/session-store.js";
+import type { Policy, Principal } from "./auth.js";
+import { ToolbeltError } from "./errors.js";
+import { globMatcher } from "./globs.js";
+import { computeSurface, toolBytes, type Surface } from "./surface.js";
+
+export type Clock = () => number;
+
+export type SessionsDeps = {
+  store: SessionStore;
+  artifact: Pick<Artifact, "tools" | "families" | "byName">;
+  policy: Pick<Policy, "grantsFor">;
+  briefs: ReadonlyMap<string, BriefFile>;
+  isAlwaysLoaded: (name: string) => boolean;
+  bounds: SurfaceBounds;
+  ttlSecs: number;
+  /** Epoch milliseconds. */
+  clock?: Clock;
+  /** Conflict retries (default 60) and the backoff between them. */
+  retry?: { attempts?: number; baseMs?: number; capMs?: number; sleep?: (ms: number) => Promise<void>; random?: () => number };
+};
+
+export type UseResult = {
+  /** The tool is on the belt after this use (pinned, or declared / always-loaded / meta anyway). */
+  on_belt: boolean;
+  pinned: boolean;
+  /** Pins evicted (least recently used first) to stay within the budget. */
+  evicted: string[];
+  /** Why the tool was not pinned, when it was not. */
+  note?: string;
+  session: SessionRecord;
+};
+
+export type Sessions = {
+  open(principal: Principal, briefName?: string): Promise<SessionRecord>;
+  /** The session if it exists, is the principal's and has not expired; SESSION_NOT_FOUND / SESSION_EXPIRED otherwise. */
+  get(id: string, principal: Principal): Promise<SessionRecord>;
+  surface(session: SessionRecord, principal: Principal): Surface;
+  /** Pin-on-use: the call path records every successful use of a granted tool. */
+  recordUse(id: string, principal: Principal, toolName: string): Promise<UseResult>;
+  briefNames(): string[];
+};
+
+export function newSessionId(): string {
+  return randomBytes(18).toString("base64url");
+}
+
+/** LRU insert: move or append `name`, then evict oldest pins until the total fits the budget. */
+export function applyPin(pins: readonly Pin[], pin: Pin, budget: number): { pins: Pin[]; evicted: string[] } {
+  const next = pins.filter((p) => p.name !== pin.name);
+  next.push(pin);
+  const evicted: string[] = [];
+  let total = next.reduce((n, p) => n + p.bytes, 0);
+  while (total > budget && next.length > 1) {
+    const old = next.shift()!;
+    total -= old.bytes;
+    evicted.push(old.name);
+  }
+  return { pins: next, evicted };
+}
+
+export function createSessions(deps: SessionsDeps): Sessions {
+  const clock = deps.clock ?? Date.now;
+  const attempts = deps.retry?.attempts ?? 60;
+  const baseMs = deps.retry?.baseMs ?? 5;
+  const capMs = deps.retry?.capMs ?? 200;
+  const sleep = deps.retry?.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const random = deps.retry?.random ?? Math.random;
+  const meta = new Set(META_TOOLS);
+  const nowSecs = () => Math.floor(clock() / 1000);
+
+  const notFound = (id: string) => new ToolbeltError("SESSION_NOT_FOUND", `no session ${id} for this API key: open one with POST /v1/sessions`, { session: id });
+
+  const load = async (id: string, principal: Principal): Promise<SessionRecord> => {
+    const s = await deps.store.get(id);
+    // Another principal's session is reported exactly like a missing one.
+    if (!s || s.principal !== principal.id) throw notFound(id);
+    if (s.expires_at <= nowSecs()) {
+      throw new ToolbeltError("SESSION_EXPIRED", `session ${id} expired: open a new one with POST /v1/sessions`, {
+        session: id,
+        expired_at: new Date(s.expires_at * 1000).toISOString(),
+      });
+    }
+    return s;
+  };
+
+  return {
+    briefNames: () => [...deps.briefs.keys()].sort(),
+
+    async open(principal, briefName) {
+      let declared: string[] = [];
+      if (briefName !== undefined) {
+        const brief = deps.briefs.get(briefName);
+        if (!brief) {
+          throw new ToolbeltError("NOT_FOUND", `no brief named ${JSON.stringify(briefName)}; omit \`brief\` or use one of the listed names`, {
+            brief: briefName,
+            available: [...deps.briefs.keys()].sort(),
+          });
+        }
+        // Store the whole declaration: the grant is applied when the surface is read (declared is not granted).
+        const match = globMatcher(brief.tools);
+        declared = deps.artifact.tools.filter((t) => match(t.name)).map((t) => t.name);
+      }
+      const now = clock();
+      const session: SessionRecord = {
+        id: newSessionId(),
+        principal: principal.id,
+        ...(briefName !== undefined ? { brief: briefName } : {}),
+        declared,
+        pins: [],
+        version: 1,
+        created_at: now,
+        expires_at: Math.floor(now / 1000) + deps.ttlSecs,
+      };
+      await deps.store.create(session);
+      return session;
+    },
+
+    get: load,
+
+    surface(session, principal) {
+      return computeSurface({
+        artifact: deps.artifact,
+        granted: deps.policy.grantsFor(principal),
+        isAlwaysLoaded: deps.isAlwaysLoaded,
+        declared: session.declared,
+        pins: session.pins,
+        bounds: deps.bounds,
+      });
+    },
+
+    async recordUse(id, principal, toolName) {
+      const tool = deps.artifact.byName.get(toolName);
+      if (!tool && !meta.has(toolName)) {
+        throw new ToolbeltError("TOOL_NOT_FOUND", `no tool named ${toolName}`, { tool: toolName });
+      }
+      if (!meta.has(toolName) && !deps.policy.grantsFor(principal)(toolName)) {
+        throw new ToolbeltError("TOOL_NOT_GRANTED", `${toolName} is not granted to ${principal.id}`, { tool: toolName });
+      }
+      for (let attempt = 1; ; attempt++) {
+        const current = await load(id, principal);
+        const now = clock();
+        let pins = current.pins;
+        let evicted: string[] = [];
+        let pinned = false;
+        let note: string | undefined;
+        const fixed = meta.has(toolName) || deps.isAlwaysLoaded(toolName) || current.declared.includes(toolName);
+        if (fixed) {
+          note = "already on the belt (meta, always-loaded or declared); not counted as a pin";
+        } else {
+          const bytes = toolBytes(tool!);
+          if (bytes > deps.bounds.pinBudgetBytes) {
+            note = `schema is ${bytes} bytes, larger than the whole pin budget of ${deps.bounds.pinBudgetBytes}`;
+          } else {
+            ({ pins, evicted } = applyPin(current.pins, { name: toolName, bytes, last_used: now }, deps.bounds.pinBudgetBytes));
+            pinned = true;
+          }
+        }
+        const next: SessionRecord = {
+          ...current,
+          pins,
+          version: current.version + 1,
+          // Sliding expiry: every use renews the session.
+          expires_at: Math.floor(now / 1000) + deps.ttlSecs,
+        };
+        try {
+          await deps.store.update(next, current.version);
+          return { on_belt: fixed || pinned, pinned, evicted, ...(note ? { note } : {}), session: next };
+        } catch (err) {
+          if (!(err instanceof ToolbeltError) || err.code !== "CONFLICT" || attempt >= attempts) {
+            if (err instanceof ToolbeltError && err.code === "CONFLICT") {
+              throw new ToolbeltError("CONFLICT", `session ${id} is too busy: the pin was not recorded after ${attempts} attempts; retry`, {
+                session: id,
+              });
+            }
+            throw err;
+          }
+          // Full jitter keeps parallel writers from retrying in lockstep.
+          await sleep(random() * Math.min(capMs, baseMs * 2 ** Math.min(attempt, 10)));
+        }
+      }
+    },
+  };
+}

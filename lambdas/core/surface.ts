@@ -1,0 +1,148 @@
+// The one surface policy (REST, MCP and unattended runs share it): what a session advertises.
+// Narrowing is measured: only when the granted catalog crosses the tool-count or schema-byte bound.
+import { z } from "zod";
+import type { CatalogTool, FamilyInfo } from "../../registry/contract/artifact.js";
+import { META_TOOLS } from "../../registry/contract/family.js";
+import { verbOf } from "../../registry/contract/names.js";
+import type { JsonSchema } from "../../registry/contract/schema-types.js";
+import type { Artifact } from "../artifact.js";
+import type { SurfaceBounds } from "../config.js";
+import type { Pin } from "../stores/session-store.js";
+import { CallInput, FindInput } from "./requests.js";
+
+export type BeltReason = "meta" | "always" | "declared" | "pinned" | "granted";
+
+export type SurfaceTool = {
+  name: string;
+  description: string;
+  input_schema: JsonSchema;
+  output_schema?: JsonSchema;
+  /** Why the tool is on the belt (the first reason that applies, in this order). */
+  on_belt: BeltReason;
+};
+
+export type ManifestFamily = { name: string; description: string; tool_count: number; examples: string[] };
+
+export type SizeFigure = { tools: number; bytes: number; approx_tokens: number };
+
+export type Surface = {
+  narrowed: boolean;
+  /** Which bound decided, in words. */
+  reason: string;
+  bounds: { max_tools: number; max_schema_bytes: number; pin_budget_bytes: number };
+  tools: SurfaceTool[];
+  manifest: { families: ManifestFamily[] };
+  pins: { used_bytes: number; budget_bytes: number; tools: Pin[] };
+  /** The surface as served vs. the full granted catalog advertised in the same shape. */
+  size: { surface: SizeFigure; catalog: SizeFigure };
+};
+
+export type SurfaceInput = {
+  artifact: Pick<Artifact, "tools" | "families" | "byName">;
+  granted: (name: string) => boolean;
+  isAlwaysLoaded: (name: string) => boolean;
+  declared: readonly string[];
+  pins: readonly Pin[];
+  bounds: SurfaceBounds;
+};
+
+const toSchema = (s: z.ZodType) => z.toJSONSchema(s, { target: "draft-7", io: "input" }) as JsonSchema;
+
+/** Built-in definitions of the meta-tools, used when the catalog does not carry them. */
+export const META_TOOL_DEFS: Record<string, { description: string; input_schema: JsonSchema }> = {
+  "toolbelt.find": {
+    description: "Search every tool you may call by capability (one capability per query) and get the best matches with their schemas.",
+    input_schema: toSchema(FindInput),
+  },
+  "toolbelt.call": {
+    description: "Call any tool you may call by name with arguments checked against its input schema.",
+    input_schema: toSchema(CallInput),
+  },
+};
+
+type Entry = Omit<SurfaceTool, "on_belt">;
+
+export function toolEntry(t: Pick<CatalogTool, "name" | "description" | "input_schema" | "output_schema">): Entry {
+  return {
+    name: t.name,
+    description: t.description,
+    input_schema: t.input_schema,
+    ...(t.output_schema ? { output_schema: t.output_schema } : {}),
+  };
+}
+
+const encoder = new TextEncoder();
+export const byteSize = (value: unknown): number => encoder.encode(JSON.stringify(value)).length;
+/** What a tool costs on a surface: its serialized entry (name, description, schemas). Pins are budgeted with it. */
+export const toolBytes = (t: Parameters<typeof toolEntry>[0]): number => byteSize(toolEntry(t));
+const figure = (tools: number, bytes: number): SizeFigure => ({ tools, bytes, approx_tokens: Math.ceil(bytes / 4) });
+
+const EXAMPLES_PER_FAMILY = 4;
+
+function capabilityManifest(families: readonly FamilyInfo[], grantedTools: readonly CatalogTool[]): ManifestFamily[] {
+  const byFamily = new Map<string, CatalogTool[]>();
+  for (const t of grantedTools) byFamily.set(t.family, [...(byFamily.get(t.family) ?? []), t]);
+  return families
+    .filter((f) => byFamily.has(f.name))
+    .map((f) => {
+      const tools = byFamily.get(f.name) ?? [];
+      const grantedVerbs = new Set(tools.map((t) => verbOf(t.name)));
+      // The registry's chosen examples first (only granted ones), then the rest in name order.
+      const examples = [...f.examples.filter((v) => grantedVerbs.has(v)), ...[...grantedVerbs].sort()];
+      return {
+        name: f.name,
+        description: f.description,
+        tool_count: tools.length,
+        examples: [...new Set(examples)].slice(0, EXAMPLES_PER_FAMILY),
+      };
+    });
+}
+
+export function computeSurface(input: SurfaceInput): Surface {
+  const { artifact, granted, isAlwaysLoaded, bounds } = input;
+  const meta = new Set(META_TOOLS);
+  const grantedTools = artifact.tools.filter((t) => granted(t.name) && !meta.has(t.name));
+  const metaEntries: Entry[] = META_TOOLS.map((name) => {
+    const t = artifact.byName.get(name);
+    const def = META_TOOL_DEFS[name];
+    return t ? toolEntry(t) : { name, description: def?.description ?? name, input_schema: def?.input_schema ?? { type: "object" } };
+  });
+  const grantedEntries = grantedTools.map(toolEntry);
+  const grantedBytes = byteSize(grantedEntries);
+
+  const overCount = grantedTools.length > bounds.maxTools;
+  const overBytes = grantedBytes > bounds.maxSchemaBytes;
+  const narrowed = overCount || overBytes;
+  const reason = overCount
+    ? `granted catalog has ${grantedTools.length} tools, over the bound of ${bounds.maxTools}`
+    : overBytes
+      ? `granted catalog schemas take ${grantedBytes} bytes, over the bound of ${bounds.maxSchemaBytes}`
+      : `granted catalog (${grantedTools.length} tools, ${grantedBytes} bytes) is under both bounds: everything is advertised`;
+
+  const declared = new Set(input.declared);
+  const pinned = new Set(input.pins.map((p) => p.name));
+  const reasonOf = (name: string): BeltReason | undefined =>
+    isAlwaysLoaded(name) ? "always" : declared.has(name) ? "declared" : pinned.has(name) ? "pinned" : undefined;
+
+  const tools: SurfaceTool[] = metaEntries.map((e) => ({ ...e, on_belt: "meta" }));
+  for (const t of grantedTools) {
+    const why = reasonOf(t.name) ?? (narrowed ? undefined : "granted");
+    if (why) tools.push({ ...toolEntry(t), on_belt: why });
+  }
+
+  const manifest = { families: capabilityManifest(artifact.families, grantedTools) };
+  const strip = (ts: readonly Entry[]) => ts.map((t) => toolEntry(t as CatalogTool));
+  const livePins = input.pins.filter((p) => granted(p.name));
+  return {
+    narrowed,
+    reason,
+    bounds: { max_tools: bounds.maxTools, max_schema_bytes: bounds.maxSchemaBytes, pin_budget_bytes: bounds.pinBudgetBytes },
+    tools,
+    manifest,
+    pins: { used_bytes: livePins.reduce((n, p) => n + p.bytes, 0), budget_bytes: bounds.pinBudgetBytes, tools: livePins },
+    size: {
+      surface: figure(tools.length, byteSize({ tools: strip(tools), manifest })),
+      catalog: figure(metaEntries.length + grantedEntries.length, byteSize({ tools: [...metaEntries, ...grantedEntries], manifest })),
+    },
+  };
+}

@@ -1,0 +1,94 @@
+// The HTTP app: served by the Lambda adapter and by the Node server alike. Handlers are thin;
+// the core decides. Other route modules (call, MCP) are mounted through `extraRoutes`.
+import { randomUUID } from "node:crypto";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { ToolbeltError } from "../core/errors.js";
+import type { Deps } from "./deps.js";
+import type { AppEnv } from "./env.js";
+import { errorResponse } from "./errors.js";
+import { CORE_PATHS, openApiDocument, type PathItems } from "./openapi.js";
+import { findRoutes } from "./routes/find.js";
+import { healthRoutes } from "./routes/health.js";
+import { sessionRoutes } from "./routes/sessions.js";
+
+export type { AppEnv } from "./env.js";
+export type { Deps } from "./deps.js";
+
+/** A route module: its routes (paths under /v1 are authenticated unless listed public) and its OpenAPI paths. */
+export type RouteModule = {
+  routes: (deps: Deps) => Hono<AppEnv>;
+  openapi?: PathItems;
+  /** Paths (exact) served without authentication. */
+  publicPaths?: string[];
+};
+
+const PUBLIC = new Set(["/v1/health", "/v1/openapi.json"]);
+const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function createApp(deps: Deps, options: { extraRoutes?: RouteModule[] } = {}): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const extra = options.extraRoutes ?? [];
+  const publicPaths = new Set([...PUBLIC, ...extra.flatMap((m) => m.publicPaths ?? [])]);
+  const { maxBodyBytes, maxUrlChars } = deps.config.http;
+
+  app.use("*", async (c, next) => {
+    const given = c.req.header("x-request-id");
+    const requestId = c.env?.lambdaContext?.awsRequestId ?? (given && REQUEST_ID_RE.test(given) ? given : randomUUID());
+    c.set("requestId", requestId);
+    const url = new URL(c.req.url);
+    const length = url.pathname.length + url.search.length;
+    if (length > maxUrlChars) {
+      throw new ToolbeltError("URI_TOO_LONG", `URL is ${length} characters; the limit is ${maxUrlChars}: send parameters in the JSON body`, {
+        limit_chars: maxUrlChars,
+      });
+    }
+    await next();
+    c.header("x-request-id", requestId);
+  });
+
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: maxBodyBytes,
+      onError: (c) =>
+        errorResponse(
+          c,
+          new ToolbeltError("PAYLOAD_TOO_LARGE", `request body exceeds ${maxBodyBytes} bytes: send a smaller body`, { limit_bytes: maxBodyBytes }),
+          deps.logger,
+          c.get("requestId") ?? "unknown",
+        ),
+    }),
+  );
+
+  app.use("/v1/*", async (c, next) => {
+    if (!publicPaths.has(c.req.path)) c.set("principal", deps.policy.authenticate(c.req.header("authorization")));
+    await next();
+  });
+
+  const modules: RouteModule[] = [
+    { routes: healthRoutes },
+    { routes: findRoutes },
+    { routes: sessionRoutes },
+    ...extra,
+  ];
+  for (const m of modules) app.route("/", m.routes(deps));
+
+  const doc = openApiDocument(deps.artifact.manifest.registry_hash.slice(0, 12), Object.assign({}, ...extra.map((m) => m.openapi ?? {})));
+  app.get("/v1/openapi.json", (c) => c.json(doc));
+
+  // A known path with the wrong method is 405 with the allowed methods, not a 404.
+  const allPaths: PathItems = { ...CORE_PATHS, ...Object.assign({}, ...extra.map((m) => m.openapi ?? {})) };
+  for (const [path, ops] of Object.entries(allPaths)) {
+    const allow = Object.keys(ops).map((m) => m.toUpperCase());
+    app.all(path.replace(/\{(\w+)\}/g, ":$1"), () => {
+      throw new ToolbeltError("METHOD_NOT_ALLOWED", `use ${allow.join(" or ")} on ${path}`, { allow });
+    });
+  }
+
+  app.notFound((c) => {
+    throw new ToolbeltError("NOT_FOUND", `no route ${c.req.method} ${c.req.path}: see GET /v1/openapi.json`, { path: c.req.path });
+  });
+  app.onError((err, c) => errorResponse(c, err, deps.logger, c.get("requestId") ?? randomUUID()));
+  return app;
+}

@@ -1,0 +1,80 @@
+// Wiring shared by the Lambda handler, `npm start` and the tests: everything the app needs, built once.
+import { BriefFile } from "../../registry/contract/brief.js";
+import type { PolicyFile } from "../../registry/contract/policy.js";
+import type { Artifact } from "../artifact.js";
+import type { Config, HttpLimits, SurfaceBounds } from "../config.js";
+import { createPolicy, type Policy } from "../core/auth.js";
+import { createFinder } from "../core/find/index.js";
+import type { Finder } from "../core/find/types.js";
+import { globMatcher } from "../core/globs.js";
+import { createSessions, type Clock, type Sessions } from "../core/sessions.js";
+import type { SessionStore } from "../stores/session-store.js";
+import type { Logger } from "./logger.js";
+
+/** What every route module receives. Other route modules (call, MCP) may ask for more by extending it. */
+export type Deps = {
+  artifact: Artifact;
+  finder: Finder;
+  policy: Policy;
+  sessions: Sessions;
+  store: SessionStore;
+  /** Always-loaded names/globs in force (deployment override or the artifact's list). */
+  alwaysLoaded: string[];
+  isAlwaysLoaded: (name: string) => boolean;
+  config: { http: HttpLimits; surface: SurfaceBounds; sessionTtlSecs: number };
+  clock: Clock;
+  logger: Logger;
+};
+
+export type DepsInput = {
+  artifact: Artifact;
+  store: SessionStore;
+  policy: PolicyFile;
+  briefs?: readonly BriefFile[];
+  config: Pick<Config, "http" | "surface" | "sessionTtlSecs" | "alwaysLoaded">;
+  logger: Logger;
+  clock?: Clock;
+  finder?: Finder;
+};
+
+/** Parse briefs given as JSON (an array, or `{briefs: [...]}`) with the contract's strict schema. */
+export function parseBriefs(json: string | unknown): BriefFile[] {
+  const value = typeof json === "string" ? (JSON.parse(json) as unknown) : json;
+  const list = Array.isArray(value) ? value : (value as { briefs?: unknown })?.briefs;
+  if (!Array.isArray(list)) throw new Error("briefs must be a JSON array or an object with a `briefs` array");
+  return list.map((b, i) => {
+    const parsed = BriefFile.safeParse(b);
+    if (!parsed.success) throw new Error(`brief #${i}: ${parsed.error.issues.map((x) => `${x.path.join(".")}: ${x.message}`).join("; ")}`);
+    return parsed.data;
+  });
+}
+
+export function createDeps(input: DepsInput): Deps {
+  const { artifact, config } = input;
+  const alwaysLoaded = config.alwaysLoaded ?? artifact.manifest.always_loaded;
+  const isAlwaysLoaded = globMatcher(alwaysLoaded);
+  const policy = createPolicy(input.policy);
+  const clock = input.clock ?? Date.now;
+  const briefs = new Map((input.briefs ?? []).map((b) => [b.name, b]));
+  return {
+    artifact,
+    finder: input.finder ?? createFinder(artifact, { alwaysLoaded }),
+    policy,
+    store: input.store,
+    sessions: createSessions({
+      store: input.store,
+      artifact,
+      policy,
+      briefs,
+      isAlwaysLoaded,
+      bounds: config.surface,
+      ttlSecs: config.sessionTtlSecs,
+      clock,
+    }),
+    alwaysLoaded,
+    isAlwaysLoaded,
+    config: { http: config.http, surface: config.surface, sessionTtlSecs: config.sessionTtlSecs },
+    clock,
+    logger: input.logger,
+  };
+}

@@ -1,0 +1,54 @@
+// Error → response mapping: one shape `{error: {code, message, details}}`; a 500 carries only a request id.
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { z } from "zod";
+import { ERROR_STATUS, ToolbeltError, type ErrorCode } from "../core/errors.js";
+import type { Logger } from "./logger.js";
+
+export const ErrorBody = z.object({
+  error: z.object({
+    code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]),
+    message: z.string(),
+    details: z.record(z.string(), z.unknown()),
+  }),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+const STATUS_CODES: Partial<Record<number, ErrorCode>> = {
+  400: "INVALID_REQUEST",
+  401: "UNAUTHENTICATED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  405: "METHOD_NOT_ALLOWED",
+  413: "PAYLOAD_TOO_LARGE",
+  414: "URI_TOO_LONG",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+};
+
+/** Any thrown value as a ToolbeltError; Hono's own HTTP exceptions keep their status. */
+export function asToolbeltError(err: unknown): ToolbeltError {
+  if (err instanceof ToolbeltError) return err;
+  if (err instanceof HTTPException && err.status < 500) {
+    const code = STATUS_CODES[err.status] ?? "INVALID_REQUEST";
+    return new ToolbeltError(code, err.message || code.toLowerCase().replace(/_/g, " "));
+  }
+  const wrapped = new ToolbeltError("INTERNAL", "internal error");
+  (wrapped as Error).cause = err;
+  return wrapped;
+}
+
+export function errorResponse(c: Context, err: unknown, logger: Logger, requestId: string): Response {
+  const e = asToolbeltError(err);
+  const status = e.status;
+  if (!e.expose || status >= 500) {
+    logger.error("request failed", { request_id: requestId, code: e.code, method: c.req.method, path: c.req.path, error: e.cause ?? e });
+  }
+  const body: ErrorBody = e.expose
+    ? { error: { code: e.code, message: e.message, details: e.details } }
+    : { error: { code: "INTERNAL", message: `internal error; quote request id ${requestId} when reporting it`, details: { request_id: requestId } } };
+  const headers: Record<string, string> = { "x-request-id": requestId };
+  if (e.code === "UNAUTHENTICATED") headers["www-authenticate"] = 'Bearer realm="toolbelt"';
+  // The unread rest of an oversized body would poison a kept-alive connection.
+  if (e.code === "PAYLOAD_TOO_LARGE") headers.connection = "close";
+  return c.json(body, status as 400, headers);
+}

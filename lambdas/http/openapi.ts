@@ -1,0 +1,115 @@
+// The OpenAPI document, generated from the zod schemas the routes parse with (requests) and
+// describe their answers with (responses), so the document cannot drift from the handlers.
+import { z } from "zod";
+import { FindBody, OpenSessionBody } from "../core/requests.js";
+import { ErrorBody } from "./errors.js";
+import { HealthResponse } from "./routes/health.js";
+
+const json = (s: z.ZodType) => z.toJSONSchema(s, { io: "input", unrepresentable: "any" });
+
+const anyObject = z.record(z.string(), z.unknown());
+const SurfaceTool = z.object({
+  name: z.string(),
+  description: z.string(),
+  input_schema: anyObject,
+  output_schema: anyObject.optional(),
+  on_belt: z.enum(["meta", "always", "declared", "pinned", "granted"]),
+});
+const Size = z.object({ tools: z.number().int(), bytes: z.number().int(), approx_tokens: z.number().int() });
+export const SurfaceSchema = z.object({
+  narrowed: z.boolean(),
+  reason: z.string(),
+  bounds: z.object({ max_tools: z.number().int(), max_schema_bytes: z.number().int(), pin_budget_bytes: z.number().int() }),
+  tools: z.array(SurfaceTool),
+  manifest: z.object({
+    families: z.array(z.object({ name: z.string(), description: z.string(), tool_count: z.number().int(), examples: z.array(z.string()) })),
+  }),
+  pins: z.object({
+    used_bytes: z.number().int(),
+    budget_bytes: z.number().int(),
+    tools: z.array(z.object({ name: z.string(), bytes: z.number().int(), last_used: z.number() })),
+  }),
+  size: z.object({ surface: Size, catalog: Size }),
+});
+const SessionView = z.object({
+  id: z.string(),
+  brief: z.string().nullable(),
+  declared: z.array(z.string()),
+  created_at: z.string(),
+  expires_at: z.string(),
+});
+export const SessionResponse = z.object({ session: SessionView, surface: SurfaceSchema });
+const FoundTool = z.object({
+  name: z.string(),
+  family: z.string(),
+  description: z.string(),
+  score: z.number(),
+  input_schema: anyObject.optional(),
+  output_schema: anyObject.optional(),
+});
+export const FindResponse = z.object({
+  mode: z.enum(["keyword", "decision"]),
+  verdict: z.enum(["match", "none"]),
+  tools: z.array(FoundTool),
+  always: z.array(FoundTool.omit({ score: true })),
+  fallback_reason: z.string().optional(),
+  session: z.string().optional(),
+});
+
+type Operation = Record<string, unknown>;
+export type PathItems = Record<string, Record<string, Operation>>;
+
+const errors = (...statuses: number[]) =>
+  Object.fromEntries(
+    statuses.map((s) => [String(s), { description: "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } }]),
+  );
+const ok = (description: string, schema: z.ZodType, status = 200) => ({
+  [String(status)]: { description, content: { "application/json": { schema: json(schema) } } },
+});
+const body = (schema: z.ZodType, required = true) => ({ required, content: { "application/json": { schema: json(schema) } } });
+
+export const CORE_PATHS: PathItems = {
+  "/v1/find": {
+    post: {
+      operationId: "find",
+      summary: "Find the tools you may call for one capability",
+      requestBody: body(FindBody),
+      responses: { ...ok("Ranked tools (verdict none when nothing fits)", FindResponse), ...errors(400, 401, 404, 410, 413, 414, 415) },
+    },
+  },
+  "/v1/sessions": {
+    post: {
+      operationId: "openSession",
+      summary: "Open a session, optionally pre-loading a brief's declared tools",
+      requestBody: body(OpenSessionBody, false),
+      responses: { ...ok("The new session and its surface", SessionResponse, 201), ...errors(400, 401, 404, 413, 414, 415) },
+    },
+  },
+  "/v1/sessions/{id}/surface": {
+    get: {
+      operationId: "getSurface",
+      summary: "The session's surface: meta-tools, always-loaded, declared and pinned tools, and the capability manifest",
+      parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+      responses: { ...ok("The session and its surface", SessionResponse), ...errors(401, 404, 410, 414) },
+    },
+  },
+  "/v1/health": {
+    get: { operationId: "health", summary: "Artifact manifest", security: [], responses: ok("Manifest", HealthResponse) },
+  },
+  "/v1/openapi.json": {
+    get: { operationId: "openapi", summary: "This document", security: [], responses: { "200": { description: "OpenAPI 3.1 document" } } },
+  },
+};
+
+export function openApiDocument(version: string, extraPaths: PathItems = {}): Record<string, unknown> {
+  return {
+    openapi: "3.1.0",
+    info: { title: "Toolbelt", version, description: "Find, call and keep tools on a session's belt." },
+    security: [{ bearer: [] }],
+    paths: { ...CORE_PATHS, ...extraPaths },
+    components: {
+      securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "API key; its SHA-256 digest is in the policy" } },
+      schemas: { Error: json(ErrorBody) },
+    },
+  };
+}

@@ -1,0 +1,71 @@
+// Request parsing: content type, size, JSON syntax and the zod schema, each failing with a 4xx that says what to fix.
+import type { Context } from "hono";
+import type { z } from "zod";
+import { ToolbeltError } from "../core/errors.js";
+
+type Issue = { path: string; code: string; message: string };
+
+const where = (path: readonly PropertyKey[]) => (path.length ? path.map(String).join(".") : "(body)");
+
+/** zod issues as data an agent can act on: every issue, its path, and a sentence naming the fix. */
+export function formatIssues(error: z.ZodError, allowedKeys: readonly string[] = []): Issue[] {
+  return error.issues.flatMap((i): Issue[] => {
+    if (i.code === "unrecognized_keys") {
+      return i.keys.map((k) => ({
+        path: where([...i.path, k]),
+        code: "unknown_field",
+        message: `unknown field "${k}": remove it${allowedKeys.length && !i.path.length ? ` (allowed: ${allowedKeys.join(", ")})` : ""}`,
+      }));
+    }
+    if (i.code === "invalid_type" && /received undefined/.test(i.message)) {
+      return [{ path: where(i.path), code: "missing_field", message: `${where(i.path)} is required (${i.expected})` }];
+    }
+    const msg = i.message.replace(/^Invalid input: /, "");
+    return [{ path: where(i.path), code: i.code, message: `${where(i.path)}: ${msg}` }];
+  });
+}
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+/**
+ * Read and parse a JSON body. `optional` bodies may be absent (no bytes at all), read as `{}`.
+ * The body-limit middleware has already refused oversized streams; the length is checked again for adapters without it.
+ */
+export async function parseJsonBody<S extends z.ZodType>(
+  c: Context,
+  schema: S,
+  opts: { maxBytes: number; optional?: boolean },
+): Promise<z.infer<S>> {
+  const text = await c.req.text();
+  const bytes = Buffer.byteLength(text, "utf8");
+  if (bytes > opts.maxBytes) {
+    throw new ToolbeltError("PAYLOAD_TOO_LARGE", `request body is ${bytes} bytes; the limit is ${opts.maxBytes}`, { limit_bytes: opts.maxBytes });
+  }
+  let value: unknown;
+  if (bytes === 0) {
+    if (!opts.optional) {
+      throw new ToolbeltError("INVALID_REQUEST", "request body is empty: send a JSON object", { issues: [] });
+    }
+    value = {};
+  } else {
+    const type = c.req.header("content-type") ?? "";
+    if (!JSON_TYPE.test(type)) {
+      throw new ToolbeltError("UNSUPPORTED_MEDIA_TYPE", `content type ${JSON.stringify(type || "(none)")} is not accepted: send \`Content-Type: application/json\``, {
+        received: type || null,
+        accepted: ["application/json"],
+      });
+    }
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      throw new ToolbeltError("BAD_JSON", `request body is not valid JSON: ${(err as Error).message}`);
+    }
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape;
+    const issues = formatIssues(parsed.error, shape ? Object.keys(shape) : []);
+    throw new ToolbeltError("INVALID_REQUEST", issues.map((i) => i.message).join("; "), { issues });
+  }
+  return parsed.data;
+}

@@ -1,0 +1,19 @@
+// POST /v1/find: rank the tools the caller may call (the shed, or one family: the box).
+import { Hono } from "hono";
+import { FindBody } from "../../core/requests.js";
+import type { Deps } from "../deps.js";
+import { principalOf, type AppEnv } from "../env.js";
+import { parseJsonBody } from "../parse.js";
+
+export function findRoutes(deps: Deps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.post("/v1/find", async (c) => {
+    const principal = principalOf(c);
+    const { session, ...request } = await parseJsonBody(c, FindBody, { maxBytes: deps.config.http.maxBodyBytes });
+    // A named session must be the caller's; another principal's is reported as missing.
+    if (session) await deps.sessions.get(session, principal);
+    const result = await deps.finder.find(request, deps.policy.grantsFor(principal));
+    return c.json({ ...result, ...(session ? { session } : {}) });
+  });
+  return app;
+}

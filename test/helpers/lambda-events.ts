@@ -1,0 +1,70 @@
+// API Gateway HTTP API (payload v2) events and a Lambda context, to invoke handlers as API Gateway does.
+import type { APIGatewayProxyEventV2, Context } from "aws-lambda";
+import { randomUUID } from "node:crypto";
+
+export type V2EventInput = {
+  method: string;
+  /** Path with an optional query string, e.g. `/v1/find?x=1`. */
+  path: string;
+  headers?: Record<string, string>;
+  /** A string is sent as is; anything else is JSON-encoded (with content-type application/json). */
+  body?: unknown;
+  base64?: boolean;
+};
+
+export function httpApiV2Event(input: V2EventInput): APIGatewayProxyEventV2 {
+  const [rawPath = "/", rawQueryString = ""] = input.path.split("?", 2);
+  const headers: Record<string, string> = { host: "api.example.test", ...lower(input.headers ?? {}) };
+  let body: string | undefined;
+  if (input.body !== undefined) {
+    body = typeof input.body === "string" ? input.body : JSON.stringify(input.body);
+    if (typeof input.body !== "string") headers["content-type"] ??= "application/json";
+  }
+  const queryStringParameters = rawQueryString
+    ? Object.fromEntries([...new URLSearchParams(rawQueryString)].map(([k, v]) => [k, v]))
+    : undefined;
+  const requestId = randomUUID();
+  return {
+    version: "2.0",
+    routeKey: "$default",
+    rawPath,
+    rawQueryString,
+    headers,
+    ...(queryStringParameters ? { queryStringParameters } : {}),
+    requestContext: {
+      accountId: "123456789012",
+      apiId: "api",
+      domainName: headers.host!,
+      domainPrefix: "api",
+      http: { method: input.method, path: rawPath, protocol: "HTTP/1.1", sourceIp: "127.0.0.1", userAgent: "test" },
+      requestId,
+      routeKey: "$default",
+      stage: "$default",
+      time: new Date(0).toISOString(),
+      timeEpoch: 0,
+    },
+    ...(body !== undefined ? { body: input.base64 ? Buffer.from(body).toString("base64") : body } : {}),
+    isBase64Encoded: Boolean(input.base64 && body !== undefined),
+  };
+}
+
+export function lambdaContext(name = "toolbelt-api"): Context {
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: name,
+    functionVersion: "$LATEST",
+    invokedFunctionArn: `arn:aws:lambda:us-east-1:123456789012:function:${name}`,
+    memoryLimitInMB: "512",
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${name}`,
+    logStreamName: "test",
+    getRemainingTimeInMillis: () => 30_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+function lower(h: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
+}
