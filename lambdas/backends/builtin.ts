@@ -1,0 +1,105 @@
+// Tools implemented in the gateway: the meta-tools (find, call) and a JSON reshape.
+import type { CatalogTool } from "../../registry/contract/artifact.js";
+import type { BackendContext, BackendOutput, ToolBackend } from "../core/call/types.js";
+import { ToolbeltError } from "../core/errors.js";
+import type { FindRequest, Finder } from "../core/find/types.js";
+
+export type BuiltinBackendOptions = {
+  /** The same finder REST uses; find is filtered by the caller's grants. */
+  finder?: Pick<Finder, "find">;
+};
+
+/** Split `a.b[0].c`, `$.a.b`, or a JSON pointer `/a/b/0/c` into segments. */
+export function pathSegments(path: string): string[] {
+  if (path === "" || path === "$") return [];
+  if (path.startsWith("/")) return path.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const body = path.startsWith("$.") ? path.slice(2) : path.startsWith("$[") ? path.slice(1) : path;
+  return body
+    .replace(/\[(\d+)\]/g, ".$1")
+    .split(".")
+    .filter((s) => s !== "");
+}
+
+export function pick(data: unknown, path: string): unknown {
+  let cur = data;
+  for (const seg of pathSegments(path)) {
+    if (cur === null || typeof cur !== "object" || !Object.hasOwn(cur, seg)) return undefined;
+    cur = (cur as Record<string, unknown>)[seg];
+  }
+  return cur;
+}
+
+/** `{data, mapping: {outKey: path}}` → `{outKey: value at path}`; a missing path gives null. */
+export function reshape(args: Record<string, unknown>, tool: string): Record<string, unknown> {
+  const mapping = args.mapping;
+  if (!mapping || typeof mapping !== "object" || Array.isArray(mapping)) {
+    throw new ToolbeltError("INVALID_ARGUMENTS", `${tool} needs \`mapping\`: an object from output keys to paths such as "a.b[0].c" or "/a/b/0/c"`, {
+      tool,
+      problems: [{ path: "$.mapping", message: "must be an object of output key → path", keyword: "type" }],
+    });
+  }
+  const out: Record<string, unknown> = {};
+  const problems: { path: string; message: string; keyword: string }[] = [];
+  for (const [key, path] of Object.entries(mapping)) {
+    if (typeof path !== "string") {
+      problems.push({ path: `$.mapping.${key}`, message: "must be a string path", keyword: "type" });
+      continue;
+    }
+    out[key] = pick(args.data, path) ?? null;
+  }
+  if (problems.length) {
+    throw new ToolbeltError("INVALID_ARGUMENTS", `${tool}: ${problems.map((p) => `${p.path} ${p.message}`).join("; ")}`, { tool, problems });
+  }
+  return out;
+}
+
+export function createBuiltinBackend(options: BuiltinBackendOptions = {}): ToolBackend {
+  return {
+    async invoke(tool: CatalogTool, args: Record<string, unknown>, ctx: BackendContext): Promise<BackendOutput> {
+      const b = tool.backend;
+      if (b.kind !== "builtin") throw new ToolbeltError("INTERNAL", `${tool.name} is not a builtin tool`);
+      switch (b.handler) {
+        case "find": {
+          if (!options.finder) throw new ToolbeltError("NOT_IMPLEMENTED", `${tool.name}: this gateway has no finder configured`, { tool: tool.name });
+          const { query, limit, min_score, family, schemas } = args as FindRequest;
+          const req: FindRequest = {
+            query: String(query ?? ""),
+            ...(limit !== undefined ? { limit } : {}),
+            ...(min_score !== undefined ? { min_score } : {}),
+            ...(family !== undefined ? { family } : {}),
+            ...(schemas !== undefined ? { schemas } : {}),
+          };
+          return { result: await options.finder.find(req, ctx.caller.granted) };
+        }
+        case "call": {
+          if (ctx.depth > 0) {
+            throw new ToolbeltError("INVALID_ARGUMENTS", `${tool.name} cannot be called through itself; call the target tool directly`, {
+              tool: tool.name,
+              problems: [{ path: "$.tool", message: "must not be toolbelt.call itself", keyword: "recursion" }],
+            });
+          }
+          if (typeof args.tool !== "string") {
+            throw new ToolbeltError("INVALID_ARGUMENTS", `${tool.name} needs \`tool\`: the name of the tool to call`, {
+              tool: tool.name,
+              problems: [{ path: "$.tool", message: "is required and must be a string", keyword: "required" }],
+            });
+          }
+          return { result: await ctx.call({ tool: args.tool, args: args.args ?? {} }) };
+        }
+        case "reshape":
+          return { result: reshape(args, tool.name) };
+        case "unavailable":
+          throw new ToolbeltError(
+            "NOT_IMPLEMENTED",
+            `${tool.name} was imported from a catalog without a backend: it can be found but not called through this gateway`,
+            { tool: tool.name },
+          );
+        default:
+          throw new ToolbeltError("NOT_IMPLEMENTED", `${tool.name} names the builtin handler ${JSON.stringify(b.handler)}, which this gateway does not implement`, {
+            tool: tool.name,
+            handler: b.handler,
+          });
+      }
+    },
+  };
+}

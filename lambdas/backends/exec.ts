@@ -1,0 +1,147 @@
+// The exec backend: run a command without a shell, arguments templated from the input only,
+// in its own process group so a timeout kills the whole tree.
+import { spawn } from "node:child_process";
+import type { CatalogTool } from "../../registry/contract/artifact.js";
+import type { BackendContext, BackendOutput, ToolBackend } from "../core/call/types.js";
+import { ToolbeltError } from "../core/errors.js";
+import { lookup, renderInputOnly, renderString, Secrets, soleInputPath, stringify, type EnvMap, type RenderContext } from "./templates.js";
+
+export type ExecBackendOptions = {
+  /** The parent environment the child inherits and `${VAR}` reads from. */
+  env: EnvMap;
+  /** stdout beyond this is refused and the process killed. */
+  maxOutputBytes?: number;
+};
+
+export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
+/** Only the tail of stderr is kept: that is where the reason usually is. */
+const STDERR_TAIL = 4096;
+
+/**
+ * Each template is one argument, except a template that is exactly `{{input.x}}`: an absent value
+ * drops the argument and an array value expands to one argument per item.
+ */
+export function renderArgs(templates: readonly string[], input: Record<string, unknown>): string[] {
+  const argv: string[] = [];
+  for (const t of templates) {
+    const sole = soleInputPath(t);
+    if (sole === undefined) {
+      argv.push(renderInputOnly(t, input));
+      continue;
+    }
+    const v = lookup(input, sole);
+    if (v === undefined) continue;
+    if (Array.isArray(v)) argv.push(...v.map(stringify));
+    else argv.push(stringify(v));
+  }
+  return argv;
+}
+
+export function createExecBackend(options: ExecBackendOptions): ToolBackend {
+  const maxOut = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  return {
+    invoke(tool: CatalogTool, args: Record<string, unknown>, ctx: BackendContext): Promise<BackendOutput> {
+      const b = tool.backend;
+      if (b.kind !== "exec") throw new ToolbeltError("INTERNAL", `${tool.name} is not an exec tool`);
+      const secrets = new Secrets();
+      const rc: RenderContext = { input: args, env: options.env, secrets, tool: tool.name };
+      const argv = renderArgs(b.args, args);
+      const env: Record<string, string> = {};
+      for (const [k, v] of Object.entries(options.env)) if (v !== undefined) env[k] = v;
+      for (const [k, t] of Object.entries(b.env ?? {})) env[k] = renderString(t, rc);
+      const cwd = b.cwd !== undefined ? renderString(b.cwd, rc) : undefined;
+
+      return new Promise<BackendOutput>((resolve, reject) => {
+        let settled = false;
+        const settle = (f: () => void) => {
+          if (settled) return;
+          settled = true;
+          ctx.signal.removeEventListener("abort", onAbort);
+          f();
+        };
+        const child = spawn(b.command, argv, {
+          ...(cwd !== undefined ? { cwd } : {}),
+          env,
+          shell: false,
+          detached: true,
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        const killTree = () => {
+          try {
+            if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+          } catch {
+            child.kill("SIGKILL");
+          }
+        };
+        const onAbort = () => {
+          killTree();
+          settle(() => reject(ctx.signal.reason));
+        };
+        if (ctx.signal.aborted) return onAbort();
+        ctx.signal.addEventListener("abort", onAbort, { once: true });
+
+        const out: Buffer[] = [];
+        let outSize = 0;
+        let errTail = "";
+        child.stdout.on("data", (chunk: Buffer) => {
+          outSize += chunk.byteLength;
+          if (outSize > maxOut) {
+            killTree();
+            settle(() =>
+              reject(
+                new ToolbeltError("UPSTREAM_BAD_OUTPUT", `${tool.name} wrote more than ${maxOut} bytes to stdout; narrow the request`, {
+                  tool: tool.name,
+                  max_bytes: maxOut,
+                }),
+              ),
+            );
+            return;
+          }
+          out.push(chunk);
+        });
+        child.stderr.on("data", (chunk: Buffer) => {
+          errTail = (errTail + chunk.toString("utf8")).slice(-STDERR_TAIL);
+        });
+        child.on("error", (e: NodeJS.ErrnoException) =>
+          settle(() =>
+            reject(
+              new ToolbeltError("UPSTREAM_ERROR", `${tool.name} could not start ${b.command} (${e.code ?? e.message}); tell the operator`, {
+                tool: tool.name,
+                command: b.command,
+              }),
+            ),
+          ),
+        );
+        child.on("close", (code, signal) =>
+          settle(() => {
+            const stdout = secrets.redact(Buffer.concat(out).toString("utf8"));
+            const stderr = secrets.redact(errTail);
+            if (code !== 0) {
+              const how = code === null ? `was killed by ${signal ?? "a signal"}` : `exited with status ${code}`;
+              reject(
+                new ToolbeltError("UPSTREAM_ERROR", `${tool.name} ${how}: ${stderr.trim() || "(no stderr)"}`, {
+                  tool: tool.name,
+                  exit_code: code,
+                  ...(signal ? { signal } : {}),
+                  stderr,
+                }),
+              );
+              return;
+            }
+            if (b.output === "text") return resolve({ result: { text: stdout } });
+            try {
+              resolve({ result: JSON.parse(stdout) as unknown });
+            } catch {
+              reject(
+                new ToolbeltError("UPSTREAM_BAD_OUTPUT", `${tool.name} promises JSON output but printed something else: ${stdout.slice(0, 300)}`, {
+                  tool: tool.name,
+                  stdout: stdout.slice(0, 1000),
+                }),
+              );
+            }
+          }),
+        );
+      });
+    },
+  };
+}

@@ -1,0 +1,114 @@
+// The mcp backend: forward tools/call to the upstream over Streamable HTTP with the official SDK
+// client. One connected client per upstream (URL + headers) is reused across calls and replaced
+// when its connection fails.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { CatalogTool } from "../../registry/contract/artifact.js";
+import type { BackendContext, BackendOutput, ToolBackend } from "../core/call/types.js";
+import { ToolbeltError } from "../core/errors.js";
+import { renderString, Secrets, type EnvMap, type RenderContext } from "./templates.js";
+
+export type McpBackendOptions = { env: EnvMap; clientInfo?: { name: string; version: string } };
+export type McpBackend = ToolBackend & {
+  /** Close every pooled upstream connection (tests, local server shutdown). */
+  close(): Promise<void>;
+  /** Number of pooled upstream clients. */
+  readonly size: number;
+};
+
+type Pooled = { client: Promise<Client>; used: boolean };
+
+const textOf = (content: unknown): string =>
+  Array.isArray(content)
+    ? content
+        .filter((c): c is { type: "text"; text: string } => c?.type === "text" && typeof c.text === "string")
+        .map((c) => c.text)
+        .join("\n")
+    : "";
+
+export function createMcpBackend(options: McpBackendOptions): McpBackend {
+  const info = options.clientInfo ?? { name: "toolbelt-gateway", version: "1" };
+  const pool = new Map<string, Pooled>();
+
+  const connect = (url: string, headers: Record<string, string>): Pooled => {
+    const client = new Client(info, { capabilities: {} });
+    const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+    return { client: client.connect(transport).then(() => client), used: false };
+  };
+
+  const evict = (key: string, entry: Pooled) => {
+    if (pool.get(key) !== entry) return;
+    pool.delete(key);
+    void entry.client.then((c) => c.close()).catch(() => undefined);
+  };
+
+  const callOnce = async (key: string, url: string, headers: Record<string, string>, tool: CatalogTool, name: string, args: Record<string, unknown>, ctx: BackendContext) => {
+    let entry = pool.get(key);
+    if (!entry) {
+      entry = connect(url, headers);
+      pool.set(key, entry);
+    }
+    const reused = entry.used;
+    entry.used = true;
+    try {
+      const client = await entry.client;
+      return { ok: true as const, result: await client.callTool({ name, arguments: args }, undefined, { signal: ctx.signal, timeout: ctx.timeoutMs }) };
+    } catch (e) {
+      if (ctx.signal.aborted) throw ctx.signal.reason;
+      // A JSON-RPC error answered by the server leaves the connection usable; anything else does not.
+      const answered = e instanceof McpError && e.code !== ErrorCode.ConnectionClosed && e.code !== ErrorCode.RequestTimeout;
+      if (!answered) evict(key, entry);
+      return { ok: false as const, error: e, retry: !answered && reused };
+    }
+  };
+
+  return {
+    get size() {
+      return pool.size;
+    },
+    async close() {
+      const entries = [...pool.values()];
+      pool.clear();
+      await Promise.all(entries.map((e) => e.client.then((c) => c.close()).catch(() => undefined)));
+    },
+    async invoke(tool, args, ctx): Promise<BackendOutput> {
+      const b = tool.backend;
+      if (b.kind !== "mcp") throw new ToolbeltError("INTERNAL", `${tool.name} is not an mcp tool`);
+      const secrets = new Secrets();
+      const rc: RenderContext = { input: args, env: options.env, secrets, tool: tool.name };
+      const url = renderString(b.url, rc);
+      const headers: Record<string, string> = {};
+      for (const [k, t] of Object.entries(b.headers ?? {})) headers[k] = renderString(t, rc);
+      const key = JSON.stringify([url, headers]);
+
+      let attempt = await callOnce(key, url, headers, tool, b.tool, args, ctx);
+      // A stale pooled connection (upstream restarted, session expired): reconnect once.
+      if (!attempt.ok && attempt.retry) attempt = await callOnce(key, url, headers, tool, b.tool, args, ctx);
+      if (!attempt.ok) {
+        const e = attempt.error;
+        const why = secrets.redact(e instanceof Error ? e.message : String(e));
+        throw new ToolbeltError("UPSTREAM_ERROR", `${tool.name}: the MCP upstream failed: ${why}`, {
+          tool: tool.name,
+          ...(e instanceof McpError ? { mcp_code: e.code } : {}),
+        });
+      }
+      const result = secrets.redactDeep(attempt.result) as Record<string, unknown>;
+      if (result.isError === true) {
+        const text = textOf(result.content);
+        throw new ToolbeltError("UPSTREAM_ERROR", `${tool.name} reported an error: ${text || "(no message)"}`, {
+          tool: tool.name,
+          is_error: true,
+          content: result.content,
+        });
+      }
+      if (tool.output_schema && result.structuredContent === undefined) {
+        throw new ToolbeltError("OUTPUT_SCHEMA_MISMATCH", `${tool.name} declares an output schema but its upstream returned no structuredContent`, {
+          tool: tool.name,
+          problems: [{ path: "$", message: "structuredContent is missing", keyword: "required" }],
+        });
+      }
+      return { result, ...(result.structuredContent !== undefined ? { checked: result.structuredContent } : {}) };
+    },
+  };
+}

@@ -1,0 +1,108 @@
+// Templates of tool definitions: `{{input.x}}` from the validated arguments, `${VAR}` from the
+// gateway's environment map. Every `${VAR}` value used is remembered so it can be redacted.
+import { ToolbeltError } from "../core/errors.js";
+
+export type EnvMap = Readonly<Record<string, string | undefined>>;
+
+const INPUT_RE = /\{\{\s*input((?:\.[A-Za-z0-9_$-]+)*)\s*\}\}/g;
+const SOLE_INPUT_RE = /^\{\{\s*input((?:\.[A-Za-z0-9_$-]+)*)\s*\}\}$/;
+const ENV_RE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+/** Values shorter than this are not worth redacting (and would mangle ordinary text). */
+const MIN_SECRET_LENGTH = 4;
+export const REDACTED = "[redacted]";
+
+/** Secret values substituted into one request; redacts them from anything shown to the caller. */
+export class Secrets {
+  private readonly values = new Set<string>();
+
+  add(value: string): void {
+    if (value.length >= MIN_SECRET_LENGTH) this.values.add(value);
+  }
+
+  redact(text: string): string {
+    let out = text;
+    for (const v of this.values) out = out.split(v).join(REDACTED);
+    return out;
+  }
+
+  /** A copy of a JSON value with every secret occurrence in its strings (and keys) redacted. */
+  redactDeep(value: unknown): unknown {
+    if (this.values.size === 0) return value;
+    if (typeof value === "string") return this.redact(value);
+    if (Array.isArray(value)) return value.map((v) => this.redactDeep(v));
+    if (value && typeof value === "object") {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.redact(k), this.redactDeep(v)]));
+    }
+    return value;
+  }
+}
+
+export function lookup(input: unknown, dotted: string): unknown {
+  let cur: unknown = input;
+  for (const key of dotted.split(".").filter(Boolean)) {
+    if (cur === null || typeof cur !== "object") return undefined;
+    cur = (cur as Record<string, unknown>)[key];
+  }
+  return cur;
+}
+
+export function stringify(v: unknown): string {
+  if (v === undefined || v === null) return "";
+  if (typeof v === "string") return v;
+  if (typeof v === "number" || typeof v === "boolean" || typeof v === "bigint") return String(v);
+  return JSON.stringify(v);
+}
+
+export type RenderContext = { input: Record<string, unknown>; env: EnvMap; secrets: Secrets; tool: string };
+
+export function substituteEnv(template: string, ctx: RenderContext): string {
+  return template.replace(ENV_RE, (_, name: string) => {
+    const value = ctx.env[name];
+    if (value === undefined) {
+      throw new ToolbeltError(
+        "UNAVAILABLE",
+        `${ctx.tool} needs the environment variable ${name}, which is not set on this gateway; tell the operator`,
+        { tool: ctx.tool, variable: name },
+      );
+    }
+    ctx.secrets.add(value);
+    return value;
+  });
+}
+
+/** Input placeholders first (their values are never re-scanned for `${VAR}`), then env references. */
+export function renderString(template: string, ctx: RenderContext, encode: (s: string) => string = (s) => s): string {
+  const parts = template.split(INPUT_RE);
+  // split with one capture group: even indexes are literal text, odd ones are input paths.
+  return parts.map((p, i) => (i % 2 === 0 ? substituteEnv(p, ctx) : encode(stringify(lookup(ctx.input, p))))).join("");
+}
+
+/** A string that is exactly one `{{input.x}}` yields the raw value (keeping its type; undefined if absent). */
+export function soleInputPath(template: string): string | undefined {
+  return SOLE_INPUT_RE.exec(template)?.[1];
+}
+
+export function renderValue(template: string, ctx: RenderContext): unknown {
+  const sole = soleInputPath(template);
+  return sole !== undefined ? lookup(ctx.input, sole) : renderString(template, ctx);
+}
+
+/** A JSON template: string leaves are rendered; object keys whose value renders to undefined are dropped. */
+export function renderJson(template: unknown, ctx: RenderContext): unknown {
+  if (typeof template === "string") return renderValue(template, ctx);
+  if (Array.isArray(template)) return template.map((t) => renderJson(t, ctx)).filter((v) => v !== undefined);
+  if (template && typeof template === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(template)) {
+      const r = renderJson(v, ctx);
+      if (r !== undefined) out[k] = r;
+    }
+    return out;
+  }
+  return template;
+}
+
+/** Input placeholders only (exec arguments): `${...}` stays literal, there is no shell to expand it. */
+export function renderInputOnly(template: string, input: Record<string, unknown>): string {
+  return template.replace(INPUT_RE, (_, path: string) => stringify(lookup(input, path)));
+}

@@ -1,0 +1,168 @@
+// The call gateway: resolve the name → authorize → validate args → dispatch with a timeout →
+// check the output → pin the tool on the session. Pure orchestration; every effect is a port.
+import type { CatalogTool } from "../../../registry/contract/artifact.js";
+import { META_TOOLS } from "../../../registry/contract/family.js";
+import { ToolbeltError } from "../errors.js";
+import { createNameResolver, type Resolution } from "./resolve.js";
+import type { BackendOutput, CallPorts, CallRequest, CallResponse, Caller, MissOutcome } from "./types.js";
+import { createSchemaValidator, summarize, type SchemaValidator } from "./validate.js";
+
+export type CallOptions = {
+  /** Aborts the call (e.g. the client went away). */
+  signal?: AbortSignal;
+  /** Internal: nesting depth of toolbelt.call. */
+  depth?: number;
+};
+
+export type CallGateway = {
+  call(request: CallRequest, caller: Caller, options?: CallOptions): Promise<CallResponse>;
+};
+
+const EMPTY_OBJECT_SCHEMA = { type: "object" } as const;
+
+export function createCallGateway(ports: CallPorts, validator: SchemaValidator = createSchemaValidator()): CallGateway {
+  const resolver = createNameResolver([...ports.tools.keys()]);
+  const now = ports.now ?? (() => new Date());
+
+  const recordMiss = (name: string, caller: Caller, outcome: MissOutcome, resolvedTo?: string): Promise<void> => {
+    if (!ports.misses) return Promise.resolve();
+    return ports.misses
+      .record({ name, principal: caller.principal, at: now().toISOString(), outcome, ...(resolvedTo ? { resolved_to: resolvedTo } : {}) })
+      .catch((e: unknown) => ports.log?.("warn", "could not record a tool-name miss", { name, error: String(e) }));
+  };
+
+  const resolve = async (name: string, caller: Caller): Promise<{ tool: CatalogTool; resolution: Resolution; miss: Promise<void> }> => {
+    const r = resolver.resolve(name, caller.granted);
+    switch (r.status) {
+      case "exact":
+        return { tool: ports.tools.get(r.name)!, resolution: r, miss: Promise.resolve() };
+      case "resolved":
+        return { tool: ports.tools.get(r.name)!, resolution: r, miss: recordMiss(name, caller, "resolved", r.name) };
+      case "not_granted":
+        throw new ToolbeltError(
+          "TOOL_NOT_GRANTED",
+          `you are not granted the tool ${r.name}; being on a session's surface does not grant it. Ask the operator for a grant or use toolbelt.find to see the tools you may call`,
+          { tool: r.name },
+        );
+      case "ambiguous":
+      case "not_found": {
+        await recordMiss(name, caller, r.status);
+        const hint = r.suggestions.length
+          ? `did you mean ${r.suggestions.join(", ")}? Call it by its full name`
+          : "use toolbelt.find to search the tools you may call";
+        const what = r.status === "ambiguous" ? `the name ${JSON.stringify(name)} matches several tools` : `no tool you may call is named ${JSON.stringify(name)}`;
+        throw new ToolbeltError("TOOL_NOT_FOUND", `${what}; ${hint}`, { tool: name, suggestions: r.suggestions, ambiguous: r.status === "ambiguous" });
+      }
+    }
+  };
+
+  const gateway: CallGateway = {
+    async call(request, caller, options = {}) {
+      const depth = options.depth ?? 0;
+      const { tool, resolution, miss } = await resolve(request.tool, caller);
+      try {
+        if (request.session !== undefined && ports.checkSession) await ports.checkSession(request.session, caller.principal);
+
+        const checked = validator.check(tool.input_schema ?? EMPTY_OBJECT_SCHEMA, request.args ?? {}, "input");
+        if (!checked.valid) {
+          throw new ToolbeltError(
+            "INVALID_ARGUMENTS",
+            `the arguments for ${tool.name} do not match its input schema: ${summarize(checked.problems)}`,
+            { tool: tool.name, problems: checked.problems, input_schema: tool.input_schema },
+          );
+        }
+        const args = checked.data as Record<string, unknown>;
+
+        const output = await dispatch(tool, args, caller, request.session, depth, options.signal);
+
+        if (tool.output_schema) {
+          const value = output.checked !== undefined ? output.checked : output.result;
+          const out = validator.check(tool.output_schema, value, "output");
+          if (!out.valid) {
+            throw new ToolbeltError(
+              "OUTPUT_SCHEMA_MISMATCH",
+              `${tool.name} returned a result that does not match its output schema: ${summarize(out.problems)}. The tool or its upstream is at fault, not your arguments`,
+              { tool: tool.name, problems: out.problems },
+            );
+          }
+        }
+
+        if (request.session !== undefined && ports.recordUse && !META_TOOLS.includes(tool.name)) {
+          // The tool already ran: a failed pin is logged, not turned into an error the agent would retry.
+          await ports.recordUse(request.session, caller.principal, tool.name).catch((e: unknown) =>
+            ports.log?.("warn", "could not pin a used tool", { tool: tool.name, error: String(e) }),
+          );
+        }
+        const response: CallResponse = { tool: tool.name, result: output.result };
+        if (resolution.status === "resolved") {
+          response.resolved_from = request.tool;
+          response.resolution = resolution.rule;
+        }
+        return response;
+      } finally {
+        await miss;
+      }
+    },
+  };
+
+  const dispatch = async (
+    tool: CatalogTool,
+    args: Record<string, unknown>,
+    caller: Caller,
+    session: string | undefined,
+    depth: number,
+    outer: AbortSignal | undefined,
+  ): Promise<BackendOutput> => {
+    const backend = ports.backends[tool.backend.kind];
+    if (!backend) {
+      throw new ToolbeltError("NOT_IMPLEMENTED", `${tool.name} is a ${tool.backend.kind} tool and this gateway has no ${tool.backend.kind} backend configured`, {
+        tool: tool.name,
+        kind: tool.backend.kind,
+      });
+    }
+    const timeoutMs = tool.timeout_ms;
+    const controller = new AbortController();
+    const timeoutError = new ToolbeltError(
+      "UPSTREAM_TIMEOUT",
+      `${tool.name} did not answer within its timeout of ${timeoutMs} ms; retry later or with a smaller request`,
+      { tool: tool.name, timeout_ms: timeoutMs },
+    );
+    const timer = setTimeout(() => controller.abort(timeoutError), timeoutMs);
+    const onOuterAbort = () =>
+      controller.abort(new ToolbeltError("UPSTREAM_ERROR", `the call to ${tool.name} was cancelled`, { tool: tool.name }));
+    if (outer?.aborted) onOuterAbort();
+    outer?.addEventListener("abort", onOuterAbort, { once: true });
+    // Whatever a backend does, the call settles when the signal fires: nothing hangs past its timeout.
+    const aborted = new Promise<never>((_, reject) => {
+      const fire = () => reject(controller.signal.reason);
+      if (controller.signal.aborted) fire();
+      else controller.signal.addEventListener("abort", fire, { once: true });
+    });
+    aborted.catch(() => undefined);
+    try {
+      return await Promise.race([
+        backend.invoke(tool, args, {
+          signal: controller.signal,
+          timeoutMs,
+          caller,
+          ...(session !== undefined ? { session } : {}),
+          depth,
+          call: (req) => gateway.call({ ...req, ...(session !== undefined ? { session } : {}) }, caller, { signal: controller.signal, depth: depth + 1 }),
+        }),
+        aborted,
+      ]);
+    } catch (e) {
+      if (controller.signal.aborted) throw controller.signal.reason;
+      if (e instanceof ToolbeltError) throw e;
+      // An unexpected error's text may carry a resolved URL or header: log it, never echo it.
+      ports.log?.("error", "backend failed unexpectedly", { tool: tool.name, error: String(e) });
+      throw new ToolbeltError("UPSTREAM_ERROR", `${tool.name} failed in its ${tool.backend.kind} backend`, { tool: tool.name });
+    } finally {
+      clearTimeout(timer);
+      outer?.removeEventListener("abort", onOuterAbort);
+      if (!controller.signal.aborted) controller.abort(new ToolbeltError("UPSTREAM_ERROR", "call finished"));
+    }
+  };
+
+  return gateway;
+}

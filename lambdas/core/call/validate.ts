@@ -1,0 +1,152 @@
+// JSON Schema checks for arguments (before dispatch) and results (after), one compiled validator
+// per schema object, cached for the life of the process (the catalog's schemas never change).
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import type { JsonSchema } from "../../../registry/contract/schema-types.js";
+
+export type SchemaProblem = {
+  /** Where in the value, as a JSON path (`$` is the whole value). */
+  path: string;
+  message: string;
+  keyword: string;
+};
+
+export type SchemaCheck = { valid: true; data: unknown } | { valid: false; problems: SchemaProblem[] };
+
+type Draft = "07" | "2020";
+type Flavour = "input" | "output";
+
+const options = (flavour: Flavour) => ({
+  allErrors: true,
+  // Errors carry the offending value, so messages can say what was sent.
+  verbose: true,
+  strict: false,
+  // Tools may share `$id`s; never register them globally.
+  addUsedSchema: false,
+  // Defaults fill arguments the templates need; results are checked, never changed.
+  useDefaults: flavour === "input",
+});
+
+function draftOf(schema: JsonSchema): Draft {
+  const s = typeof schema.$schema === "string" ? schema.$schema : "";
+  return /2020-12|2019-09/.test(s) ? "2020" : "07";
+}
+
+export type SchemaValidator = {
+  check(schema: JsonSchema, value: unknown, flavour: Flavour): SchemaCheck;
+};
+
+export function createSchemaValidator(): SchemaValidator {
+  const instances = new Map<string, Ajv | Ajv2020>();
+  const cache = new Map<Flavour, WeakMap<JsonSchema, ValidateFunction>>([
+    ["input", new WeakMap()],
+    ["output", new WeakMap()],
+  ]);
+  const instance = (draft: Draft, flavour: Flavour) => {
+    const key = `${draft}:${flavour}`;
+    let ajv = instances.get(key);
+    if (!ajv) {
+      ajv = draft === "2020" ? new Ajv2020(options(flavour)) : new Ajv(options(flavour));
+      addFormats.default(ajv);
+      instances.set(key, ajv);
+    }
+    return ajv;
+  };
+  const compile = (schema: JsonSchema, flavour: Flavour): ValidateFunction => {
+    const byFlavour = cache.get(flavour)!;
+    let fn = byFlavour.get(schema);
+    if (!fn) {
+      const draft = draftOf(schema);
+      // Drafts other than 07 and 2019/2020 (e.g. draft-04 in imported catalogs) are read as draft-07.
+      const known = draft === "2020" || typeof schema.$schema !== "string" || /draft-07/.test(schema.$schema);
+      const { $schema: _ignored, ...rest } = schema;
+      fn = instance(draft, flavour).compile(known ? schema : rest);
+      byFlavour.set(schema, fn);
+    }
+    return fn;
+  };
+  return {
+    check(schema, value, flavour) {
+      const fn = compile(schema, flavour);
+      const data = flavour === "input" ? structuredClone(value) : value;
+      if (fn(data)) return { valid: true, data };
+      return { valid: false, problems: describeErrors(fn.errors ?? []) };
+    },
+  };
+}
+
+const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** `/items/0/first name` → `$.items[0]["first name"]` */
+export function jsonPath(pointer: string, extra?: string): string {
+  const parts = pointer === "" ? [] : pointer.slice(1).split("/").map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+  if (extra !== undefined) parts.push(extra);
+  return (
+    "$" +
+    parts.map((p) => (/^\d+$/.test(p) ? `[${p}]` : IDENT.test(p) ? `.${p}` : `[${JSON.stringify(p)}]`)).join("")
+  );
+}
+
+const show = (v: unknown) => {
+  const s = JSON.stringify(v);
+  return s === undefined ? String(v) : s.length > 60 ? `${s.slice(0, 57)}...` : s;
+};
+const typeOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
+
+/** Ajv errors in words an agent can act on, each with the JSON path of the offending value. */
+export function describeErrors(errors: readonly ErrorObject[]): SchemaProblem[] {
+  const out: SchemaProblem[] = [];
+  const seen = new Set<string>();
+  for (const e of errors) {
+    const p = e.params as Record<string, unknown>;
+    let path = jsonPath(e.instancePath);
+    let message: string;
+    switch (e.keyword) {
+      case "required":
+        path = jsonPath(e.instancePath, String(p.missingProperty));
+        message = "is required but missing";
+        break;
+      case "additionalProperties":
+        path = jsonPath(e.instancePath, String(p.additionalProperty));
+        message = "is not an accepted property; remove it or check its spelling";
+        break;
+      case "type":
+        message = `must be ${p.type === "integer" ? "an integer" : `of type ${String(p.type)}`}, got ${typeOf(e.data)} ${show(e.data)}`;
+        break;
+      case "enum":
+        message = `must be one of ${(p.allowedValues as unknown[]).map(show).join(", ")}, got ${show(e.data)}`;
+        break;
+      case "const":
+        message = `must be exactly ${show(p.allowedValue)}`;
+        break;
+      case "format":
+        message = `must be a valid ${String(p.format)}, got ${show(e.data)}`;
+        break;
+      case "pattern":
+        message = `must match the pattern ${String(p.pattern)}, got ${show(e.data)}`;
+        break;
+      case "minLength":
+      case "maxLength":
+      case "minItems":
+      case "maxItems":
+      case "minimum":
+      case "maximum":
+      case "exclusiveMinimum":
+      case "exclusiveMaximum":
+      case "minProperties":
+      case "maxProperties":
+        message = `${e.message ?? "is out of range"}, got ${show(e.data)}`;
+        break;
+      default:
+        message = e.message ?? `fails the ${e.keyword} rule`;
+    }
+    const key = `${path} ${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ path, message, keyword: e.keyword });
+  }
+  return out;
+}
+
+export const summarize = (problems: readonly SchemaProblem[]) => problems.map((p) => `${p.path} ${p.message}`).join("; ");
