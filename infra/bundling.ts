@@ -1,0 +1,90 @@
+// The esbuild settings every Lambda bundle is built with. The construct (through NodejsFunction),
+// the bundle tests and the cold-start bench all read them from here, so what is tested is what ships.
+import { join } from "node:path";
+import type { BuildOptions } from "esbuild";
+import { ARTIFACT_FILES } from "../registry/contract/artifact.js";
+
+/** Node 20 is the project's runtime (SPEC "The shape"); esbuild targets the same language level. */
+export const NODE_TARGET = "node20";
+
+/**
+ * ESM bundles that pull CommonJS dependencies (the AWS SDK, hono's helpers) call `require` for
+ * Node built-ins; an ESM module has none, so the banner gives it one (TOOLCHAIN.md gotcha).
+ */
+export const ESM_REQUIRE_BANNER =
+  "import { createRequire as __tbCreateRequire } from 'node:module'; const require = __tbCreateRequire(import.meta.url);";
+
+/**
+ * Shared settings.
+ * - ESM: top-level await lets a handler finish cold-start work (artifact, secrets) before the
+ *   first event, and `module` entry points of dependencies tree-shake better than `main`.
+ * - minify + keepNames: smaller bundles parse faster at cold start; kept names keep stack traces
+ *   readable without a source map.
+ * - No source map: a map roughly doubles the asset and `--enable-source-maps` slows every
+ *   `Error.stack` and the cold start; a 500 only carries a request id anyway, and the same code
+ *   runs unminified under `npm start` for debugging.
+ * - No externals, AWS SDK included: the Node 20 runtime ships an SDK v3 of its own choosing and
+ *   changes it without notice; bundling pins the version the tests ran (3.1169.0), ships only the
+ *   clients a function imports, and one minified file loads faster than the runtime's copy.
+ */
+export const BUNDLE_SETTINGS = {
+  format: "esm",
+  platform: "node",
+  target: NODE_TARGET,
+  minify: true,
+  keepNames: true,
+  sourcemap: false,
+  mainFields: ["module", "main"],
+  externals: [] as string[],
+  banner: ESM_REQUIRE_BANNER,
+} as const;
+
+/** Options for a direct `esbuild.build` of one entry file (bundle tests, bench). */
+export function esbuildOptions(entry: string, outfile: string): BuildOptions {
+  return {
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    format: BUNDLE_SETTINGS.format,
+    platform: BUNDLE_SETTINGS.platform,
+    target: BUNDLE_SETTINGS.target,
+    minify: BUNDLE_SETTINGS.minify,
+    keepNames: BUNDLE_SETTINGS.keepNames,
+    sourcemap: BUNDLE_SETTINGS.sourcemap,
+    mainFields: [...BUNDLE_SETTINGS.mainFields],
+    external: [...BUNDLE_SETTINGS.externals],
+    banner: { js: BUNDLE_SETTINGS.banner },
+    metafile: true,
+    logLevel: "warning",
+  };
+}
+
+/** Where the artifact sits inside every bundle, relative to the bundle root (/var/task). */
+export const BUNDLED_ARTIFACT_DIR = "artifact";
+/** The deployment policy (digests only) inside every bundle. */
+export const BUNDLED_POLICY_FILE = "policy.json";
+/** Declared briefs inside every bundle, when the deployment has any. */
+export const BUNDLED_BRIEFS_FILE = "briefs.json";
+/** The Lambda runtime unpacks the bundle here. */
+export const LAMBDA_TASK_ROOT = "/var/task";
+
+const shellQuote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
+
+/**
+ * Shell commands that copy the staged deployment files (the artifact's four files, the policy,
+ * the briefs) next to the bundle. Only the named artifact files are copied: whatever else sits in
+ * the artifact folder stays out of the Lambda.
+ */
+export function copyIntoBundleCommands(
+  outputDir: string,
+  staged: { artifactDir: string; policyFile?: string; briefsFile?: string },
+): string[] {
+  const artifactOut = join(outputDir, BUNDLED_ARTIFACT_DIR);
+  const commands = [`mkdir -p ${shellQuote(artifactOut)}`];
+  for (const file of Object.values(ARTIFACT_FILES)) {
+    commands.push(`cp ${shellQuote(join(staged.artifactDir, file))} ${shellQuote(join(artifactOut, file))}`);
+  }
+  if (staged.policyFile) commands.push(`cp ${shellQuote(staged.policyFile)} ${shellQuote(join(outputDir, BUNDLED_POLICY_FILE))}`);
+  if (staged.briefsFile) commands.push(`cp ${shellQuote(staged.briefsFile)} ${shellQuote(join(outputDir, BUNDLED_BRIEFS_FILE))}`);
+  return commands;
+}

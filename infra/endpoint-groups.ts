@@ -1,0 +1,79 @@
+// One Lambda per endpoint group: what each serves, what it may do, and how it is sized.
+// A new group (the MCP endpoint) joins by adding one entry here; ToolbeltGateway builds every
+// group the same way (bundle, artifact, role, log group, alarms, routes).
+
+export type RouteMethod = "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "ANY";
+export type RouteSpec = { method: RouteMethod; path: string };
+
+/** DynamoDB actions a group's stores issue; nothing else is granted on the table. */
+export type TableAction =
+  | "dynamodb:GetItem"
+  | "dynamodb:PutItem"
+  | "dynamodb:UpdateItem"
+  | "dynamodb:DeleteItem"
+  | "dynamodb:Query"
+  | "dynamodb:BatchGetItem"
+  | "dynamodb:BatchWriteItem"
+  | "dynamodb:ConditionCheckItem";
+
+export type EndpointGroupSpec = {
+  /** Handler entry file relative to the project root; it exports `handler`. */
+  entry: string;
+  description: string;
+  routes: readonly RouteSpec[];
+  memoryMb: number;
+  /** Upper bound; the gateway may lower the call group's to what the HTTP API allows. */
+  timeoutSecs: number;
+  tableActions: readonly TableAction[];
+  /** Resolves upstream tool secrets at cold start (gets read access to exactly those parameters). */
+  upstreamSecrets: boolean;
+  /** p99 duration above this (ms) raises the latency alarm. */
+  p99AlarmMs: number;
+};
+
+/** HTTP APIs cut every integration at 30 s; a Lambda running longer only bills a dead request. */
+export const HTTP_API_INTEGRATION_LIMIT_SECS = 30;
+
+export const ENDPOINT_GROUPS = {
+  api: {
+    entry: "lambdas/handlers/api.ts",
+    description: "Toolbelt find, sessions and surface",
+    routes: [
+      { method: "POST", path: "/v1/find" },
+      { method: "POST", path: "/v1/sessions" },
+      { method: "GET", path: "/v1/sessions/{id}/surface" },
+      { method: "GET", path: "/v1/health" },
+      { method: "GET", path: "/v1/openapi.json" },
+    ],
+    // Cold start parses the catalog and imports the FlexSearch index: CPU-bound work that Lambda
+    // speeds up in proportion to memory (a full vCPU at 1,769 MB). 1 GB keeps a 10,000-tool
+    // artifact's import well under a second and leaves room for the parsed catalog in memory.
+    memoryMb: 1024,
+    // Find itself runs in microseconds; the rest is a few DynamoDB round trips with SDK retries.
+    // 10 s bounds a stuck invocation far below the API's 30 s limit.
+    timeoutSecs: 10,
+    tableActions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Query"],
+    upstreamSecrets: false,
+    p99AlarmMs: 1000,
+  },
+  call: {
+    entry: "lambdas/handlers/call.ts",
+    description: "Toolbelt call gateway and the name-miss log",
+    routes: [
+      { method: "POST", path: "/v1/call" },
+      { method: "GET", path: "/v1/admin/misses" },
+    ],
+    // Validates with ajv, holds upstream responses in memory and waits on the network:
+    // 1 GB gives ajv's schema compilation a fast CPU at cold start and headroom for large payloads.
+    memoryMb: 1024,
+    // The largest tool timeout plus a margin, capped below the HTTP API's 30 s (the gateway
+    // computes the real value from the artifact and warns about tools that cannot finish in time).
+    timeoutSecs: 29,
+    tableActions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Query"],
+    upstreamSecrets: true,
+    p99AlarmMs: 10_000,
+  },
+  // mcp: { entry: "lambdas/handlers/mcp.ts", routes: [{ method: "POST", path: "/v1/mcp" }], ... }
+} as const satisfies Record<string, EndpointGroupSpec>;
+
+export type EndpointGroupName = keyof typeof ENDPOINT_GROUPS;

@@ -1,0 +1,467 @@
+// ToolbeltGateway: the whole deployable gateway as one construct. A user embeds it in their own
+// CDK app with their registry (or a prebuilt artifact) and their policy.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, extname, isAbsolute, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Annotations, CfnOutput, Duration, Names, RemovalPolicy, Stack, Stage, Validations } from "aws-cdk-lib";
+import { AccessLogFormat } from "aws-cdk-lib/aws-apigateway";
+import * as apigw from "aws-cdk-lib/aws-apigatewayv2";
+import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
+import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
+import * as cwActions from "aws-cdk-lib/aws-cloudwatch-actions";
+import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
+import * as iam from "aws-cdk-lib/aws-iam";
+import type * as kms from "aws-cdk-lib/aws-kms";
+import * as lambda from "aws-cdk-lib/aws-lambda";
+import { NodejsFunction, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
+import * as logs from "aws-cdk-lib/aws-logs";
+import type * as sns from "aws-cdk-lib/aws-sns";
+import { Construct } from "constructs";
+import { parse as parseYaml } from "yaml";
+import { ARTIFACT_FILES, type Catalog, type Manifest } from "../registry/contract/artifact.js";
+import { PolicyFile } from "../registry/contract/policy.js";
+import {
+  BUNDLE_SETTINGS,
+  BUNDLED_ARTIFACT_DIR,
+  BUNDLED_BRIEFS_FILE,
+  BUNDLED_POLICY_FILE,
+  LAMBDA_TASK_ROOT,
+  copyIntoBundleCommands,
+} from "./bundling.js";
+import {
+  ENDPOINT_GROUPS,
+  HTTP_API_INTEGRATION_LIMIT_SECS,
+  type EndpointGroupName,
+  type EndpointGroupSpec,
+} from "./endpoint-groups.js";
+
+/** The project root: handler entries, the lock file and build/cli.ts are resolved from here. */
+export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** The environment variable through which the call function learns where its secrets live. */
+export const SECRETS_ENV = "TOOLBELT_SECRETS";
+/** SSM exposes Secrets Manager secrets under this read-only parameter path. */
+export const SECRETS_MANAGER_REFERENCE_PREFIX = "/aws/reference/secretsmanager/";
+
+/**
+ * Where an upstream secret lives. It is fetched by the call function at cold start
+ * (lambdas/secrets.ts); the template and the bundle only ever hold its name.
+ */
+export type SecretRef =
+  /** An SSM Parameter Store parameter (String or SecureString), e.g. "/toolbelt/github-token". */
+  | { parameter: string }
+  /** A Secrets Manager secret by name, read through SSM's reference path so one client serves both. */
+  | { secret: string };
+
+export type EndpointGroupOverrides = {
+  memoryMb?: number;
+  timeoutSecs?: number;
+  /** Caps concurrent invocations (and so DynamoDB and upstream load); unreserved by default. */
+  reservedConcurrency?: number;
+};
+
+export interface ToolbeltGatewayProps {
+  /** A prebuilt artifact folder (manifest.json, catalog.json, names.json, index.json). */
+  readonly artifactDir?: string;
+  /** A registry folder; its artifact is built at synth time with `build/cli.ts build`. */
+  readonly registryDir?: string;
+  /**
+   * Principals, key digests and grants: a JSON or YAML file path, or the object. Validated at
+   * synth (only SHA-256 digests pass, never keys) and shipped inside each bundle as a file that
+   * TOOLBELT_POLICY points at: not inline in the environment (Lambda allows 4 KB of variables in
+   * all, and the template would carry it), not in SSM (one more round trip and grant at every cold
+   * start for data that changes with a deploy anyway).
+   */
+  readonly policy: string | PolicyFile;
+  /** Declared briefs (JSON/YAML file or the array), shipped like the policy. */
+  readonly briefs?: string | unknown[];
+  /** Always-loaded names or globs; replaces the registry's list. */
+  readonly alwaysLoaded?: string[];
+  /** Idle session lifetime in seconds (the TTL written to `expires_at`). */
+  readonly sessionTtlSecs?: number;
+  /** Upstream secrets: environment variable name (as tools reference it, `${NAME}`) → where it lives. */
+  readonly secrets?: Record<string, SecretRef>;
+  /** A customer-managed key encrypting those SecureString parameters (the AWS-managed key needs no grant). */
+  readonly secretsKey?: kms.IKey;
+  /** Refuse table deletion through CloudFormation or the console. Default true. */
+  readonly deletionProtection?: boolean;
+  /**
+   * What happens to the table and the log groups when they leave the stack. Default RETAIN: the
+   * table holds the name-miss log operators read and the logs are the audit trail; use DESTROY
+   * for throwaway stacks (and turn deletionProtection off).
+   */
+  readonly removalPolicy?: RemovalPolicy;
+  /** Retention of every log group (functions and API access logs). Default one month. */
+  readonly logRetention?: logs.RetentionDays;
+  /** Alarms notify this topic when given. */
+  readonly alarmTopic?: sns.ITopic;
+  /** Alarm when more than this percentage of requests fail with 5xx over 5 minutes. Default 5. */
+  readonly serverErrorRatePercent?: number;
+  /** Steady-state and burst request limits of the API stage. Default 50/s, burst 100. */
+  readonly throttle?: { rateLimit: number; burstLimit: number };
+  /**
+   * An API Gateway authorizer (e.g. JWT/OIDC) in front of every route, as a second way in. Bearer
+   * keys are checked by the functions against the policy in any case.
+   */
+  readonly authorizer?: apigw.IHttpRouteAuthorizer;
+  /** Per-group sizing overrides. */
+  readonly groups?: Partial<Record<EndpointGroupName, EndpointGroupOverrides>>;
+  /** Extra environment for every function (e.g. TOOLBELT_SURFACE_MAX_TOOLS). */
+  readonly environment?: Record<string, string>;
+}
+
+export type EndpointGroup = {
+  readonly fn: NodejsFunction;
+  readonly role: iam.Role;
+  readonly logGroup: logs.LogGroup;
+  readonly alarms: cloudwatch.Alarm[];
+  readonly routes: apigw.HttpRoute[];
+};
+
+type Staged = { artifactDir: string; policyFile: string; briefsFile?: string };
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const RESERVED_ENV = /^(AWS_|LAMBDA_|TOOLBELT_|_)/;
+const pascal = (s: string) => s.replace(/(^|[-_])(\w)/g, (_m, _sep, c: string) => c.toUpperCase());
+
+export class ToolbeltGateway extends Construct {
+  readonly table: dynamodb.Table;
+  readonly api: apigw.HttpApi;
+  readonly stage: apigw.HttpStage;
+  readonly groups = new Map<string, EndpointGroup>();
+  /** The artifact's manifest, read at synth. */
+  readonly manifest: Manifest;
+  /** The API's base URL (the $default stage). */
+  readonly url: string;
+
+  private readonly props: ToolbeltGatewayProps;
+  private readonly staged: Staged;
+  private readonly catalog: Catalog;
+  private readonly alarmAction?: cwActions.SnsAction;
+
+  constructor(scope: Construct, id: string, props: ToolbeltGatewayProps) {
+    super(scope, id);
+    this.props = props;
+    const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
+    if (props.alarmTopic) this.alarmAction = new cwActions.SnsAction(props.alarmTopic);
+
+    this.staged = this.stage_(props);
+    const read = (f: string) => JSON.parse(readFileSync(join(this.staged.artifactDir, f), "utf8")) as unknown;
+    this.manifest = read(ARTIFACT_FILES.manifest) as Manifest;
+    this.catalog = read(ARTIFACT_FILES.catalog) as Catalog;
+
+    // One table for sessions, pins and misses (pk/sk), billed per request: traffic is bursty
+    // agent work, and idle deployments then cost nothing.
+    this.table = new dynamodb.Table(this, "Table", {
+      partitionKey: { name: "pk", type: dynamodb.AttributeType.STRING },
+      sortKey: { name: "sk", type: dynamodb.AttributeType.STRING },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: "expires_at",
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      deletionProtection: props.deletionProtection ?? true,
+      removalPolicy,
+    });
+
+    const accessLogs = new logs.LogGroup(this, "ApiAccessLogs", {
+      retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
+      removalPolicy,
+    });
+    this.api = new apigw.HttpApi(this, "Api", {
+      description: "Toolbelt: find, surface, sessions and call for AI agents",
+      createDefaultStage: false,
+    });
+    this.stage = new apigw.HttpStage(this, "DefaultStage", {
+      httpApi: this.api,
+      stageName: "$default",
+      autoDeploy: true,
+      throttle: props.throttle ?? { rateLimit: 50, burstLimit: 100 },
+      accessLogSettings: {
+        destination: new apigw.LogGroupLogDestination(accessLogs),
+        // No headers, no bodies: the bearer key and tool arguments never reach the logs.
+        format: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: "$context.requestId",
+            ip: "$context.identity.sourceIp",
+            time: "$context.requestTimeEpoch",
+            route: "$context.routeKey",
+            status: "$context.status",
+            latencyMs: "$context.responseLatency",
+            integrationLatencyMs: "$context.integrationLatency",
+            integrationError: "$context.integrationErrorMessage",
+            bytes: "$context.responseLength",
+          }),
+        ),
+      },
+    });
+    this.url = this.stage.url;
+
+    for (const [name, spec] of Object.entries(ENDPOINT_GROUPS)) this.addEndpointGroup(name, spec);
+    this.serverErrorRateAlarm();
+
+    new CfnOutput(this, "ApiUrl", { value: this.url, description: "Base URL of the Toolbelt API" });
+    new CfnOutput(this, "TableName", { value: this.table.tableName });
+    new CfnOutput(this, "RegistryHash", { value: this.manifest.registry_hash, description: "Artifact deployed" });
+
+    // cdk-nag findings this design accepts, each with its reason (checked by test/infra/nag.test.ts).
+    if (!props.authorizer) {
+      Validations.of(this.api).acknowledge({
+        id: "AwsSolutions-APIG4",
+        reason:
+          "Every route authenticates in the function: bearer keys checked against the SHA-256 digests of the deployment policy (SPEC 5); an API Gateway authorizer can be added with the `authorizer` prop.",
+      });
+    }
+  }
+
+  /**
+   * Adds one endpoint group: its bundled function (with the artifact and policy), its role with
+   * exactly the table actions it uses, its log group, alarms and routes. The MCP endpoint joins
+   * this way: `gateway.addEndpointGroup("mcp", { entry: "lambdas/handlers/mcp.ts", routes: [...] , ... })`.
+   */
+  addEndpointGroup(name: string, spec: EndpointGroupSpec): EndpointGroup {
+    if (this.groups.has(name)) throw new Error(`endpoint group ${name} exists already`);
+    const props = this.props;
+    const overrides = props.groups?.[name as EndpointGroupName] ?? {};
+    const Name = pascal(name);
+    const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
+
+    const logGroup = new logs.LogGroup(this, `${Name}Logs`, {
+      retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
+      removalPolicy,
+    });
+    // A role of our own instead of AWSLambdaBasicExecutionRole: that managed policy lets a function
+    // create any log group and write to every one in the account.
+    const role = new iam.Role(this, `${Name}Role`, {
+      assumedBy: new iam.ServicePrincipal("lambda.amazonaws.com"),
+      description: `Toolbelt ${name} function: its log group and ${spec.tableActions.length} table actions`,
+    });
+    role.addToPolicy(
+      new iam.PolicyStatement({
+        actions: ["logs:CreateLogStream", "logs:PutLogEvents"],
+        resources: [logGroup.logGroupArn],
+      }),
+    );
+    role.addToPolicy(new iam.PolicyStatement({ actions: [...spec.tableActions], resources: [this.table.tableArn] }));
+
+    const environment: Record<string, string> = {
+      ...props.environment,
+      TOOLBELT_ARTIFACT_DIR: `${LAMBDA_TASK_ROOT}/${BUNDLED_ARTIFACT_DIR}`,
+      TOOLBELT_POLICY: `${LAMBDA_TASK_ROOT}/${BUNDLED_POLICY_FILE}`,
+      TOOLBELT_TABLE: this.table.tableName,
+      // The bundled SDK would otherwise warn at every cold start that later releases need Node 22.
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+    };
+    if (this.staged.briefsFile) environment.TOOLBELT_BRIEFS = `${LAMBDA_TASK_ROOT}/${BUNDLED_BRIEFS_FILE}`;
+    if (props.alwaysLoaded) environment.TOOLBELT_ALWAYS_LOADED = props.alwaysLoaded.join(",");
+    if (props.sessionTtlSecs) environment.TOOLBELT_SESSION_TTL_SECS = String(props.sessionTtlSecs);
+    if (spec.upstreamSecrets && props.secrets && Object.keys(props.secrets).length > 0) {
+      environment[SECRETS_ENV] = JSON.stringify(this.grantSecrets(role, props.secrets));
+    }
+
+    const timeoutSecs = overrides.timeoutSecs ?? this.timeoutFor(name, spec);
+    const staged = this.staged;
+    const fn = new NodejsFunction(this, `${Name}Function`, {
+      description: spec.description,
+      entry: join(PROJECT_ROOT, spec.entry),
+      handler: "handler",
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: join(PROJECT_ROOT, "package-lock.json"),
+      runtime: lambda.Runtime.NODEJS_20_X,
+      // Graviton: about 20% cheaper per GB-second and as fast for this JSON- and string-bound work.
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: overrides.memoryMb ?? spec.memoryMb,
+      timeout: Duration.seconds(timeoutSecs),
+      ...(overrides.reservedConcurrency !== undefined
+        ? { reservedConcurrentExecutions: overrides.reservedConcurrency }
+        : {}),
+      role,
+      logGroup,
+      environment,
+      bundling: {
+        format: OutputFormat.ESM,
+        target: BUNDLE_SETTINGS.target,
+        minify: BUNDLE_SETTINGS.minify,
+        keepNames: BUNDLE_SETTINGS.keepNames,
+        sourceMap: BUNDLE_SETTINGS.sourcemap,
+        mainFields: [...BUNDLE_SETTINGS.mainFields],
+        externalModules: [...BUNDLE_SETTINGS.externals],
+        bundleAwsSDK: true,
+        banner: BUNDLE_SETTINGS.banner,
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          afterBundling: (_inputDir: string, outputDir: string) => copyIntoBundleCommands(outputDir, staged),
+        },
+      },
+    });
+    // The role is created before the function, so CDK cannot see the log group is covered.
+    fn.node.addDependency(role);
+
+    const integration = new HttpLambdaIntegration(`${Name}Integration`, fn);
+    const routes = spec.routes.flatMap((r) =>
+      this.api.addRoutes({
+        path: r.path,
+        methods: [apigw.HttpMethod[r.method]],
+        integration,
+        ...(props.authorizer ? { authorizer: props.authorizer } : {}),
+      }),
+    );
+
+    const alarms = this.functionAlarms(Name, fn, spec);
+    Validations.of(fn).acknowledge({
+      id: "AwsSolutions-L1",
+      reason: "Node 20 is the runtime the project is built and tested on (SPEC: TypeScript on Node 20); the bundle targets it.",
+    });
+
+    const group: EndpointGroup = { fn, role, logGroup, alarms, routes };
+    this.groups.set(name, group);
+    return group;
+  }
+
+  /** The call group waits on upstream tools: its timeout follows the largest tool timeout. */
+  private timeoutFor(name: string, spec: EndpointGroupSpec): number {
+    if (!spec.upstreamSecrets) return spec.timeoutSecs;
+    const limit = HTTP_API_INTEGRATION_LIMIT_SECS - 1;
+    const marginSecs = 3;
+    const slowest = Math.max(0, ...this.catalog.tools.map((t) => t.timeout_ms));
+    const wanted = Math.ceil(slowest / 1000) + marginSecs;
+    const tooSlow = this.catalog.tools.filter((t) => t.timeout_ms / 1000 + marginSecs > limit).map((t) => t.name);
+    if (tooSlow.length > 0) {
+      Annotations.of(this).addWarningV2(
+        "toolbelt:tool-timeout-above-api-limit",
+        `${tooSlow.length} tool(s) of the ${name} group have timeouts the HTTP API cuts at ${HTTP_API_INTEGRATION_LIMIT_SECS} s: ${tooSlow.slice(0, 10).join(", ")}${tooSlow.length > 10 ? ", ..." : ""}`,
+      );
+    }
+    return Math.min(spec.timeoutSecs, limit, Math.max(10, wanted));
+  }
+
+  /**
+   * Grants read on exactly the named parameters (and secrets) and returns the runtime mapping
+   * env name → SSM parameter name. Values are resolved by the function, never here.
+   */
+  private grantSecrets(role: iam.Role, secrets: Record<string, SecretRef>): Record<string, string> {
+    const { partition, region, account } = Stack.of(this);
+    const mapping: Record<string, string> = {};
+    const parameterArns: string[] = [];
+    const secretArns: string[] = [];
+    for (const [envName, ref] of Object.entries(secrets).sort(([a], [b]) => a.localeCompare(b))) {
+      if (!ENV_NAME.test(envName) || RESERVED_ENV.test(envName)) {
+        throw new Error(`secret env name ${JSON.stringify(envName)} must be a plain variable name outside AWS_*, LAMBDA_*, TOOLBELT_*`);
+      }
+      const parameter = "parameter" in ref ? ref.parameter : `${SECRETS_MANAGER_REFERENCE_PREFIX}${ref.secret}`;
+      if (!/^\/?[A-Za-z0-9_.\-/]+$/.test(parameter)) throw new Error(`secret ${envName}: invalid parameter name ${parameter}`);
+      mapping[envName] = parameter;
+      parameterArns.push(`arn:${partition}:ssm:${region}:${account}:parameter/${parameter.replace(/^\//, "")}`);
+      // Secrets Manager appends six random characters to a secret's ARN.
+      if ("secret" in ref) secretArns.push(`arn:${partition}:secretsmanager:${region}:${account}:secret:${ref.secret}-??????`);
+    }
+    role.addToPolicy(new iam.PolicyStatement({ actions: ["ssm:GetParameter"], resources: parameterArns }));
+    if (secretArns.length > 0) {
+      role.addToPolicy(new iam.PolicyStatement({ actions: ["secretsmanager:GetSecretValue"], resources: secretArns }));
+    }
+    this.props.secretsKey?.grantDecrypt(role);
+    return mapping;
+  }
+
+  private functionAlarms(Name: string, fn: lambda.IFunction, spec: EndpointGroupSpec): cloudwatch.Alarm[] {
+    const period = Duration.minutes(5);
+    const alarms = [
+      new cloudwatch.Alarm(this, `${Name}Errors`, {
+        alarmDescription: `Toolbelt ${Name} function crashed or timed out (handled errors are responses, not errors)`,
+        metric: fn.metricErrors({ period, statistic: "Sum" }),
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+      new cloudwatch.Alarm(this, `${Name}P99Duration`, {
+        alarmDescription: `Toolbelt ${Name} function p99 duration above ${spec.p99AlarmMs} ms for 15 minutes`,
+        metric: fn.metricDuration({ period, statistic: "p99" }),
+        threshold: spec.p99AlarmMs,
+        evaluationPeriods: 3,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+      new cloudwatch.Alarm(this, `${Name}Throttles`, {
+        alarmDescription: `Toolbelt ${Name} function throttled: requests are being refused`,
+        metric: fn.metricThrottles({ period, statistic: "Sum" }),
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+    ];
+    if (this.alarmAction) for (const a of alarms) a.addAlarmAction(this.alarmAction);
+    return alarms;
+  }
+
+  private serverErrorRateAlarm(): void {
+    const period = Duration.minutes(5);
+    const percent = this.props.serverErrorRatePercent ?? 5;
+    const alarm = new cloudwatch.Alarm(this, "Api5xxRate", {
+      alarmDescription: `More than ${percent}% of Toolbelt API requests answered 5xx for 10 of 15 minutes`,
+      metric: new cloudwatch.MathExpression({
+        expression: "IF(requests > 0, 100 * errors / requests, 0)",
+        usingMetrics: {
+          errors: this.api.metricServerError({ period, statistic: "Sum" }),
+          requests: this.api.metricCount({ period, statistic: "Sum" }),
+        },
+        period,
+        label: "5xx rate (%)",
+      }),
+      threshold: percent,
+      evaluationPeriods: 3,
+      datapointsToAlarm: 2,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+    if (this.alarmAction) alarm.addAlarmAction(this.alarmAction);
+  }
+
+  /** Puts the artifact, policy and briefs where the bundling hooks copy them from. */
+  private stage_(props: ToolbeltGatewayProps): Staged {
+    const dir = join(Stage.of(this)?.outdir ?? PROJECT_ROOT, "toolbelt-staging", Names.uniqueId(this));
+    mkdirSync(dir, { recursive: true });
+
+    let artifactDir: string;
+    if (props.artifactDir) {
+      artifactDir = resolve(props.artifactDir);
+    } else if (props.registryDir) {
+      artifactDir = join(dir, BUNDLED_ARTIFACT_DIR);
+      // The same build as `npm run build:artifact`; it fails loudly on an invalid registry.
+      execFileSync(
+        process.execPath,
+        ["--import", "tsx", join(PROJECT_ROOT, "build/cli.ts"), "build", "--registry", resolve(props.registryDir), "--out", artifactDir],
+        { cwd: PROJECT_ROOT, stdio: ["ignore", "ignore", "inherit"] },
+      );
+    } else {
+      throw new Error("ToolbeltGateway needs `artifactDir` (a prebuilt artifact) or `registryDir` (built at synth)");
+    }
+    const missing = Object.values(ARTIFACT_FILES).filter((f) => !existsSync(join(artifactDir, f)));
+    if (missing.length > 0) {
+      throw new Error(`artifact in ${artifactDir} lacks ${missing.join(", ")}: run npm run build:artifact`);
+    }
+
+    const policy = PolicyFile.safeParse(typeof props.policy === "string" ? readStructured(props.policy) : props.policy);
+    if (!policy.success) {
+      const issues = policy.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+      throw new Error(`invalid Toolbelt policy: ${issues}`);
+    }
+    const policyFile = join(dir, BUNDLED_POLICY_FILE);
+    writeFileSync(policyFile, JSON.stringify(policy.data));
+
+    let briefsFile: string | undefined;
+    if (props.briefs !== undefined) {
+      briefsFile = join(dir, BUNDLED_BRIEFS_FILE);
+      const briefs = typeof props.briefs === "string" ? readStructured(props.briefs) : props.briefs;
+      writeFileSync(briefsFile, JSON.stringify(briefs));
+    }
+    return { artifactDir, policyFile, ...(briefsFile ? { briefsFile } : {}) };
+  }
+}
+
+function readStructured(path: string): unknown {
+  const file = isAbsolute(path) ? path : resolve(path);
+  const text = readFileSync(file, "utf8");
+  return [".yaml", ".yml"].includes(extname(file)) ? parseYaml(text) : (JSON.parse(text) as unknown);
+}
