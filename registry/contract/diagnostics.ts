@@ -2,6 +2,8 @@
 
 export const REGISTRY_CODES = [
   "YAML_SYNTAX",
+  "JSON_SYNTAX",
+  "FILE_UNREADABLE",
   "UNKNOWN_KEY",
   "INVALID_VALUE",
   "MISSING_FIELD",
@@ -32,4 +34,6 @@ export type Diagnostic = {
   /** JSON path inside the file, e.g. `$.tools[2].input_schema.properties.x`. */
   path: string;
   message: string;
+  /** 1-based line in the file, when known (YAML and JSONL sources). */
+  line?: number;
 };

@@ -2,19 +2,21 @@
 import { z } from "zod";
 import { FORMAT_VERSION } from "./tool.js";
 
-export const FamilySource = z.union([
-  z.strictObject({ tools: z.string().describe("Folder of tool files, relative to the registry root") }),
-  z.strictObject({
-    mcp: z.strictObject({
-      snapshot: z.string().describe("Snapshot file written by `npm run registry:pull`"),
-      url: z.string().describe("Streamable HTTP endpoint; `${ENV}` references allowed"),
-      headers: z.record(z.string(), z.string()).optional().describe("Secrets only as `${ENV}`"),
-    }),
+export const ToolsSource = z.strictObject({
+  tools: z.string().describe("Folder of tool files (*.yaml), relative to the registry root"),
+});
+export const McpSource = z.strictObject({
+  mcp: z.strictObject({
+    snapshot: z.string().describe("Snapshot file written by `npm run registry:pull`"),
+    url: z.string().describe("Streamable HTTP endpoint; `${ENV}` references allowed"),
+    headers: z.record(z.string(), z.string()).optional().describe("Secrets only as `${ENV}`"),
   }),
-  z.strictObject({
-    jsonl: z.string().describe("JSONL catalog (one tool per line: name, description, input_schema)"),
-  }),
-]);
+});
+export const JsonlSource = z.strictObject({
+  jsonl: z.string().describe("JSONL catalog (one tool per line: name, description, input_schema)"),
+});
+/** Where a family's tools come from: exactly one of `tools`, `mcp`, `jsonl`. */
+export const FamilySource = z.union([ToolsSource, McpSource, JsonlSource]);
 export type FamilySource = z.infer<typeof FamilySource>;
 
 export const FamilyDef = z.strictObject({

@@ -17,6 +17,19 @@ export const Governance = {
 };
 export const IMPACT_BOUNDS = { min: 0, max: 1 } as const;
 
+/** Default kill-after budget when a tool gives no `timeout_secs`. */
+export const DEFAULT_TIMEOUT_SECS = 60;
+
+/**
+ * Template grammar shared by the build (which rejects anything else) and the backends (which render):
+ * `{{input.x}}` or `{{input.x.y}}`, whitespace inside the braces allowed. Use with `matchAll`.
+ */
+export const TEMPLATE_TOKEN_RE = /\{\{([^{}]*)\}\}/g;
+/** The only reference a template may make; group 1 is the top-level input property. */
+export const INPUT_REF_RE = /^\s*input\.([A-Za-z_$][A-Za-z0-9_$-]*)((?:\.[A-Za-z0-9_$-]+)*)\s*$/;
+/** `${VAR}` environment references (secrets, endpoints), resolved by the gateway, never stored. */
+export const ENV_REF_RE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
 const common = {
   name: z.string().describe("The verb; the tool's full name is `family.verb`"),
   description: z.string().describe("One sentence: what the tool does (the search indexes it)"),
@@ -42,6 +55,8 @@ export const McpTool = z.strictObject({
   ...common,
   kind: z.literal("mcp"),
   upstream_tool: z.string().optional().describe("Name of the tool on the upstream server; defaults to `name`"),
+  url: z.string().describe("Streamable HTTP endpoint of the upstream server; `${ENV}` references allowed"),
+  headers: z.record(z.string(), z.string()).optional().describe("Headers sent upstream; secrets only as `${ENV}`"),
 });
 
 export const ExecTool = z.strictObject({

@@ -1,0 +1,147 @@
+// The registry CLI: the only place in build/ that prints and exits.
+//   check   [--registry DIR] [--format text|json|github]      exit 0 clean, 1 problems, 2 usage
+//   build   [--registry DIR] [--out DIR]
+//   pull    --url URL --family NAME [--registry DIR] [--out FILE] [--header NAME=VALUE]...
+//   import  --jsonl FILE --family NAME [--registry DIR] [--description TEXT] [--optional]
+//   migrate [--registry DIR] [--check]
+//   schema  [--out DIR] [--check]
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { buildRegistryArtifact } from "./build.js";
+import { loadRegistry } from "./load.js";
+import { FORMATS, formatDiagnostics, type Format } from "./report.js";
+
+const USAGE = `usage: tsx build/cli.ts <command> [options]
+  check   [--registry DIR] [--format text|json|github]   validate the registry, report every problem
+  build   [--registry DIR] [--out DIR]                    write the artifact (default dist/artifact)
+  pull    --url URL --family NAME [--registry DIR] [--out FILE] [--header NAME=VALUE]...
+                                                          snapshot an MCP server's tools/list
+  import  --jsonl FILE --family NAME [--registry DIR] [--description TEXT] [--optional]
+                                                          add a family from a JSONL catalog
+  migrate [--registry DIR] [--check]                      bring registry files to the current version
+  schema  [--out DIR] [--check]                           publish the format as JSON Schema
+`;
+
+class UsageError extends Error {}
+
+type Io = { out: (s: string) => void; err: (s: string) => void };
+
+function args<T extends NonNullable<ParseArgsConfig["options"]>>(argv: string[], options: T) {
+  try {
+    return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+function need(value: string | undefined, flag: string): string {
+  if (!value) throw new UsageError(`${flag} is required`);
+  return value;
+}
+
+export async function run(argv: string[], io: Io): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case "check": {
+        const v = args(rest, { registry: { type: "string", default: "registry" }, format: { type: "string", default: "text" } });
+        if (!FORMATS.includes(v.format as Format)) throw new UsageError(`--format must be one of ${FORMATS.join(", ")}`);
+        const reg = await loadRegistry(v.registry);
+        io.out(formatDiagnostics(reg.diagnostics, v.format as Format, v.registry, { families: reg.catalog.families.length, tools: reg.catalog.tools.length }));
+        return reg.ok ? 0 : 1;
+      }
+      case "build": {
+        const v = args(rest, { registry: { type: "string", default: "registry" }, out: { type: "string", default: "dist/artifact" } });
+        const result = await buildRegistryArtifact(v.registry, v.out);
+        if (!result.ok) {
+          io.err(formatDiagnostics(result.diagnostics, "text", v.registry));
+          io.err("build failed: nothing written\n");
+          return 1;
+        }
+        if (result.diagnostics.length > 0) io.err(formatDiagnostics(result.diagnostics, "text", v.registry));
+        const m = result.manifest!;
+        io.out(`artifact written to ${v.out}: ${m.counts.tools} tools in ${m.counts.families} families, registry ${m.registry_hash.slice(0, 12)}\n`);
+        return 0;
+      }
+      case "pull": {
+        const v = args(rest, {
+          url: { type: "string" },
+          family: { type: "string" },
+          registry: { type: "string", default: "registry" },
+          out: { type: "string" },
+          header: { type: "string", multiple: true, default: [] },
+        });
+        const { pullSnapshot } = await import("./pull.js");
+        const headers: Record<string, string> = {};
+        for (const h of v.header) {
+          const eq = h.indexOf("=");
+          if (eq <= 0) throw new UsageError(`--header takes NAME=VALUE, got \`${h}\``);
+          headers[h.slice(0, eq)] = h.slice(eq + 1);
+        }
+        const r = await pullSnapshot({ url: need(v.url, "--url"), family: need(v.family, "--family"), registry: v.registry, out: v.out, headers });
+        io.out(`${r.tools} tools from ${r.server} written to ${r.file}${r.familyAdded ? `; family \`${v.family}\` added to families.yaml` : ""}\n`);
+        return 0;
+      }
+      case "import": {
+        const v = args(rest, {
+          jsonl: { type: "string" },
+          family: { type: "string" },
+          registry: { type: "string", default: "registry" },
+          description: { type: "string" },
+          optional: { type: "boolean", default: false },
+        });
+        const { importJsonl } = await import("./import-jsonl.js");
+        const r = await importJsonl({
+          jsonl: need(v.jsonl, "--jsonl"),
+          family: need(v.family, "--family"),
+          registry: v.registry,
+          description: v.description,
+          required: !v.optional,
+        });
+        io.out(`${r.tools} tools copied to ${r.file}${r.familyAdded ? `; family \`${v.family}\` added to families.yaml` : ""}; run \`npm run registry:check\`\n`);
+        return 0;
+      }
+      case "migrate": {
+        const v = args(rest, { registry: { type: "string", default: "registry" }, check: { type: "boolean", default: false } });
+        const { migrateRegistry } = await import("./migrate.js");
+        const r = await migrateRegistry(v.registry, { write: !v.check });
+        for (const c of r.changed) io.out(`${v.check ? "needs migration" : "migrated"}: ${c.file} (version ${c.from} → ${c.to})\n`);
+        for (const p of r.problems) io.err(`${p.file}: ${p.message}\n`);
+        io.out(`${r.changed.length} file(s) ${v.check ? "to migrate" : "migrated"}, ${r.scanned} scanned\n`);
+        return r.problems.length > 0 || (v.check && r.changed.length > 0) ? 1 : 0;
+      }
+      case "schema": {
+        const v = args(rest, { out: { type: "string", default: "registry/schema" }, check: { type: "boolean", default: false } });
+        const { writeJsonSchemas } = await import("./json-schemas.js");
+        const r = await writeJsonSchemas(v.out, { check: v.check });
+        if (v.check && r.stale.length > 0) {
+          io.err(`stale: ${r.stale.join(", ")}: run \`npm run registry:schema\`\n`);
+          return 1;
+        }
+        io.out(`${v.check ? "up to date" : "written"}: ${r.files.join(", ")}\n`);
+        return 0;
+      }
+      case undefined:
+      case "help":
+      case "--help":
+        io.out(USAGE);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command \`${command}\``);
+    }
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`${e.message}\n${USAGE}`);
+      return 2;
+    }
+    // Operational failures (unreachable server, unwritable folder) get a message, never a stack trace.
+    io.err(`${command}: ${(e as Error).message ?? String(e)}\n`);
+    return 1;
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  const code = await run(process.argv.slice(2), { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) });
+  process.exitCode = code;
+}

@@ -1,0 +1,469 @@
+// Load a registry: read the family list, load each family from the source it names, validate every rule,
+// project to catalog tools, and report every problem at once. Never throws on bad input.
+import type { Catalog, CatalogTool, FamilyInfo } from "../registry/contract/artifact.js";
+import { BriefFile } from "../registry/contract/brief.js";
+import type { Diagnostic } from "../registry/contract/diagnostics.js";
+import { DEFAULT_ALWAYS_LOADED, FamiliesFile, FamilyDef, FamilySource } from "../registry/contract/family.js";
+import { FAMILY_NAME_RE, canonicalName, familyOf, verbOf } from "../registry/contract/names.js";
+import { PolicyFile } from "../registry/contract/policy.js";
+import { FORMAT_VERSION } from "../registry/contract/tool.js";
+import { globMatcher } from "../lambdas/core/globs.js";
+import { diskFs, isSafeRelativePath, type RegistryFs } from "./registry-fs.js";
+import { catalogFromJsonl, parseJsonl } from "./sources/jsonl.js";
+import { toolsFromSnapshot } from "./sources/snapshot.js";
+import { toolsFromFile, type ToolEntryResult } from "./sources/tools-folder.js";
+import { checkDescription } from "./validate/description.js";
+import { isRecord, jsonPath, type Finding, type Segment } from "./validate/finding.js";
+import { issuesToFindings } from "./validate/issues.js";
+import { checkInputSchema } from "./validate/json-schema.js";
+import { checkNamedValues, checkUrl } from "./validate/secrets.js";
+import { checkNoTemplate } from "./validate/templates.js";
+import { checkToolName } from "./validate/tool.js";
+import { parseJson, parseYaml, type ParsedFile } from "./yaml.js";
+
+export const FAMILIES_FILE = "families.yaml";
+export const BRIEFS_DIR = "briefs";
+export const POLICY_FILE = "policy.yaml";
+/** File format versions this build reads; older ones are brought up by `registry:migrate`. */
+export const SUPPORTED_VERSIONS: readonly number[] = [FORMAT_VERSION];
+/** Examples per family in the capability manifest. */
+const EXAMPLES_PER_FAMILY = 5;
+
+export type LoadedBrief = BriefFile & { file: string };
+
+export type LoadedRegistry = {
+  catalog: Catalog;
+  alwaysLoaded: string[];
+  skippedFamilies: string[];
+  briefs: LoadedBrief[];
+  /** The registry's `policy.yaml`, when it has one. */
+  policy?: PolicyFile;
+  diagnostics: Diagnostic[];
+  /** No error-severity diagnostic: the registry may be built and deployed. */
+  ok: boolean;
+};
+
+export type LoadOptions = { fs?: RegistryFs };
+
+type Located = { file: string; tool?: string; lineOf?: ParsedFile["lineOf"]; base?: Segment[] };
+
+function diag(f: Finding, loc: Located, severity: Diagnostic["severity"] = f.severity ?? "error"): Diagnostic {
+  const at = [...(loc.base ?? []), ...f.at];
+  const line = loc.lineOf?.(at);
+  return {
+    severity,
+    code: f.code,
+    file: loc.file,
+    ...(loc.tool ? { tool: loc.tool } : {}),
+    path: jsonPath(at),
+    message: f.message,
+    ...(line ? { line } : {}),
+  };
+}
+
+const isError = (d: Diagnostic) => d.severity === "error";
+
+/** A file's `version`: omitted means 1; a version this build does not read stops the file. */
+export function checkVersion(value: unknown): Finding[] {
+  if (!isRecord(value) || value.version === undefined) return [];
+  const v = value.version;
+  if (typeof v === "number" && Number.isInteger(v) && v > 0 && !SUPPORTED_VERSIONS.includes(v)) {
+    const hint = v < FORMAT_VERSION ? "run `npm run registry:migrate`" : `this build reads version ${SUPPORTED_VERSIONS.join(", ")}`;
+    return [{ code: "UNSUPPORTED_VERSION", at: ["version"], message: `format version ${v} is not supported: ${hint}` }];
+  }
+  return [];
+}
+
+async function readParsed(fs: RegistryFs, file: string): Promise<{ parsed?: ParsedFile; diagnostics: Diagnostic[] }> {
+  let text: string;
+  try {
+    text = await fs.readText(file);
+  } catch (e) {
+    return { diagnostics: [{ severity: "error", code: "FILE_UNREADABLE", file, path: "$", message: `cannot read: ${errorText(e)}` }] };
+  }
+  const parsed = /\.json$/i.test(file) ? parseJson(text, file) : parseYaml(text, file);
+  return { parsed, diagnostics: parsed.diagnostics };
+}
+
+function errorText(e: unknown): string {
+  const err = e as { code?: string; message?: string };
+  return err.code === "ENOENT" ? "no such file or folder" : err.code === "ENOTDIR" ? "not a folder" : (err.message ?? String(e));
+}
+
+type FamilyLoad = {
+  tools: CatalogTool[];
+  /** Where each tool was defined, for collision messages. */
+  origins: Map<string, string>;
+  diagnostics: Diagnostic[];
+  /** Why the family could not load at all (unreadable or unparseable source), if so. */
+  failure?: string;
+};
+
+export async function loadRegistry(dir: string, opts: LoadOptions = {}): Promise<LoadedRegistry> {
+  const fs = opts.fs ?? diskFs(dir);
+  const diagnostics: Diagnostic[] = [];
+  const empty = (): LoadedRegistry => ({
+    catalog: { families: [], tools: [] },
+    alwaysLoaded: [],
+    skippedFamilies: [],
+    briefs: [],
+    diagnostics,
+    ok: false,
+  });
+
+  const read = await readParsed(fs, FAMILIES_FILE);
+  diagnostics.push(...read.diagnostics);
+  if (!read.parsed || read.parsed.value === undefined) return empty();
+  const { value, lineOf } = read.parsed;
+  const top: Located = { file: FAMILIES_FILE, lineOf };
+  const versionProblems = checkVersion(value);
+  if (versionProblems.length > 0) {
+    diagnostics.push(...versionProblems.map((f) => diag(f, top)));
+    return empty();
+  }
+
+  // Problems in one family entry must not hide the others: validate entries one by one.
+  const rawFamilies = isRecord(value) && Array.isArray(value.families) ? value.families : [];
+  const sourceChecked = new Set<number>();
+  rawFamilies.forEach((raw, i) => {
+    const keys = isRecord(raw) && isRecord(raw.source) ? Object.keys(raw.source).filter((k) => ["tools", "mcp", "jsonl"].includes(k)) : undefined;
+    if (keys && keys.length !== 1) {
+      sourceChecked.add(i);
+      diagnostics.push(
+        diag({ code: keys.length === 0 ? "MISSING_FIELD" : "INVALID_VALUE", at: ["families", i, "source"], message: "a family `source` names exactly one of `tools`, `mcp`, `jsonl`" }, top),
+      );
+    }
+  });
+  const shell = FamiliesFile.safeParse(value);
+  if (!shell.success) {
+    for (const f of issuesToFindings(shell.error.issues, value)) {
+      if (f.at[0] === "families" && typeof f.at[1] === "number" && f.at[2] === "source" && sourceChecked.has(f.at[1])) continue;
+      diagnostics.push(diag(f, top));
+    }
+  }
+
+  const defs: { def: FamilyDef; index: number }[] = [];
+  const familyNames = new Map<string, number>();
+  rawFamilies.forEach((raw, index) => {
+    const parsed = FamilyDef.safeParse(raw);
+    if (!parsed.success) return;
+    const def = parsed.data;
+    const at = (...rest: Segment[]) => ["families", index, ...rest];
+    const problems: Finding[] = [];
+    if (!FAMILY_NAME_RE.test(def.name)) {
+      problems.push({ code: "BAD_NAME", at: at("name"), message: `family name \`${def.name}\` must be lower-case letters, digits, \`-\` or \`_\`, starting with a letter, at most 64 characters` });
+    }
+    const canon = canonicalName(def.name);
+    const prior = familyNames.get(canon);
+    if (prior !== undefined) {
+      problems.push({ code: "NAME_COLLISION", at: at("name"), message: `family \`${def.name}\` collides with the family at $.families[${prior}]` });
+    } else familyNames.set(canon, index);
+    problems.push(...checkDescription(def.description, at("description")).map((f) => ({ ...f, message: f.message.replace("the tool", "the family") })));
+    problems.push(...checkSource(def.source, at("source")));
+    diagnostics.push(...problems.map((f) => diag(f, top)));
+    if (!problems.some((f) => (f.severity ?? "error") === "error")) defs.push({ def, index });
+  });
+
+  const loads = await Promise.all(defs.map(({ def }) => loadFamily(fs, def)));
+
+  const tools: CatalogTool[] = [];
+  const families: FamilyInfo[] = [];
+  const skippedFamilies: string[] = [];
+  const skipped = new Set<string>();
+  const seen = new Map<string, { name: string; origin: string }>();
+  loads.forEach((load, k) => {
+    const { def, index } = defs[k]!;
+    const at: Segment[] = ["families", index, "source"];
+    const failed = load.failure !== undefined || load.diagnostics.some(isError);
+    if (failed && !def.required) {
+      // An optional family that cannot load is reported and skipped; its problems do not fail the build.
+      diagnostics.push(...load.diagnostics.map((d) => ({ ...d, severity: "warning" as const })));
+      diagnostics.push(
+        diag({ code: "FAMILY_SKIPPED", at, message: `optional family \`${def.name}\` skipped: ${load.failure ?? `${load.diagnostics.filter(isError).length} problem(s) in its tools`}` }, top, "warning"),
+      );
+      skippedFamilies.push(def.name);
+      skipped.add(def.name);
+      return;
+    }
+    diagnostics.push(...load.diagnostics);
+    if (load.failure !== undefined) {
+      diagnostics.push(diag({ code: "FAMILY_LOAD_FAILED", at, message: `required family \`${def.name}\` cannot load: ${load.failure}` }, top));
+      return;
+    }
+    for (const t of load.tools) {
+      const canon = canonicalName(t.name);
+      const origin = load.origins.get(t.name) ?? t.source;
+      const prior = seen.get(canon);
+      if (prior) {
+        const how = prior.name === t.name ? "is also defined" : `collides with \`${prior.name}\` (names differing only by case or \`_\`/\`-\`/\`.\` are one tool to the gateway), defined`;
+        const [file, path] = splitOrigin(origin);
+        diagnostics.push({ severity: "error", code: "NAME_COLLISION", file, tool: t.name, path, message: `\`${t.name}\` ${how} in ${prior.origin}; it is defined here too` });
+        continue;
+      }
+      seen.set(canon, { name: t.name, origin });
+      tools.push(t);
+    }
+    families.push({
+      name: def.name,
+      description: def.description.trim(),
+      required: def.required,
+      tool_count: load.tools.length,
+      examples: load.tools.slice(0, EXAMPLES_PER_FAMILY).map((t) => verbOf(t.name)),
+    });
+  });
+
+  const names = tools.map((t) => t.name);
+  const alwaysDeclared = isRecord(value) && Array.isArray(value.always_loaded) && shell.success ? shell.data.always_loaded : undefined;
+  const alwaysLoaded = alwaysDeclared ?? [...DEFAULT_ALWAYS_LOADED];
+  if (alwaysDeclared) {
+    diagnostics.push(...checkReferences(alwaysDeclared, names, skipped).map((f) => diag({ ...f, at: ["always_loaded", ...f.at] }, top)));
+  }
+
+  const briefs = await loadBriefs(dir, { fs, toolNames: names, skippedFamilies: skipped });
+  diagnostics.push(...briefs.diagnostics);
+  const policy = (await hasPolicy(dir, { fs })) ? await loadPolicy(dir, { fs, toolNames: names }) : undefined;
+  diagnostics.push(...(policy?.diagnostics ?? []));
+
+  return {
+    catalog: { families, tools },
+    alwaysLoaded,
+    skippedFamilies,
+    briefs: briefs.briefs,
+    ...(policy?.policy ? { policy: policy.policy } : {}),
+    diagnostics,
+    ok: !diagnostics.some(isError),
+  };
+}
+
+/** "file $.path" → [file, path], for collision diagnostics placed at the second definition. */
+function splitOrigin(origin: string): [string, string] {
+  const sp = origin.indexOf(" ");
+  return sp < 0 ? [origin, "$"] : [origin.slice(0, sp), origin.slice(sp + 1)];
+}
+
+function checkSource(source: FamilySource, at: Segment[]): Finding[] {
+  const out: Finding[] = [];
+  const path = (p: string, key: Segment[]) => {
+    if (!isSafeRelativePath(p)) out.push({ code: "INVALID_VALUE", at: [...at, ...key], message: `\`${p}\` must be a path inside the registry (relative, no \`..\`)` });
+  };
+  if ("tools" in source) path(source.tools, ["tools"]);
+  else if ("jsonl" in source) path(source.jsonl, ["jsonl"]);
+  else {
+    path(source.mcp.snapshot, ["mcp", "snapshot"]);
+    out.push(...checkNoTemplate({ at: [...at, "mcp", "url"], text: source.mcp.url }, "the MCP endpoint"));
+    out.push(...checkUrl(source.mcp.url, [...at, "mcp", "url"]));
+    out.push(...checkNamedValues(source.mcp.headers, [...at, "mcp", "headers"], "header"));
+  }
+  return out;
+}
+
+async function loadFamily(fs: RegistryFs, def: FamilyDef): Promise<FamilyLoad> {
+  const load: FamilyLoad = { tools: [], origins: new Map(), diagnostics: [] };
+  const collect = (file: string, parsed: ParsedFile, fileFindings: Finding[], entries: ToolEntryResult[]) => {
+    load.diagnostics.push(...fileFindings.map((f) => diag(f, { file, lineOf: parsed.lineOf })));
+    for (const e of entries) {
+      load.diagnostics.push(...e.findings.map((f) => diag(f, { file, tool: e.tool, lineOf: parsed.lineOf })));
+      if (e.catalog && !e.findings.some((f) => (f.severity ?? "error") === "error")) {
+        load.tools.push(e.catalog);
+        load.origins.set(e.catalog.name, `${file} ${jsonPath(["tools", e.index])}`);
+      }
+    }
+  };
+  const readSource = async (file: string) => {
+    const r = await readParsed(fs, file);
+    load.diagnostics.push(...r.diagnostics);
+    if (!r.parsed || r.parsed.value === undefined) {
+      load.failure ??= r.diagnostics[0]?.code === "FILE_UNREADABLE" ? `${file}: ${r.diagnostics[0].message}` : `${file} does not parse`;
+      return undefined;
+    }
+    const version = checkVersion(r.parsed.value);
+    if (version.length > 0) {
+      load.diagnostics.push(...version.map((f) => diag(f, { file, lineOf: r.parsed!.lineOf })));
+      load.failure ??= `${file} has an unsupported format version`;
+      return undefined;
+    }
+    return r.parsed;
+  };
+
+  const src = def.source;
+  if ("tools" in src) {
+    const folder = src.tools.replace(/\/+$/, "");
+    let files: string[];
+    try {
+      files = (await fs.listFiles(folder)).filter((f) => /\.ya?ml$/i.test(f)).sort();
+    } catch (e) {
+      load.failure = `tools folder \`${folder}\`: ${errorText(e)}`;
+      return load;
+    }
+    if (files.length === 0) {
+      load.failure = `tools folder \`${folder}\` has no *.yaml tool files`;
+      return load;
+    }
+    const parsedFiles = await Promise.all(files.map((f) => readSource(`${folder}/${f}`)));
+    parsedFiles.forEach((parsed, i) => {
+      if (!parsed) return;
+      const file = `${folder}/${files[i]}`;
+      const { fileFindings, entries } = toolsFromFile(def.name, parsed.value, file);
+      collect(file, parsed, fileFindings, entries);
+    });
+  } else if ("mcp" in src) {
+    const file = src.mcp.snapshot;
+    const parsed = await readSource(file);
+    if (!parsed) return load;
+    const endpoint = { url: src.mcp.url, ...(src.mcp.headers ? { headers: src.mcp.headers } : {}) };
+    const { fileFindings, entries } = toolsFromSnapshot(def.name, parsed.value, endpoint, file);
+    if (fileFindings.length > 0) load.failure = `${file} is not a valid snapshot`;
+    collect(file, parsed, fileFindings, entries);
+  } else {
+    await loadJsonlFamily(fs, def, src.jsonl, load);
+  }
+  return load;
+}
+
+async function loadJsonlFamily(fs: RegistryFs, def: FamilyDef, file: string, load: FamilyLoad): Promise<void> {
+  let text: string;
+  try {
+    text = await fs.readText(file);
+  } catch (e) {
+    load.diagnostics.push({ severity: "error", code: "FILE_UNREADABLE", file, path: "$", message: `cannot read: ${errorText(e)}` });
+    load.failure = `${file}: cannot read`;
+    return;
+  }
+  const { tools: rows, errors } = parseJsonl(text);
+  for (const e of errors) {
+    load.diagnostics.push({ severity: "error", code: "JSON_SYNTAX", file, path: jsonPath([e.line - 1]), message: `line ${e.line}: ${e.message}`, line: e.line });
+  }
+  // Line of each parsed row (parseJsonl keeps valid rows in order and reports the others).
+  const bad = new Set(errors.map((e) => e.line));
+  const lines: number[] = [];
+  text.split("\n").forEach((l, i) => {
+    if (l.trim() && !bad.has(i + 1)) lines.push(i + 1);
+  });
+  const projected = catalogFromJsonl(rows, { family: def.name, familyDescription: def.description, source: file });
+  projected.tools.forEach((t, i) => {
+    const line = lines[i]!;
+    const at = (...rest: Segment[]): Segment[] => [line - 1, ...rest];
+    const raw = rows[i]!;
+    const findings = [
+      ...checkToolName(def.name, verbOf(t.name), at("name")),
+      ...(raw.input_schema ? checkInputSchema(raw.input_schema, at("input_schema")) : []),
+    ];
+    load.diagnostics.push(...findings.map((f) => ({ ...diag(f, { file, tool: t.name }), line })));
+    if (findings.length === 0) {
+      load.tools.push(t);
+      load.origins.set(t.name, `${file} ${jsonPath([line - 1])}`);
+    }
+  });
+}
+
+/** Names or globs that must match at least one tool; a reference into a skipped family is only a warning. */
+function checkReferences(patterns: readonly string[], names: readonly string[], skipped: ReadonlySet<string>): Finding[] {
+  const out: Finding[] = [];
+  patterns.forEach((p, i) => {
+    const match = globMatcher([p]);
+    if (names.some(match)) return;
+    const intoSkipped = skipped.has(familyOf(p));
+    out.push({
+      code: "UNKNOWN_TOOL_REFERENCE",
+      severity: intoSkipped ? "warning" : "error",
+      at: [i],
+      message: intoSkipped ? `\`${p}\` belongs to a skipped optional family` : `\`${p}\` matches no tool in the registry`,
+    });
+  });
+  return out;
+}
+
+/**
+ * Briefs (`briefs/*.yaml`): declared packing lists. A missing folder means no briefs. Pass `toolNames` to
+ * check references (every name or glob must match a tool); without it only the format is checked.
+ */
+export async function loadBriefs(
+  dir: string,
+  opts: LoadOptions & { toolNames?: readonly string[]; skippedFamilies?: ReadonlySet<string> } = {},
+): Promise<{ briefs: LoadedBrief[]; diagnostics: Diagnostic[] }> {
+  const fs = opts.fs ?? diskFs(dir);
+  const diagnostics: Diagnostic[] = [];
+  const briefs: LoadedBrief[] = [];
+  let files: string[];
+  try {
+    files = (await fs.listFiles(BRIEFS_DIR)).filter((f) => /\.ya?ml$/i.test(f)).sort();
+  } catch {
+    return { briefs, diagnostics };
+  }
+  const byName = new Map<string, string>();
+  for (const name of files) {
+    const file = `${BRIEFS_DIR}/${name}`;
+    const r = await readParsed(fs, file);
+    diagnostics.push(...r.diagnostics);
+    if (!r.parsed || r.parsed.value === undefined) continue;
+    const { value, lineOf } = r.parsed;
+    const loc = { file, lineOf };
+    const version = checkVersion(value);
+    if (version.length > 0) {
+      diagnostics.push(...version.map((f) => diag(f, loc)));
+      continue;
+    }
+    const parsed = BriefFile.safeParse(value);
+    if (!parsed.success) {
+      diagnostics.push(...issuesToFindings(parsed.error.issues, value).map((f) => diag(f, loc)));
+      continue;
+    }
+    const brief = parsed.data;
+    const prior = byName.get(brief.name);
+    if (prior) {
+      diagnostics.push(diag({ code: "NAME_COLLISION", at: ["name"], message: `brief \`${brief.name}\` is also defined in ${prior}` }, loc));
+      continue;
+    }
+    byName.set(brief.name, file);
+    if (opts.toolNames) {
+      diagnostics.push(...checkReferences(brief.tools, opts.toolNames, opts.skippedFamilies ?? new Set()).map((f) => diag({ ...f, at: ["tools", ...f.at] }, loc)));
+    }
+    briefs.push({ ...brief, file });
+  }
+  return { briefs, diagnostics };
+}
+
+/**
+ * The grants/principals policy (`policy.yaml`, optional in a registry; deployments may keep theirs
+ * elsewhere). Globs that match no tool are warnings: a grant may anticipate a family not yet deployed.
+ */
+export async function loadPolicy(
+  dir: string,
+  opts: LoadOptions & { file?: string; toolNames?: readonly string[] } = {},
+): Promise<{ policy?: PolicyFile; diagnostics: Diagnostic[] }> {
+  const fs = opts.fs ?? diskFs(dir);
+  const file = opts.file ?? POLICY_FILE;
+  const r = await readParsed(fs, file);
+  if (!r.parsed || r.parsed.value === undefined) return { diagnostics: r.diagnostics };
+  const { value, lineOf } = r.parsed;
+  const loc = { file, lineOf };
+  const version = checkVersion(value);
+  if (version.length > 0) return { diagnostics: version.map((f) => diag(f, loc)) };
+  const parsed = PolicyFile.safeParse(value);
+  if (!parsed.success) return { diagnostics: issuesToFindings(parsed.error.issues, value).map((f) => diag(f, loc)) };
+  const diagnostics: Diagnostic[] = [];
+  const ids = new Set<string>();
+  parsed.data.principals.forEach((p, i) => {
+    if (ids.has(p.id)) diagnostics.push(diag({ code: "NAME_COLLISION", at: ["principals", i, "id"], message: `principal \`${p.id}\` is listed twice` }, loc));
+    ids.add(p.id);
+    if (opts.toolNames) {
+      for (const key of ["allow", "deny"] as const) {
+        diagnostics.push(
+          ...checkReferences(p[key], opts.toolNames, new Set()).map((f) => diag({ ...f, severity: "warning", at: ["principals", i, key, ...f.at] }, loc)),
+        );
+      }
+    }
+  });
+  return { policy: parsed.data, diagnostics };
+}
+
+/** Does the registry ship a policy file? (The check validates it when it does.) */
+export async function hasPolicy(dir: string, opts: LoadOptions = {}): Promise<boolean> {
+  const fs = opts.fs ?? diskFs(dir);
+  try {
+    await fs.readText(POLICY_FILE);
+    return true;
+  } catch {
+    return false;
+  }
+}

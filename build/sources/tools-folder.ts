@@ -1,0 +1,93 @@
+// A family whose tools are YAML files in one folder the family list names (not recursive).
+import { z } from "zod";
+import type { CatalogTool, GovernanceInfo } from "../../registry/contract/artifact.js";
+import { fullName } from "../../registry/contract/names.js";
+import { BuiltinTool, DEFAULT_TIMEOUT_SECS, ExecTool, HttpTool, McpTool, PromptTool, ToolDef, ToolFile } from "../../registry/contract/tool.js";
+import { EMPTY_INPUT_SCHEMA, checkToolDef } from "../validate/tool.js";
+import { closest, issuesToFindings } from "../validate/issues.js";
+import { isRecord, type Finding } from "../validate/finding.js";
+
+const ToolFileShell = ToolFile.extend({ tools: z.array(z.unknown()) });
+const KNOWN_TOOL_KEYS = new Set(
+  [HttpTool, McpTool, ExecTool, BuiltinTool, PromptTool].flatMap((s) => Object.keys(s.shape)),
+);
+const suggestToolKey = (key: string) => closest(key, KNOWN_TOOL_KEYS);
+
+export type ToolEntryResult = { index: number; tool?: string; findings: Finding[]; catalog?: CatalogTool };
+
+/** Validate and project every entry of one parsed tool file; `findings` paths are relative to the file root. */
+export function toolsFromFile(family: string, value: unknown, source: string): { fileFindings: Finding[]; entries: ToolEntryResult[] } {
+  const shell = ToolFileShell.safeParse(value);
+  const fileFindings = shell.success ? [] : issuesToFindings(shell.error.issues, value);
+  const rawTools = isRecord(value) && Array.isArray(value.tools) ? value.tools : [];
+  const entries = rawTools.map((raw, index): ToolEntryResult => {
+    const name = isRecord(raw) && typeof raw.name === "string" ? fullName(family, raw.name) : undefined;
+    const base = ["tools", index];
+    const parsed = ToolDef.safeParse(raw);
+    if (!parsed.success) {
+      const findings = issuesToFindings(parsed.error.issues, raw, (key) => suggestToolKey(key));
+      return { index, tool: name, findings: findings.map((f) => ({ ...f, at: [...base, ...f.at] })) };
+    }
+    const findings = checkToolDef(family, parsed.data).map((f) => ({ ...f, at: [...base, ...f.at] }));
+    return { index, tool: name, findings, catalog: project(family, parsed.data, source) };
+  });
+  return { fileFindings, entries };
+}
+
+export function governanceOf(t: GovernanceInfo): GovernanceInfo {
+  const g: GovernanceInfo = {};
+  if (t.read_only !== undefined) g.read_only = t.read_only;
+  if (t.destructive !== undefined) g.destructive = t.destructive;
+  if (t.idempotent !== undefined) g.idempotent = t.idempotent;
+  if (t.consequential !== undefined) g.consequential = t.consequential;
+  if (t.affects !== undefined) g.affects = t.affects;
+  if (t.impact !== undefined) g.impact = t.impact;
+  return g;
+}
+
+function project(family: string, t: ToolDef, source: string): CatalogTool {
+  const tool: CatalogTool = {
+    name: fullName(family, t.name),
+    family,
+    kind: t.kind,
+    description: t.description.trim(),
+    input_schema: t.input_schema ?? { ...EMPTY_INPUT_SCHEMA, properties: {} },
+    governance: governanceOf(t),
+    timeout_ms: Math.round((t.timeout_secs ?? DEFAULT_TIMEOUT_SECS) * 1000),
+    backend: backendOf(t),
+    source,
+  };
+  if (t.output_schema !== undefined) tool.output_schema = t.output_schema;
+  if (t.tags !== undefined) tool.tags = t.tags;
+  return tool;
+}
+
+function backendOf(t: ToolDef): CatalogTool["backend"] {
+  switch (t.kind) {
+    case "http":
+      return {
+        kind: "http",
+        method: t.method,
+        url: t.url,
+        ...(t.headers ? { headers: t.headers } : {}),
+        ...(t.query ? { query: t.query } : {}),
+        ...(t.body !== undefined ? { body: t.body } : {}),
+        output: t.output,
+      };
+    case "mcp":
+      return { kind: "mcp", url: t.url, ...(t.headers ? { headers: t.headers } : {}), tool: t.upstream_tool ?? t.name };
+    case "exec":
+      return {
+        kind: "exec",
+        command: t.command,
+        args: t.args,
+        ...(t.env ? { env: t.env } : {}),
+        ...(t.cwd !== undefined ? { cwd: t.cwd } : {}),
+        output: t.output,
+      };
+    case "builtin":
+      return { kind: "builtin", handler: t.handler };
+    case "prompt":
+      return { kind: "prompt", prompt: t.prompt, model: t.model };
+  }
+}

@@ -1,0 +1,63 @@
+// All per-tool rules of a tool file entry (already parsed by the zod schema), collected, never first-fail.
+import { MAX_TOOL_NAME, TOOL_NAME_RE, VERB_RE, fullName } from "../../registry/contract/names.js";
+import type { ToolDef } from "../../registry/contract/tool.js";
+import { checkDescription } from "./description.js";
+import { isRecord, type Finding } from "./finding.js";
+import { checkGovernance } from "./governance.js";
+import { checkInputSchema, checkJsonSchema } from "./json-schema.js";
+import { checkFreeText, checkNamedValues, checkUrl } from "./secrets.js";
+import { checkNoTemplate, checkTemplate, stringLeaves, type TemplateField } from "./templates.js";
+
+export const EMPTY_INPUT_SCHEMA = { type: "object", properties: {} } as const;
+
+export function checkToolName(family: string, verb: string, at: Finding["at"] = ["name"]): Finding[] {
+  const name = fullName(family, verb);
+  if (!VERB_RE.test(verb)) {
+    return [{ code: "BAD_NAME", at, message: `tool name \`${verb}\` must start with a letter and use only letters, digits, \`_\`, \`-\` and \`.\`` }];
+  }
+  if (name.length > MAX_TOOL_NAME || !TOOL_NAME_RE.test(name)) {
+    return [{ code: "BAD_NAME", at, message: `full name \`${name}\` is ${name.length} characters; at most ${MAX_TOOL_NAME}` }];
+  }
+  return [];
+}
+
+export function checkToolDef(family: string, t: ToolDef): Finding[] {
+  const out: Finding[] = [...checkToolName(family, t.name), ...checkDescription(t.description)];
+  const input = t.input_schema ?? EMPTY_INPUT_SCHEMA;
+  if (t.input_schema !== undefined) out.push(...checkInputSchema(t.input_schema, ["input_schema"]));
+  if (t.output_schema !== undefined) out.push(...checkJsonSchema(t.output_schema, ["output_schema"]));
+
+  const props = isRecord(input) && isRecord(input.properties) ? new Set(Object.keys(input.properties)) : new Set<string>();
+  const templates: TemplateField[] = [];
+  switch (t.kind) {
+    case "http":
+      templates.push({ at: ["url"], text: t.url });
+      for (const [k, v] of Object.entries(t.headers ?? {})) templates.push({ at: ["headers", k], text: v });
+      for (const [k, v] of Object.entries(t.query ?? {})) templates.push({ at: ["query", k], text: v });
+      templates.push(...stringLeaves(t.body, ["body"]));
+      out.push(...checkUrl(t.url, ["url"]), ...checkNamedValues(t.headers, ["headers"], "header"), ...checkNamedValues(t.query, ["query"], "query parameter"));
+      for (const f of stringLeaves(t.body, ["body"])) out.push(...checkFreeText(f.text, f.at));
+      break;
+    case "exec":
+      out.push(...checkNoTemplate({ at: ["command"], text: t.command }, "the command"));
+      t.args.forEach((a, i) => templates.push({ at: ["args", i], text: a }));
+      if (t.cwd !== undefined) templates.push({ at: ["cwd"], text: t.cwd });
+      for (const [k, v] of Object.entries(t.env ?? {})) templates.push({ at: ["env", k], text: v });
+      out.push(...checkNamedValues(t.env, ["env"], "environment variable"));
+      t.args.forEach((a, i) => out.push(...checkFreeText(a, ["args", i])));
+      break;
+    case "mcp":
+      out.push(...checkNoTemplate({ at: ["url"], text: t.url }, "the upstream URL"), ...checkUrl(t.url, ["url"]));
+      for (const [k, v] of Object.entries(t.headers ?? {})) out.push(...checkNoTemplate({ at: ["headers", k], text: v }, "an upstream header"));
+      out.push(...checkNamedValues(t.headers, ["headers"], "header"));
+      break;
+    case "prompt":
+      templates.push({ at: ["prompt"], text: t.prompt });
+      break;
+    case "builtin":
+      break;
+  }
+  for (const f of templates) out.push(...checkTemplate(f, props));
+  out.push(...checkGovernance(t, input, t.kind === "http" ? t.method : undefined));
+  return out;
+}

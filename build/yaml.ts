@@ -1,0 +1,74 @@
+// Strict YAML reading: duplicate keys, multiple documents and alias bombs are errors with a line number.
+import { LineCounter, parseDocument, isNode, type Document } from "yaml";
+import type { Diagnostic } from "../registry/contract/diagnostics.js";
+import type { Segment } from "./validate/finding.js";
+
+export type ParsedFile = {
+  /** The plain value; undefined when the file had syntax errors. */
+  value: unknown;
+  diagnostics: Diagnostic[];
+  /** 1-based line of the node at a path (or of its nearest existing ancestor). */
+  lineOf(path: readonly Segment[]): number | undefined;
+};
+
+const noLines = () => undefined;
+
+export function parseYaml(text: string, file: string): ParsedFile {
+  const lineCounter = new LineCounter();
+  let doc: Document.Parsed;
+  try {
+    doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false, lineCounter, strict: true });
+  } catch (e) {
+    return { value: undefined, diagnostics: [syntax(file, (e as Error).message, 1)], lineOf: noLines };
+  }
+  const lineAt = (offset: number) => lineCounter.linePos(offset).line;
+  if (doc.errors.length > 0) {
+    const diagnostics = doc.errors.map((e) => {
+      const line = e.linePos?.[0]?.line ?? lineAt(e.pos[0]);
+      return syntax(file, `${e.message.split("\n")[0]} (line ${line})`, line);
+    });
+    return { value: undefined, diagnostics, lineOf: noLines };
+  }
+  let value: unknown;
+  try {
+    // A small alias budget: registry files have no reason to expand anchors into huge trees.
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    return { value: undefined, diagnostics: [syntax(file, (e as Error).message, 1)], lineOf: noLines };
+  }
+  const lineOf = (path: readonly Segment[]) => {
+    for (let n = path.length; n >= 0; n--) {
+      let node: unknown;
+      try {
+        node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
+      } catch {
+        node = undefined;
+      }
+      if (isNode(node) && node.range) return lineAt(node.range[0]);
+    }
+    return undefined;
+  };
+  return { value, diagnostics: [], lineOf };
+}
+
+/** JSON files (snapshots) get the same treatment, with the line of a syntax error when Node reports a position. */
+export function parseJson(text: string, file: string): ParsedFile {
+  try {
+    return { value: JSON.parse(text) as unknown, diagnostics: [], lineOf: noLines };
+  } catch (e) {
+    const message = (e as Error).message;
+    const pos = /position (\d+)/.exec(message);
+    const line = pos ? text.slice(0, Number(pos[1])).split("\n").length : undefined;
+    return {
+      value: undefined,
+      diagnostics: [
+        { severity: "error", code: "JSON_SYNTAX", file, path: "$", message: `not valid JSON: ${message}`, ...(line ? { line } : {}) },
+      ],
+      lineOf: noLines,
+    };
+  }
+}
+
+function syntax(file: string, message: string, line: number): Diagnostic {
+  return { severity: "error", code: "YAML_SYNTAX", file, path: "$", message: `YAML syntax: ${message}`, line };
+}
