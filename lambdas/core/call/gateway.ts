@@ -14,24 +14,27 @@ export type CallOptions = {
   depth?: number;
 };
 
-export type CallGateway = {
-  call(request: CallRequest, caller: Caller, options?: CallOptions): Promise<CallResponse>;
+export type CallGateway<C extends Caller = Caller> = {
+  call(request: CallRequest, caller: C, options?: CallOptions): Promise<CallResponse>;
 };
 
 const EMPTY_OBJECT_SCHEMA = { type: "object" } as const;
 
-export function createCallGateway(ports: CallPorts, validator: SchemaValidator = createSchemaValidator()): CallGateway {
+export function createCallGateway<C extends Caller = Caller>(
+  ports: CallPorts<C>,
+  validator: SchemaValidator = createSchemaValidator(),
+): CallGateway<C> {
   const resolver = createNameResolver([...ports.tools.keys()]);
   const now = ports.now ?? (() => new Date());
 
-  const recordMiss = (name: string, caller: Caller, outcome: MissOutcome, resolvedTo?: string): Promise<void> => {
+  const recordMiss = (name: string, caller: C, outcome: MissOutcome, resolvedTo?: string): Promise<void> => {
     if (!ports.misses) return Promise.resolve();
     return ports.misses
       .record({ name, principal: caller.principal, at: now().toISOString(), outcome, ...(resolvedTo ? { resolved_to: resolvedTo } : {}) })
       .catch((e: unknown) => ports.log?.("warn", "could not record a tool-name miss", { name, error: String(e) }));
   };
 
-  const resolve = async (name: string, caller: Caller): Promise<{ tool: CatalogTool; resolution: Resolution; miss: Promise<void> }> => {
+  const resolve = async (name: string, caller: C): Promise<{ tool: CatalogTool; resolution: Resolution; miss: Promise<void> }> => {
     const r = resolver.resolve(name, caller.granted);
     switch (r.status) {
       case "exact":
@@ -56,12 +59,12 @@ export function createCallGateway(ports: CallPorts, validator: SchemaValidator =
     }
   };
 
-  const gateway: CallGateway = {
+  const gateway: CallGateway<C> = {
     async call(request, caller, options = {}) {
       const depth = options.depth ?? 0;
       const { tool, resolution, miss } = await resolve(request.tool, caller);
       try {
-        if (request.session !== undefined && ports.checkSession) await ports.checkSession(request.session, caller.principal);
+        if (request.session !== undefined && ports.checkSession) await ports.checkSession(request.session, caller);
 
         const checked = validator.check(tool.input_schema ?? EMPTY_OBJECT_SCHEMA, request.args ?? {}, "input");
         if (!checked.valid) {
@@ -89,7 +92,7 @@ export function createCallGateway(ports: CallPorts, validator: SchemaValidator =
 
         if (request.session !== undefined && ports.recordUse && !META_TOOLS.includes(tool.name)) {
           // The tool already ran: a failed pin is logged, not turned into an error the agent would retry.
-          await ports.recordUse(request.session, caller.principal, tool.name).catch((e: unknown) =>
+          await ports.recordUse(request.session, caller, tool.name).catch((e: unknown) =>
             ports.log?.("warn", "could not pin a used tool", { tool: tool.name, error: String(e) }),
           );
         }
@@ -108,7 +111,7 @@ export function createCallGateway(ports: CallPorts, validator: SchemaValidator =
   const dispatch = async (
     tool: CatalogTool,
     args: Record<string, unknown>,
-    caller: Caller,
+    caller: C,
     session: string | undefined,
     depth: number,
     outer: AbortSignal | undefined,

@@ -19,11 +19,11 @@ export type CallResponse = {
 /** Who is calling: an authenticated principal and its grants (surface is not authority). */
 export type Caller = { principal: string; granted: GrantFilter };
 
-export type BackendContext = {
+export type BackendContext<C extends Caller = Caller> = {
   /** Aborted when the tool's timeout passes or the request goes away. */
   signal: AbortSignal;
   timeoutMs: number;
-  caller: Caller;
+  caller: C;
   session?: string;
   /** Nesting depth: 0 for a direct call, 1 inside toolbelt.call. */
   depth: number;
@@ -38,6 +38,7 @@ export type BackendOutput = {
 };
 
 export type ToolBackend = {
+  // Backends see the base caller only (principal id and grants), whatever the adapter adds.
   invoke(tool: CatalogTool, args: Record<string, unknown>, ctx: BackendContext): Promise<BackendOutput>;
 };
 
@@ -60,14 +61,15 @@ export type MissRecorder = { record(miss: Miss): Promise<void> };
 
 export type Logger = (level: "info" | "warn" | "error", message: string, fields?: Record<string, unknown>) => void;
 
-export type CallPorts = {
+/** `C` lets an adapter carry its own principal record to its session ports. */
+export type CallPorts<C extends Caller = Caller> = {
   tools: ReadonlyMap<string, CatalogTool>;
   backends: Backends;
   misses?: MissRecorder;
   /** Refuses (throws) when the session does not exist, is expired, or is not the caller's. */
-  checkSession?: (session: string, principal: string) => Promise<void>;
+  checkSession?: (session: string, caller: C) => Promise<void>;
   /** Pin-on-use: the tool joins the session's surface. */
-  recordUse?: (session: string, principal: string, tool: string) => Promise<void>;
+  recordUse?: (session: string, caller: C, tool: string) => Promise<void>;
   log?: Logger;
   now?: () => Date;
 };

@@ -1,0 +1,146 @@
+// POST /v1/call and GET /v1/admin/misses. Mounted through createApp's `extraRoutes`, and imported
+// only by the call handler and the local server, so ajv and the backends stay out of the find bundle.
+import { Hono } from "hono";
+import { z } from "zod";
+import type { Backends } from "../../core/call/types.js";
+import { createCallGateway } from "../../core/call/gateway.js";
+import { createBackends } from "../../backends/index.js";
+import type { EnvMap } from "../../backends/templates.js";
+import type { Principal } from "../../core/auth.js";
+import { ToolbeltError } from "../../core/errors.js";
+import { CallInput, SessionId } from "../../core/requests.js";
+import type { MissStore } from "../../stores/misses.js";
+import type { RouteModule } from "../app.js";
+import type { Deps } from "../deps.js";
+import { principalOf, type AppEnv } from "../env.js";
+import { parseJsonBody } from "../parse.js";
+
+export const CallBody = CallInput.extend({
+  session: SessionId.optional().describe("Your session: the tool is pinned on its surface after a successful call"),
+});
+export const CallResponseSchema = z.object({
+  tool: z.string().describe("Full name of the tool that ran"),
+  resolved_from: z.string().optional().describe("The name you sent, when it was a near-miss that resolved"),
+  resolution: z.enum(["case", "separators", "family_prefix", "typo"]).optional(),
+  result: z.unknown(),
+});
+export const MissesResponse = z.object({
+  misses: z.array(
+    z.object({
+      canonical: z.string(),
+      count: z.number().int(),
+      names: z.array(z.string()),
+      last_at: z.string(),
+      last_principal: z.string(),
+      last_outcome: z.enum(["resolved", "ambiguous", "not_found"]),
+      resolved_to: z.string().optional(),
+    }),
+  ),
+});
+
+export type CallModuleOptions = {
+  /** Where `${VAR}` in tool templates is read from; never echoed. */
+  env: EnvMap;
+  misses?: MissStore;
+  /** Enable the exec backend (default true). */
+  exec?: boolean;
+  /** Replace the backends (tests); by default built from `env` with the app's finder. */
+  backends?: (deps: Deps) => Backends;
+};
+
+export type CallModule = RouteModule & {
+  /** Close pooled upstream connections (MCP clients). */
+  close(): Promise<void>;
+};
+
+type RouteCaller = { principal: string; granted: (name: string) => boolean; record: Principal };
+
+const json = (s: z.ZodType) => z.toJSONSchema(s, { io: "input", unrepresentable: "any" });
+const errorRef = { description: "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
+const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [String(s), errorRef]));
+
+export const CALL_PATHS = {
+  "/v1/call": {
+    post: {
+      operationId: "call",
+      summary: "Call a tool you are granted: arguments are validated, near-miss names resolved, the tool pinned on your session",
+      requestBody: { required: true, content: { "application/json": { schema: json(CallBody) } } },
+      responses: {
+        "200": { description: "The tool's result", content: { "application/json": { schema: json(CallResponseSchema) } } },
+        ...errors(400, 401, 403, 404, 410, 413, 415, 422, 501, 502, 503, 504),
+      },
+    },
+  },
+  "/v1/admin/misses": {
+    get: {
+      operationId: "listMisses",
+      summary: "The most frequent tool-name misses (admin principals only)",
+      parameters: [
+        { name: "limit", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: 1000 } },
+        { name: "name", in: "query", required: false, schema: { type: "string" }, description: "List the latest events for this name instead" },
+      ],
+      responses: {
+        "200": { description: "Misses, most frequent first", content: { "application/json": { schema: json(MissesResponse) } } },
+        ...errors(400, 401, 403),
+      },
+    },
+  },
+};
+
+export function createCallModule(options: CallModuleOptions): CallModule {
+  const closers: (() => Promise<void>)[] = [];
+  return {
+    openapi: CALL_PATHS,
+    async close() {
+      await Promise.all(closers.map((c) => c()));
+    },
+    routes(deps: Deps) {
+      let backends: Backends;
+      if (options.backends) backends = options.backends(deps);
+      else {
+        const built = createBackends({ env: options.env, finder: deps.finder, exec: options.exec ?? true });
+        closers.push(() => built.mcp.close());
+        backends = built.backends;
+      }
+      const gateway = createCallGateway<RouteCaller>({
+        tools: deps.artifact.byName,
+        backends,
+        ...(options.misses ? { misses: options.misses } : {}),
+        checkSession: async (id, caller) => {
+          await deps.sessions.get(id, caller.record);
+        },
+        recordUse: async (id, caller, tool) => {
+          await deps.sessions.recordUse(id, caller.record, tool);
+        },
+        log: (level, message, fields) => deps.logger[level](message, fields),
+        now: () => new Date(deps.clock()),
+      });
+
+      const app = new Hono<AppEnv>();
+      app.post("/v1/call", async (c) => {
+        const principal = principalOf(c);
+        const body = await parseJsonBody(c, CallBody, { maxBytes: deps.config.http.maxBodyBytes });
+        const caller: RouteCaller = { principal: principal.id, granted: deps.policy.grantsFor(principal), record: principal };
+        const response = await gateway.call(body, caller, { signal: c.req.raw.signal });
+        return c.json(response);
+      });
+
+      app.get("/v1/admin/misses", async (c) => {
+        const principal = principalOf(c);
+        if (!principal.admin) {
+          throw new ToolbeltError("FORBIDDEN", "the miss log is for operators: this needs a principal with `admin: true` in the policy");
+        }
+        const rawLimit = c.req.query("limit");
+        const limit = rawLimit === undefined ? 20 : Number(rawLimit);
+        if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+          throw new ToolbeltError("INVALID_REQUEST", "limit must be an integer from 1 to 1000", { limit: rawLimit });
+        }
+        if (!options.misses) return c.json({ misses: [] });
+        const name = c.req.query("name");
+        if (name !== undefined) return c.json({ name, events: await options.misses.recent(name, limit) });
+        return c.json({ misses: await options.misses.top(limit) });
+      });
+      return app;
+    },
+  };
+}
