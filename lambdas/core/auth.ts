@@ -13,6 +13,8 @@ export type Policy = {
   /** A filter over tool names: allowed by some allow glob and by no deny glob. */
   grantsFor(principal: Principal): (toolName: string) => boolean;
   isGranted(principal: Principal, toolName: string): boolean;
+  /** The principal with this id (entry points that carry only the id, such as the call gateway's ports). */
+  principalById(id: string): Principal | undefined;
 };
 
 export function sha256Hex(text: string): string {
@@ -33,6 +35,7 @@ const BEARER = /^Bearer[ ]+([^\s]+)\s*$/i;
 
 export function createPolicy(file: PolicyFile): Policy {
   const digests = file.principals.flatMap((p) => p.keys.map((k) => ({ digest: Buffer.from(k, "hex"), principal: p })));
+  const byId = new Map(file.principals.map((p) => [p.id, p]));
   const filters = new WeakMap<Principal, (name: string) => boolean>();
 
   const grantsFor = (principal: Principal) => {
@@ -66,6 +69,7 @@ export function createPolicy(file: PolicyFile): Policy {
     },
     grantsFor,
     isGranted: (principal, toolName) => grantsFor(principal)(toolName),
+    principalById: (id) => byId.get(id),
   };
 }
 

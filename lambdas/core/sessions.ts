@@ -16,7 +16,7 @@ export type Clock = () => number;
 export type SessionsDeps = {
   store: SessionStore;
   artifact: Pick<Artifact, "tools" | "families" | "byName">;
-  policy: Pick<Policy, "grantsFor">;
+  policy: Pick<Policy, "grantsFor" | "principalById">;
   briefs: ReadonlyMap<string, BriefFile>;
   isAlwaysLoaded: (name: string) => boolean;
   bounds: SurfaceBounds;
@@ -38,13 +38,16 @@ export type UseResult = {
   session: SessionRecord;
 };
 
+/** A principal, or its id (the call gateway's ports carry ids). */
+export type PrincipalRef = Principal | string;
+
 export type Sessions = {
   open(principal: Principal, briefName?: string): Promise<SessionRecord>;
   /** The session if it exists, is the principal's and has not expired; SESSION_NOT_FOUND / SESSION_EXPIRED otherwise. */
-  get(id: string, principal: Principal): Promise<SessionRecord>;
-  surface(session: SessionRecord, principal: Principal): Surface;
+  get(id: string, principal: PrincipalRef): Promise<SessionRecord>;
+  surface(session: SessionRecord, principal: PrincipalRef): Surface;
   /** Pin-on-use: the call path records every successful use of a granted tool. */
-  recordUse(id: string, principal: Principal, toolName: string): Promise<UseResult>;
+  recordUse(id: string, principal: PrincipalRef, toolName: string): Promise<UseResult>;
   briefNames(): string[];
 };
 
@@ -78,7 +81,15 @@ export function createSessions(deps: SessionsDeps): Sessions {
 
   const notFound = (id: string) => new ToolbeltError("SESSION_NOT_FOUND", `no session ${id} for this API key: open one with POST /v1/sessions`, { session: id });
 
-  const load = async (id: string, principal: Principal): Promise<SessionRecord> => {
+  const resolve = (ref: PrincipalRef): Principal => {
+    if (typeof ref !== "string") return ref;
+    const p = deps.policy.principalById(ref);
+    if (!p) throw new ToolbeltError("UNAUTHENTICATED", `unknown principal ${ref}`);
+    return p;
+  };
+
+  const load = async (id: string, ref: PrincipalRef): Promise<SessionRecord> => {
+    const principal = resolve(ref);
     const s = await deps.store.get(id);
     // Another principal's session is reported exactly like a missing one.
     if (!s || s.principal !== principal.id) throw notFound(id);
@@ -125,7 +136,8 @@ export function createSessions(deps: SessionsDeps): Sessions {
 
     get: load,
 
-    surface(session, principal) {
+    surface(session, ref) {
+      const principal = resolve(ref);
       return computeSurface({
         artifact: deps.artifact,
         granted: deps.policy.grantsFor(principal),
@@ -136,7 +148,8 @@ export function createSessions(deps: SessionsDeps): Sessions {
       });
     },
 
-    async recordUse(id, principal, toolName) {
+    async recordUse(id, ref, toolName) {
+      const principal = resolve(ref);
       const tool = deps.artifact.byName.get(toolName);
       if (!tool && !meta.has(toolName)) {
         throw new ToolbeltError("TOOL_NOT_FOUND", `no tool named ${toolName}`, { tool: toolName });

@@ -1,0 +1,214 @@
+// `npm start`: the local gateway. Builds the artifact if missing or older than the registry, runs
+// dynalite in-process, the loopback upstreams the example families call (the demo http service and
+// server-everything over MCP), and serves the same app as the Lambdas on 127.0.0.1:${PORT:-8787}.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { createServer, connect } from "node:net";
+import { join, resolve } from "node:path";
+import { serve } from "@hono/node-server";
+import { parse as parseYaml } from "yaml";
+import { BriefFile } from "../../registry/contract/brief.js";
+import { loadArtifact } from "../artifact.js";
+import { loadConfig } from "../config.js";
+import { localPolicyFile, parsePolicy } from "../core/auth.js";
+import { createApp, type RouteModule } from "../http/app.js";
+import { createDeps, parseBriefs, type Deps } from "../http/deps.js";
+import { jsonLogger } from "../http/logger.js";
+import { startLocalDynamo } from "./dynalite.js";
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+const root = resolve(import.meta.dirname, "../..");
+const registryDir = join(root, "registry");
+const say = (line: string) => console.log(`[toolbelt] ${line}`);
+
+function newestMtime(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+async function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((done) => {
+    const child = spawn(cmd, args, { cwd: root, env, stdio: "inherit" });
+    child.on("exit", (code) => done(code ?? 1));
+  });
+}
+
+/** Build with the registry compiler's CLI when the artifact is missing or older than the registry. */
+async function ensureArtifact(dir: string): Promise<void> {
+  const manifest = join(dir, "manifest.json");
+  const built = existsSync(manifest) ? statSync(manifest).mtimeMs : 0;
+  if (built && built >= newestMtime(registryDir)) return;
+  const cli = join(root, "build/cli.ts");
+  if (!existsSync(cli)) {
+    if (built) return say(`build/cli.ts not found; serving the existing artifact in ${dir}`);
+    throw new Error(`no artifact in ${dir} and no build/cli.ts to build one: run npm run build:artifact`);
+  }
+  say(built ? "registry changed: rebuilding the artifact" : "building the artifact");
+  const code = await run(process.execPath, ["--import", "tsx", cli, "build", "--out", dir], { ...process.env, TOOLBELT_ARTIFACT_DIR: dir });
+  if (code !== 0 || !existsSync(manifest)) throw new Error(`the registry build failed (exit ${code}); run npm run registry:check for the problems`);
+}
+
+function loadBriefs(artifactDir: string, inline: string | undefined): BriefFile[] {
+  if (inline) return parseBriefs(inline);
+  const folder = join(registryDir, "briefs");
+  if (existsSync(folder)) {
+    return readdirSync(folder)
+      .filter((f) => /\.ya?ml$/.test(f))
+      .sort()
+      .map((f) => {
+        const parsed = BriefFile.safeParse(parseYaml(readFileSync(join(folder, f), "utf8")));
+        if (!parsed.success) throw new Error(`registry/briefs/${f}: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+        return parsed.data;
+      });
+  }
+  const file = join(artifactDir, "briefs.json");
+  return existsSync(file) ? parseBriefs(readFileSync(file, "utf8")) : [];
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const s = createServer();
+    s.once("error", fail);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => done(port));
+    });
+  });
+}
+
+async function waitForPort(port: number, child: ChildProcess, ms = 15_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`server-everything exited with ${child.exitCode}`);
+    const ok = await new Promise<boolean>((done) => {
+      const sock = connect(port, "127.0.0.1", () => (sock.end(), done(true)));
+      sock.once("error", () => done(false));
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`server-everything did not listen on port ${port} within ${ms} ms`);
+}
+
+/** server-everything (the example MCP family's upstream) as a child process on loopback. */
+async function startEverything(): Promise<{ url: string; stop(): void } | undefined> {
+  const entry = join(root, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+  if (!existsSync(entry)) return undefined;
+  const port = await freePort();
+  const child = spawn(process.execPath, [entry, "streamableHttp"], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1" },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  child.stderr?.resume();
+  await waitForPort(port, child);
+  return { url: `http://127.0.0.1:${port}/mcp`, stop: () => void child.kill("SIGTERM") };
+}
+
+/** The call route module, once the call gateway provides one. */
+async function callModule(): Promise<RouteModule | undefined> {
+  const file = join(root, "lambdas/http/routes/call.ts");
+  if (!existsSync(file)) return undefined;
+  const mod = (await import("../http/routes/call.js" as string)) as {
+    callRouteModule?: RouteModule | ((deps: Deps) => RouteModule);
+    callRoutes?: RouteModule["routes"];
+  };
+  if (mod.callRouteModule) return typeof mod.callRouteModule === "function" ? undefined : mod.callRouteModule;
+  return mod.callRoutes ? { routes: mod.callRoutes } : undefined;
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig(process.env);
+  const artifactDir = resolve(root, config.artifactDir);
+  const port = Number(process.env.PORT ?? 8787);
+  const cleanups: (() => unknown)[] = [];
+
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    say("stopping");
+    for (const c of cleanups.reverse()) {
+      try {
+        await c();
+      } catch {
+        // Best effort: keep stopping the rest.
+      }
+    }
+    process.exit(code);
+  };
+  process.on("SIGINT", () => void stop(0));
+  process.on("SIGTERM", () => void stop(0));
+
+  try {
+    await ensureArtifact(artifactDir);
+    const artifact = loadArtifact(artifactDir);
+
+    const dataDir = process.env.TOOLBELT_DATA_DIR?.trim();
+    const dynamo = await startLocalDynamo({ table: config.table, ...(dataDir ? { dataDir: resolve(dataDir) } : {}) });
+    cleanups.push(() => dynamo.close());
+    say(`dynalite on ${dynamo.endpoint} (${dataDir ? `data in ${dataDir}` : "in memory"})`);
+
+    const demoFile = join(root, "lambdas/local/demo-service.ts");
+    if (existsSync(demoFile)) {
+      const { startDemoService } = (await import("./demo-service.js" as string)) as typeof import("./demo-service.js");
+      const demo = await startDemoService({ host: "127.0.0.1", ...(process.env.DEMO_SERVICE_TOKEN ? { token: process.env.DEMO_SERVICE_TOKEN } : {}) });
+      cleanups.push(() => demo.close());
+      process.env.DEMO_SERVICE_URL = demo.url;
+      process.env.DEMO_SERVICE_TOKEN = demo.token;
+      say(`demo http service on ${demo.url}`);
+    } else {
+      say("lambdas/local/demo-service.ts not found: the http example families will fail upstream");
+    }
+
+    const everything = await startEverything();
+    if (everything) {
+      cleanups.push(() => everything.stop());
+      process.env.EVERYTHING_MCP_URL = everything.url;
+      say(`server-everything (MCP) on ${everything.url}`);
+    } else {
+      say("server-everything is not installed: the mcp example family will fail upstream");
+    }
+
+    let policy;
+    if (config.policyJson) {
+      policy = parsePolicy(config.policyJson);
+      say("policy from TOOLBELT_POLICY");
+    } else {
+      const key = process.env.TOOLBELT_API_KEY?.trim() || "dev-key";
+      policy = localPolicyFile(key);
+      say(`API key: ${key}${process.env.TOOLBELT_API_KEY ? "" : " (the default)"}: for local use only, never expose this server`);
+    }
+
+    const briefs = loadBriefs(artifactDir, config.briefsJson);
+    const deps = createDeps({ artifact, store: dynamo.store, policy, briefs, config, logger: jsonLogger() });
+    const call = await callModule();
+    const app = createApp(deps, { extraRoutes: call ? [call] : [] });
+
+    const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port });
+    await new Promise<void>((done, fail) => {
+      server.once("listening", () => done());
+      server.once("error", fail);
+    });
+    cleanups.push(
+      () =>
+        new Promise<void>((done) => {
+          (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+          server.close(() => done());
+        }),
+    );
+    const m = artifact.manifest;
+    say(`registry ${m.registry_hash.slice(0, 12)}: ${m.counts.tools} tools in ${m.counts.families} families; briefs: ${briefs.map((b) => b.name).join(", ") || "none"}`);
+    say(`call route: ${call ? "mounted" : "not available yet"}`);
+    say(`listening on http://127.0.0.1:${port} (Ctrl-C to stop)`);
+  } catch (err) {
+    console.error(`[toolbelt] ${(err as Error).message}`);
+    await stop(1);
+  }
+}
+
+await main();
