@@ -103,6 +103,8 @@ export async function buildSearchIndex(
     }
   }
 
+  const nameTerms = docs.map((d) => [...d.name.tf.keys()].map((t) => termId.get(t)!).sort((a, b) => a - b));
+
   // Build-time expansion: WordNet synonyms of indexed words that are themselves indexed, keyed by
   // the synonym's stem, so a query word absent from the catalog still reaches the tools that say it otherwise.
   const expand: Record<string, number[]> = {};
@@ -141,6 +143,7 @@ export async function buildSearchIndex(
     postings: b64(ids),
     impacts: b64(imp),
     expand,
+    nameTerms,
     flex,
   };
 }

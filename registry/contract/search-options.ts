@@ -62,6 +62,8 @@ export type SearchIndexData = {
   impacts: string;
   /** Build-time expansions: an encoded word → related vocabulary term ids (WordNet synonyms). */
   expand: Record<string, number[]>;
+  /** Per document, the ids of the terms of its name (the verb), for the name-coverage boost. */
+  nameTerms: number[][];
   /** Exported FlexSearch vocabulary index (key → data). */
   flex: [string, string][];
 };
@@ -104,6 +106,9 @@ export function splitIdentifier(s: string): string {
     .replace(/[_.\-/:]+/g, " ");
 }
 
+// Opaque identifiers ("A1b2C3d4", "m4V1pWfTdJ": two or more letter/digit switches) carry no capability,
+// and split as camelCase they turn into random short words that happen to be rare in the catalog.
+const OPAQUE_ID = /\b(?=[A-Za-z0-9]{6,}\b)[A-Za-z0-9]*(?:[A-Za-z]\d+[A-Za-z]|\d[A-Za-z]+\d)[A-Za-z0-9]*\b/g;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const TOKEN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[\p{L}\p{N}]+/gu;
 
@@ -125,7 +130,7 @@ export function stem(word: string): string {
  */
 export function encode(text: string, onWord?: (word: string, stem: string) => void): string[] {
   const out: string[] = [];
-  for (const m of splitIdentifier(text).matchAll(TOKEN)) {
+  for (const m of splitIdentifier(text.replace(OPAQUE_ID, " ")).matchAll(TOKEN)) {
     const tok = m[0];
     if (CJK.test(tok)) {
       const chars = [...tok];
@@ -134,7 +139,7 @@ export function encode(text: string, onWord?: (word: string, stem: string) => vo
       continue;
     }
     const w = tok.toLowerCase();
-    if (STOPWORDS.has(w) || /^\d+$/.test(w)) continue;
+    if (w.length < 2 || STOPWORDS.has(w) || /^\d+$/.test(w)) continue;
     const s = stem(w);
     onWord?.(w, s);
     out.push(s);

@@ -17,8 +17,14 @@ export type QueryParams = {
   fuzzyWeight: number;
   /** Share of a fully unknown word's weight kept in the normalizer: unknown words lower the score this much. */
   unknownWeight: number;
+  /** A word repeated in the query counts once (1) or per occurrence (0). */
+  uniqueTerms: number;
+  /** Boost for the share of a tool's name words the query contains: raw × (1 + nameBoost·coverage). */
+  nameBoost: number;
+  /** Calibration: score = 1 − exp(−raw / (scale · idfMax)), raw in units of one fully matched rarest word. */
+  scale: number;
 };
-export const DEFAULT_QUERY_PARAMS: QueryParams = { fuzzyWeight: 0.7, unknownWeight: 0.5 };
+export const DEFAULT_QUERY_PARAMS: QueryParams = { fuzzyWeight: 0.7, unknownWeight: 0.5, uniqueTerms: 1, nameBoost: 0.5, scale: 1 };
 
 type Member = { term: number; w: number };
 type Group = { qw: number; den: number; members: Member[] };
@@ -60,6 +66,8 @@ export class Scorer {
   private readonly expand: Record<string, number[]>;
   private readonly synonymWeight: number;
   private readonly idfMax: number;
+  private readonly nameTerms: number[][];
+  private readonly nameMass: Float64Array;
   private readonly flexData: [string, string][];
   private flex: Document<VocabRecord> | undefined;
   // Scratch space reused across queries: stamps avoid clearing arrays per query.
@@ -68,6 +76,11 @@ export class Scorer {
   private readonly groupStamp: Uint32Array;
   private readonly queryStamp: Uint32Array;
   private stamp = 0;
+  /** Per document, what a query made of all its terms would score (for the verdict's document coverage). */
+  readonly docMass: Float64Array;
+  /** The normalizer of the last query (diagnostics for the eval). */
+  lastDen = 0;
+  lastGroups = 0;
 
   constructor(data: SearchIndexData, readonly params: QueryParams = DEFAULT_QUERY_PARAMS) {
     if (data.version !== SEARCH_INDEX_VERSION) {
@@ -90,10 +103,19 @@ export class Scorer {
     this.expand = data.expand;
     this.synonymWeight = data.params.synonymWeight;
     this.flexData = data.flex;
+    this.nameTerms = data.nameTerms;
+    this.nameMass = Float64Array.from(data.nameTerms, (ts) => ts.reduce((s, t) => s + this.idf[t]!, 0));
     this.acc = new Float64Array(n);
     this.best = new Float64Array(n);
     this.groupStamp = new Uint32Array(n);
     this.queryStamp = new Uint32Array(n);
+    this.docMass = new Float64Array(n);
+    for (let t = 0; t < data.terms.length; t++) {
+      for (let p = this.start[t]!, end = this.start[t + 1]!; p < end; p++) {
+        const d = this.ids[p]!;
+        this.docMass[d] = this.docMass[d]! + (this.idf[t]! * this.imp[p]!) / IMPACT_SCALE;
+      }
+    }
   }
 
   /** Import the FlexSearch vocabulary index (once; only queries with unknown words need it). */
@@ -125,7 +147,8 @@ export class Scorer {
     const qtf = new Map<string, number>();
     for (const t of encodeQuery(query)) qtf.set(t, (qtf.get(t) ?? 0) + 1);
     const groups: Group[] = [];
-    for (const [t, qw] of qtf) {
+    for (const [t, count] of qtf) {
+      const qw = this.params.uniqueTerms ? 1 : count;
       const exact = this.termId.get(t);
       const members: Member[] = exact !== undefined ? [{ term: exact, w: 1 }] : this.fuzzy(t);
       if (this.synonymWeight > 0) {
@@ -151,6 +174,8 @@ export class Scorer {
   score(query: string): Scored[] {
     const groups = this.groups(query);
     const den = groups.reduce((s, g) => s + g.qw * g.den, 0);
+    this.lastDen = den;
+    this.lastGroups = groups.length;
     if (den <= 0) return [];
     const q = ++this.stamp;
     const touched: number[] = [];
@@ -170,18 +195,30 @@ export class Scorer {
           if (groupStamp[d] !== gs) {
             groupStamp[d] = gs;
             best[d] = v;
-            acc[d] += v;
+            acc[d] = acc[d]! + v;
           } else if (v > best[d]!) {
-            acc[d] += v - best[d]!;
+            acc[d] = acc[d]! + v - best[d]!;
             best[d] = v;
           }
         }
       }
     }
+    // Name coverage: "water quality" in the query says more about getWaterQuality than about a tool
+    // whose description mentions water once.
+    const qset = new Set<number>();
+    for (const g of groups) for (const m of g.members) if (m.w >= this.params.fuzzyWeight * 0.8) qset.add(m.term);
+    const unit = this.params.scale * this.idfMax;
     const out: Scored[] = new Array(touched.length);
     for (let i = 0; i < touched.length; i++) {
       const d = touched[i]!;
-      out[i] = { doc: d, score: Math.min(1, acc[d]! / den) };
+      let raw = acc[d]!;
+      const nm = this.nameMass[d]!;
+      if (this.params.nameBoost && nm > 0) {
+        let hit = 0;
+        for (const t of this.nameTerms[d]!) if (qset.has(t)) hit += idf[t]!;
+        raw *= 1 + (this.params.nameBoost * hit) / nm;
+      }
+      out[i] = { doc: d, score: 1 - Math.exp(-raw / unit) };
     }
     return out;
   }
