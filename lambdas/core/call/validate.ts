@@ -4,6 +4,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { JsonSchema } from "../../../registry/contract/schema-types.js";
+import { ToolbeltError } from "../errors.js";
 
 export type SchemaProblem = {
   /** Where in the value, as a JSON path (`$` is the whole value). */
@@ -61,7 +62,14 @@ export function createSchemaValidator(): SchemaValidator {
       // Drafts other than 07 and 2019/2020 (e.g. draft-04 in imported catalogs) are read as draft-07.
       const known = draft === "2020" || typeof schema.$schema !== "string" || /draft-07/.test(schema.$schema);
       const { $schema: _ignored, ...rest } = schema;
-      fn = instance(draft, flavour).compile(known ? schema : rest);
+      try {
+        fn = instance(draft, flavour).compile(known ? schema : rest);
+      } catch (e) {
+        // The build compiles every schema; reaching this means a hand-edited or foreign artifact.
+        throw new ToolbeltError("UNAVAILABLE", `this tool's ${flavour} schema does not compile (${(e as Error).message}); tell the operator`, {
+          schema_error: (e as Error).message,
+        });
+      }
       byFlavour.set(schema, fn);
     }
     return fn;

@@ -1,0 +1,134 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { editDistance } from "../../../lambdas/core/call/distance.js";
+import { createNameResolver } from "../../../lambdas/core/call/resolve.js";
+import { globMatcher } from "../../../lambdas/core/globs.js";
+
+const NAMES = [
+  "git.log",
+  "git.diff",
+  "git.status",
+  "git.commit_changes",
+  "notes.create",
+  "notes.search",
+  "issues.search",
+  "admin.reset",
+  "admin.audit",
+  "everything.get-sum",
+];
+const resolver = createNameResolver(NAMES);
+const all = () => true;
+const grant = (...globs: string[]) => globMatcher(globs);
+
+describe("editDistance", () => {
+  it("counts insertions, deletions, substitutions and adjacent transpositions as one edit", () => {
+    expect(editDistance("status", "status", 2)).toBe(0);
+    expect(editDistance("status", "statsu", 2)).toBe(1);
+    expect(editDistance("status", "stats", 2)).toBe(1);
+    expect(editDistance("status", "staTus", 2)).toBe(1);
+    expect(editDistance("status", "sttaus", 2)).toBe(1);
+    expect(editDistance("kitten", "sitting", 5)).toBe(3);
+  });
+
+  it("stops early past the bound", () => {
+    expect(editDistance("abcdefgh", "zzzzzzzz", 2)).toBe(3);
+    expect(editDistance("a", "abcdefgh", 2)).toBe(3);
+  });
+});
+
+describe("name resolution", () => {
+  it("calls an exact granted name exactly", () => {
+    expect(resolver.resolve("git.log", all)).toEqual({ status: "exact", name: "git.log" });
+  });
+
+  it("refuses the exact name of an ungranted tool as not granted", () => {
+    expect(resolver.resolve("admin.reset", grant("git.*"))).toEqual({ status: "not_granted", name: "admin.reset" });
+  });
+
+  it("resolves case differences", () => {
+    expect(resolver.resolve("Git.Log", all)).toEqual({ status: "resolved", name: "git.log", rule: "case" });
+  });
+
+  it("resolves `_`, `-` and `.` separators", () => {
+    expect(resolver.resolve("git_commit-changes", all)).toEqual({ status: "resolved", name: "git.commit_changes", rule: "separators" });
+    expect(resolver.resolve("everything.get_sum", all)).toEqual({ status: "resolved", name: "everything.get-sum", rule: "separators" });
+  });
+
+  it("resolves a missing family prefix when one granted tool has that verb", () => {
+    expect(resolver.resolve("status", all)).toEqual({ status: "resolved", name: "git.status", rule: "family_prefix" });
+    expect(resolver.resolve("get_sum", all)).toEqual({ status: "resolved", name: "everything.get-sum", rule: "family_prefix" });
+  });
+
+  it("resolves a missing prefix among the granted tools only", () => {
+    // notes.search and issues.search share the verb; only one is granted.
+    expect(resolver.resolve("search", grant("notes.*"))).toEqual({ status: "resolved", name: "notes.search", rule: "family_prefix" });
+  });
+
+  it("answers an ambiguous missing prefix with the candidates as suggestions", () => {
+    const r = resolver.resolve("search", all);
+    expect(r.status).toBe("ambiguous");
+    expect(r.status === "ambiguous" && r.suggestions.slice(0, 2)).toEqual(["issues.search", "notes.search"]);
+  });
+
+  it("resolves a small typo (one edit for short names, two for longer)", () => {
+    expect(resolver.resolve("git.stauts", all)).toEqual({ status: "resolved", name: "git.status", rule: "typo" });
+    expect(resolver.resolve("git.comit_chnges", all)).toEqual({ status: "resolved", name: "git.commit_changes", rule: "typo" });
+    expect(resolver.resolve("notes.craete", all)).toEqual({ status: "resolved", name: "notes.create", rule: "typo" });
+  });
+
+  it("does not stretch a short name by two edits", () => {
+    expect(resolver.resolve("git.lgo", all)).toMatchObject({ status: "resolved", name: "git.log" });
+    expect(resolver.resolve("gt.lg", all).status).not.toBe("resolved");
+  });
+
+  it("answers an ambiguous typo with suggestions instead of guessing", () => {
+    // A typo of a verb that two granted families share.
+    const r = resolver.resolve("serach", all);
+    expect(r.status).toBe("ambiguous");
+    expect(r.status !== "exact" && r.status !== "resolved" && r.status !== "not_granted" && r.suggestions).toEqual(
+      expect.arrayContaining(["issues.search", "notes.search"]),
+    );
+  });
+
+  it("never resolves a near-miss to an ungranted tool, nor names it in suggestions", () => {
+    const bob = grant("git.*");
+    for (const name of ["Admin.Reset", "admin-reset", "reset", "admin.rest", "admn.reset", "ADMIN_RESET", "audit", "admin.audti"]) {
+      const r = resolver.resolve(name, bob);
+      expect(r.status, name).toBe("not_found");
+      expect(JSON.stringify(r), name).not.toMatch(/admin/);
+    }
+  });
+
+  it("never redirects the spelling of an ungranted tool to a different granted tool", () => {
+    const names = ["admin.delete_user", "admin.delete_users"];
+    const r = createNameResolver(names).resolve("Admin.Delete_User", grant("admin.delete_users"));
+    expect(r).toEqual({ status: "not_found", suggestions: ["admin.delete_users"] });
+  });
+
+  it("suggests at most five granted tools for an unknown name", () => {
+    const r = resolver.resolve("git.push", all);
+    expect(r.status).toBe("not_found");
+    if (r.status === "not_found") {
+      expect(r.suggestions.length).toBeGreaterThan(0);
+      expect(r.suggestions.length).toBeLessThanOrEqual(5);
+      expect(r.suggestions.every((s) => s.startsWith("git."))).toBe(true);
+    }
+  });
+
+  it("property: whatever the name and grants, the resolver never yields or suggests an ungranted tool", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.constantFrom(...NAMES).map((n) => n.toUpperCase()), fc.string({ maxLength: 30 }), fc.constantFrom(...NAMES)),
+        fc.subarray(NAMES),
+        (name, grantedList) => {
+          const granted = (n: string) => grantedList.includes(n);
+          const r = resolver.resolve(name, granted);
+          if (r.status === "exact" || r.status === "resolved") expect(granted(r.name)).toBe(true);
+          if (r.status === "ambiguous" || r.status === "not_found") expect(r.suggestions.every(granted)).toBe(true);
+          if (r.status === "not_granted") expect(r.name).toBe(name);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
