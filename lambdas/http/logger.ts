@@ -26,6 +26,7 @@ export function jsonLogger(write: (line: string) => void = (l) => process.stdout
 /** Collects entries in memory: tests assert on what was logged (e.g. a 500's cause). */
 export function memoryLogger(): Logger & { entries: { level: string; message: string; fields: LogFields }[] } {
   const entries: { level: string; message: string; fields: LogFields }[] = [];
-  const log = (level: string) => (message: string, fields: LogFields = {}) => void entries.push({ level, message, fields });
+  const log = (level: string) => (message: string, fields: LogFields = {}) =>
+    void entries.push({ level, message, fields: Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, describe(v)])) });
   return { entries, info: log("info"), warn: log("warn"), error: log("error") };
 }

@@ -11,8 +11,10 @@ import { BriefFile } from "../../registry/contract/brief.js";
 import { loadArtifact } from "../artifact.js";
 import { loadConfig } from "../config.js";
 import { localPolicyFile, parsePolicy } from "../core/auth.js";
-import { createApp, type RouteModule } from "../http/app.js";
-import { createDeps, parseBriefs, type Deps } from "../http/deps.js";
+import { createApp } from "../http/app.js";
+import { createDeps, parseBriefs } from "../http/deps.js";
+import { createCallModule } from "../http/routes/call.js";
+import { DynamoMissStore } from "../stores/misses.js";
 import { jsonLogger } from "../http/logger.js";
 import { startLocalDynamo } from "./dynalite.js";
 
@@ -109,18 +111,6 @@ async function startEverything(): Promise<{ url: string; stop(): void } | undefi
   return { url: `http://127.0.0.1:${port}/mcp`, stop: () => void child.kill("SIGTERM") };
 }
 
-/** The call route module, once the call gateway provides one. */
-async function callModule(): Promise<RouteModule | undefined> {
-  const file = join(root, "lambdas/http/routes/call.ts");
-  if (!existsSync(file)) return undefined;
-  const mod = (await import("../http/routes/call.js" as string)) as {
-    callRouteModule?: RouteModule | ((deps: Deps) => RouteModule);
-    callRoutes?: RouteModule["routes"];
-  };
-  if (mod.callRouteModule) return typeof mod.callRouteModule === "function" ? undefined : mod.callRouteModule;
-  return mod.callRoutes ? { routes: mod.callRoutes } : undefined;
-}
-
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const artifactDir = resolve(root, config.artifactDir);
@@ -186,8 +176,10 @@ async function main(): Promise<void> {
 
     const briefs = loadBriefs(artifactDir, config.briefsJson);
     const deps = createDeps({ artifact, store: dynamo.store, policy, briefs, config, logger: jsonLogger() });
-    const call = await callModule();
-    const app = createApp(deps, { extraRoutes: call ? [call] : [] });
+    // Templates read `${VAR}` from this environment at call time (DEMO_SERVICE_*, EVERYTHING_MCP_URL set above).
+    const call = createCallModule({ env: process.env, misses: new DynamoMissStore(dynamo.client, dynamo.table) });
+    cleanups.push(() => call.close());
+    const app = createApp(deps, { extraRoutes: [call] });
 
     const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port });
     await new Promise<void>((done, fail) => {
@@ -203,7 +195,6 @@ async function main(): Promise<void> {
     );
     const m = artifact.manifest;
     say(`registry ${m.registry_hash.slice(0, 12)}: ${m.counts.tools} tools in ${m.counts.families} families; briefs: ${briefs.map((b) => b.name).join(", ") || "none"}`);
-    say(`call route: ${call ? "mounted" : "not available yet"}`);
     say(`listening on http://127.0.0.1:${port} (Ctrl-C to stop)`);
   } catch (err) {
     console.error(`[toolbelt] ${(err as Error).message}`);

@@ -8,6 +8,7 @@ import { DEFAULT_HTTP_LIMITS, DEFAULT_SESSION_TTL_SECS, DEFAULT_SURFACE_BOUNDS, 
 import { sha256Hex } from "../../lambdas/core/auth.js";
 import { createApp, type RouteModule } from "../../lambdas/http/app.js";
 import { createDeps, type Deps } from "../../lambdas/http/deps.js";
+import type { SessionStore } from "../../lambdas/stores/session-store.js";
 import { memoryLogger } from "../../lambdas/http/logger.js";
 import { buildTestArtifact } from "./artifact.js";
 import { startDynalite, type TestDynamo } from "./dynalite.js";
@@ -42,6 +43,8 @@ export type TestApiOptions = {
   extraRoutes?: RouteModule[];
   /** Reuse a running dynalite (the caller closes it). */
   dynamo?: TestDynamo;
+  /** Replace the session store (e.g. one that fails, to test 500/503 mapping); dynalite still starts. */
+  store?: SessionStore;
 };
 
 export type TestApi = {
@@ -62,7 +65,7 @@ export async function startTestApi(opts: TestApiOptions = {}): Promise<TestApi> 
   const logger = memoryLogger();
   const deps = createDeps({
     artifact,
-    store: dynamo.store,
+    store: opts.store ?? dynamo.store,
     policy: opts.policy ?? testPolicy(),
     briefs: opts.briefs ?? testBriefs(),
     config: {
