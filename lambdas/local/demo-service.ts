@@ -141,10 +141,14 @@ type Note = { id: string; title: string; body: string; tags: string[]; created_a
 
 // ---------- time ----------
 
+/** An IANA zone from its name or its city (`Tokyo`, `new york` → Asia/Tokyo, America/New_York). */
 function checkZone(zone: string): string {
   try {
-    return new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone;
+    return new Intl.DateTimeFormat("en-US", { timeZone: zone.trim() }).resolvedOptions().timeZone;
   } catch {
+    const city = zone.trim().toLowerCase().replace(/\s+/g, "_");
+    const hit = Intl.supportedValuesOf("timeZone").find((z) => z.toLowerCase().split("/").pop() === city);
+    if (hit) return hit;
     throw bad(`unknown time zone ${JSON.stringify(zone)}: use an IANA name such as Europe/Paris or Asia/Tokyo`);
   }
 }
@@ -549,7 +553,8 @@ function shuffle<T>(items: T[]): T[] {
 
 // ---------- the app ----------
 
-const KV_KEY_RE = /^[A-Za-z0-9_.:-]{1,128}$/;
+// A key never starts with a dot, so `.` and `..` cannot rewrite the URL path.
+const KV_KEY_RE = /^[A-Za-z0-9_:-][A-Za-z0-9_.:-]{0,127}$/;
 type KvEntry = { value: string; version: number; updated_at: string; expires_at?: number };
 
 export function createDemoApp(token: string, timers: Set<NodeJS.Timeout>): Hono {
@@ -577,7 +582,7 @@ export function createDemoApp(token: string, timers: Set<NodeJS.Timeout>): Hono 
   };
   const kvKey = (c: Context) => {
     const key = c.req.param("key") ?? "";
-    if (!KV_KEY_RE.test(key)) throw bad("a key is 1-128 characters of letters, digits, `_`, `.`, `:` or `-`");
+    if (!KV_KEY_RE.test(key)) throw bad("a key is 1-128 characters of letters, digits, `_`, `.`, `:` or `-`, not starting with a dot");
     return key;
   };
   const note = (id: string) => {
