@@ -92,8 +92,8 @@ function errorText(e: unknown): string {
 
 type FamilyLoad = {
   tools: CatalogTool[];
-  /** Where each tool was defined, for collision messages. */
-  origins: Map<string, string>;
+  /** Where each tool was defined (parallel to `tools`), for collision messages. */
+  origins: string[];
   diagnostics: Diagnostic[];
   /** Why the family could not load at all (unreadable or unparseable source), if so. */
   failure?: string;
@@ -190,19 +190,19 @@ export async function loadRegistry(dir: string, opts: LoadOptions = {}): Promise
       diagnostics.push(diag({ code: "FAMILY_LOAD_FAILED", at, message: `required family \`${def.name}\` cannot load: ${load.failure}` }, top));
       return;
     }
-    for (const t of load.tools) {
+    load.tools.forEach((t, i) => {
       const canon = canonicalName(t.name);
-      const origin = load.origins.get(t.name) ?? t.source;
+      const origin = load.origins[i] ?? t.source;
       const prior = seen.get(canon);
       if (prior) {
         const how = prior.name === t.name ? "is also defined" : `collides with \`${prior.name}\` (names differing only by case or \`_\`/\`-\`/\`.\` are one tool to the gateway), defined`;
         const [file, path] = splitOrigin(origin);
         diagnostics.push({ severity: "error", code: "NAME_COLLISION", file, tool: t.name, path, message: `\`${t.name}\` ${how} in ${prior.origin}; it is defined here too` });
-        continue;
+        return;
       }
       seen.set(canon, { name: t.name, origin });
       tools.push(t);
-    }
+    });
     families.push({
       name: def.name,
       description: def.description.trim(),
@@ -258,14 +258,14 @@ function checkSource(source: FamilySource, at: Segment[]): Finding[] {
 }
 
 async function loadFamily(fs: RegistryFs, def: FamilyDef): Promise<FamilyLoad> {
-  const load: FamilyLoad = { tools: [], origins: new Map(), diagnostics: [] };
+  const load: FamilyLoad = { tools: [], origins: [], diagnostics: [] };
   const collect = (file: string, parsed: ParsedFile, fileFindings: Finding[], entries: ToolEntryResult[]) => {
     load.diagnostics.push(...fileFindings.map((f) => diag(f, { file, lineOf: parsed.lineOf })));
     for (const e of entries) {
       load.diagnostics.push(...e.findings.map((f) => diag(f, { file, tool: e.tool, lineOf: parsed.lineOf })));
       if (e.catalog && !e.findings.some((f) => (f.severity ?? "error") === "error")) {
         load.tools.push(e.catalog);
-        load.origins.set(e.catalog.name, `${file} ${jsonPath(["tools", e.index])}`);
+        load.origins.push(`${file} ${jsonPath(["tools", e.index])}`);
       }
     }
   };
@@ -351,7 +351,7 @@ async function loadJsonlFamily(fs: RegistryFs, def: FamilyDef, file: string, loa
     load.diagnostics.push(...findings.map((f) => ({ ...diag(f, { file, tool: t.name }), line })));
     if (findings.length === 0) {
       load.tools.push(t);
-      load.origins.set(t.name, `${file} ${jsonPath([line - 1])}`);
+      load.origins.push(`${file} ${jsonPath([line - 1])}`);
     }
   });
 }

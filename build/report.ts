@@ -23,7 +23,7 @@ export function formatDiagnostics(diags: readonly Diagnostic[], format: Format, 
   const tail =
     errors > 0
       ? `${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}`
-      : `registry OK${summary ? `: ${summary.tools} tools in ${summary.families} families` : ""}${warnings ? ` (${warnings} warning${warnings === 1 ? "" : "s"})` : ""}`;
+      : `registry OK${summary ? `: ${summary.tools} tool${summary.tools === 1 ? "" : "s"} in ${summary.families} famil${summary.families === 1 ? "y" : "ies"}` : ""}${warnings ? ` (${warnings} warning${warnings === 1 ? "" : "s"})` : ""}`;
   return [...lines, tail].join("\n") + "\n";
 }
 

@@ -12,11 +12,11 @@ export const EMPTY_INPUT_SCHEMA = { type: "object", properties: {} } as const;
 
 export function checkToolName(family: string, verb: string, at: Finding["at"] = ["name"]): Finding[] {
   const name = fullName(family, verb);
-  if (!VERB_RE.test(verb)) {
-    return [{ code: "BAD_NAME", at, message: `tool name \`${verb}\` must start with a letter and use only letters, digits, \`_\`, \`-\` and \`.\`` }];
+  if (name.length > MAX_TOOL_NAME) {
+    return [{ code: "BAD_NAME", at, message: `full name \`${name.slice(0, 40)}…\` is ${name.length} characters; at most ${MAX_TOOL_NAME}` }];
   }
-  if (name.length > MAX_TOOL_NAME || !TOOL_NAME_RE.test(name)) {
-    return [{ code: "BAD_NAME", at, message: `full name \`${name}\` is ${name.length} characters; at most ${MAX_TOOL_NAME}` }];
+  if (!VERB_RE.test(verb) || !TOOL_NAME_RE.test(name)) {
+    return [{ code: "BAD_NAME", at, message: `tool name \`${verb}\` must start with a letter and use only letters, digits, \`_\`, \`-\` and \`.\`` }];
   }
   return [];
 }

@@ -1,0 +1,83 @@
+// `registry:pull`: snapshot a live MCP server's tools/list (Streamable HTTP) into the registry, so the
+// build reads it offline and deterministically.
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, join, relative, sep } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ENV_REF_RE, FORMAT_VERSION } from "../registry/contract/tool.js";
+import type { SnapshotFile } from "../registry/contract/snapshot.js";
+import { addFamily, assertFamilyName } from "./families-edit.js";
+
+export type PullOptions = {
+  /** Endpoint; `${ENV}` references are expanded for the request and kept verbatim in families.yaml. */
+  url: string;
+  family: string;
+  registry: string;
+  /** Snapshot path; default `<registry>/snapshots/<family>.json`. */
+  out?: string;
+  headers?: Record<string, string>;
+  env?: NodeJS.ProcessEnv;
+};
+
+const MAX_PAGES = 1000;
+
+export function expandEnv(text: string, env: NodeJS.ProcessEnv): string {
+  return text.replace(ENV_REF_RE, (_, name: string) => {
+    const v = env[name];
+    if (v === undefined) throw new Error(`environment variable ${name} is not set`);
+    return v;
+  });
+}
+
+export async function fetchSnapshot(url: string, headers: Record<string, string> = {}): Promise<SnapshotFile> {
+  const client = new Client({ name: "toolbelt-registry-pull", version: "1.0.0" });
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+  await client.connect(transport);
+  try {
+    const tools: SnapshotFile["tools"] = [];
+    const cursors = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const res = await client.listTools(cursor ? { cursor } : {});
+      for (const t of res.tools) {
+        tools.push({
+          name: t.name,
+          ...(t.title !== undefined ? { title: t.title } : {}),
+          ...(t.description !== undefined ? { description: t.description } : {}),
+          inputSchema: t.inputSchema as Record<string, unknown>,
+          ...(t.outputSchema !== undefined ? { outputSchema: t.outputSchema as Record<string, unknown> } : {}),
+          ...(t.annotations !== undefined ? { annotations: t.annotations as Record<string, unknown> } : {}),
+        });
+      }
+      cursor = res.nextCursor;
+      // A server that repeats a cursor would page forever.
+      if (!cursor || cursors.has(cursor)) break;
+      cursors.add(cursor);
+    }
+    tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const server = client.getServerVersion();
+    return { version: FORMAT_VERSION, server: { name: server?.name ?? "unknown", version: server?.version ?? "unknown" }, tools };
+  } finally {
+    await client.close();
+  }
+}
+
+export async function pullSnapshot(o: PullOptions): Promise<{ file: string; tools: number; server: string; familyAdded: boolean }> {
+  assertFamilyName(o.family);
+  const env = o.env ?? process.env;
+  const headers = Object.fromEntries(Object.entries(o.headers ?? {}).map(([k, v]) => [k, expandEnv(v, env)]));
+  const snapshot = await fetchSnapshot(expandEnv(o.url, env), headers);
+  const file = o.out ?? join(o.registry, "snapshots", `${o.family}.json`);
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, JSON.stringify(snapshot, null, 2) + "\n");
+  const rel = relative(o.registry, file).split(sep).join("/");
+  let familyAdded = false;
+  if (!rel.startsWith("..")) {
+    familyAdded = await addFamily(o.registry, {
+      name: o.family,
+      description: `Tools of the MCP server ${snapshot.server.name}.`,
+      source: { mcp: { snapshot: rel, url: o.url, ...(o.headers && Object.keys(o.headers).length ? { headers: o.headers } : {}) } },
+    });
+  }
+  return { file, tools: snapshot.tools.length, server: `${snapshot.server.name} ${snapshot.server.version}`, familyAdded };
+}
