@@ -52,7 +52,8 @@ export const ENDPOINT_GROUPS = {
     // Find itself runs in microseconds; the rest is a few DynamoDB round trips with SDK retries.
     // 10 s bounds a stuck invocation far below the API's 30 s limit.
     timeoutSecs: 10,
-    tableActions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Query"],
+    // Sessions and pins: a consistent read, and conditional puts (optimistic versioning).
+    tableActions: ["dynamodb:GetItem", "dynamodb:PutItem"],
     upstreamSecrets: false,
     p99AlarmMs: 1000,
   },
@@ -69,6 +70,7 @@ export const ENDPOINT_GROUPS = {
     // The largest tool timeout plus a margin, capped below the HTTP API's 30 s (the gateway
     // computes the real value from the artifact and warns about tools that cannot finish in time).
     timeoutSecs: 29,
+    // Pin-on-use (get, conditional put) and the miss log (counter update, event put, Query to list).
     tableActions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Query"],
     upstreamSecrets: true,
     p99AlarmMs: 10_000,

@@ -107,6 +107,12 @@ export interface ToolbeltGatewayProps {
   readonly authorizer?: apigw.IHttpRouteAuthorizer;
   /** Per-group sizing overrides. */
   readonly groups?: Partial<Record<EndpointGroupName, EndpointGroupOverrides>>;
+  /**
+   * The Lambda runtime. Default Node 20, the runtime the project is built and tested on. AWS
+   * deprecated nodejs20.x on 2026-04-30 and disables creating functions on it from 2027-02-01:
+   * the bundles target Node 20 syntax, so Runtime.NODEJS_22_X (or 24) runs them unchanged.
+   */
+  readonly runtime?: lambda.Runtime;
   /** Extra environment for every function (e.g. TOOLBELT_SURFACE_MAX_TOOLS). */
   readonly environment?: Record<string, string>;
 }
@@ -266,7 +272,7 @@ export class ToolbeltGateway extends Construct {
       handler: "handler",
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: join(PROJECT_ROOT, "package-lock.json"),
-      runtime: lambda.Runtime.NODEJS_20_X,
+      runtime: props.runtime ?? lambda.Runtime.NODEJS_20_X,
       // Graviton: about 20% cheaper per GB-second and as fast for this JSON- and string-bound work.
       architecture: lambda.Architecture.ARM_64,
       memorySize: overrides.memoryMb ?? spec.memoryMb,
@@ -308,6 +314,10 @@ export class ToolbeltGateway extends Construct {
     );
 
     const alarms = this.functionAlarms(Name, fn, spec);
+    Validations.of(fn).acknowledge({
+      id: "CloudFormation-Validate::W2531",
+      reason: "nodejs20.x is the runtime the bundles are tested on; the `runtime` prop moves to a newer one before AWS stops creating nodejs20.x functions (2027-02-01).",
+    });
     Validations.of(fn).acknowledge({
       id: "AwsSolutions-L1",
       reason: "Node 20 is the runtime the project is built and tested on (SPEC: TypeScript on Node 20); the bundle targets it.",

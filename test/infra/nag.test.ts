@@ -1,0 +1,75 @@
+// cdk-nag (AwsSolutions pack) over the Toolbelt stack: no finding without an acknowledgment, and
+// every acknowledgment carries its reason.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { App, Stack, Validations } from "aws-cdk-lib";
+import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
+import { HttpJwtAuthorizer } from "aws-cdk-lib/aws-apigatewayv2-authorizers";
+import { AwsSolutionsChecks } from "cdk-nag";
+import type { IConstruct } from "constructs";
+import { makeArtifact, synthStack, type Fixture } from "./stack-fixture.js";
+
+let fixture: Fixture;
+
+beforeAll(async () => {
+  fixture = await makeArtifact();
+});
+afterAll(() => fixture.cleanup());
+
+function acknowledgments(root: IConstruct): Array<{ path: string; id: string; reason: string }> {
+  return root.node.findAll().flatMap((c) =>
+    c.node.metadata
+      .filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+      .flatMap((m) =>
+        Object.entries(m.data as Record<string, string>).map(([id, reason]) => ({
+          path: c.node.path,
+          // aws-cdk-lib qualifies annotation-based rule ids; cdk-nag reads both forms.
+          id: id.replace(/^Annotation::/, ""),
+          reason,
+        })),
+      ),
+  );
+}
+
+describe("cdk-nag AwsSolutions", () => {
+  it("finds nothing unacknowledged in the stack, with secrets and an alarm topic configured", () => {
+    const { app, stack } = synthStack(
+      {
+        artifactDir: fixture.artifactDir,
+        secrets: { GITHUB_TOKEN: { parameter: "/toolbelt/github-token" }, STRIPE_KEY: { secret: "toolbelt/stripe" } },
+      },
+      { stack: { alarmTopicArn: "arn:aws:sns:eu-west-1:123456789012:alarms" } },
+    );
+    const report = new AwsSolutionsChecks(app, { verbose: true }).validateScope(stack);
+    expect(report.violations).toEqual([]);
+    expect(report.success).toBe(true);
+  });
+
+  it("acknowledges only the findings the design accepts, each with a reason", () => {
+    const { stack } = synthStack({ artifactDir: fixture.artifactDir });
+    const acks = acknowledgments(stack);
+    expect([...new Set(acks.map((a) => a.id))].sort()).toEqual([
+      "AwsSolutions-APIG4",
+      "AwsSolutions-L1",
+      "CloudFormation-Validate::W2531",
+    ]);
+    for (const a of acks) expect(a.reason.length, `${a.id} at ${a.path}`).toBeGreaterThan(40);
+  });
+
+  it("needs no route acknowledgment when an API Gateway authorizer guards the routes", () => {
+    const { app, stack } = synthStack({
+      artifactDir: fixture.artifactDir,
+      authorizer: new HttpJwtAuthorizer("Jwt", "https://issuer.example.test", { jwtAudience: ["toolbelt"] }),
+    });
+    expect(acknowledgments(stack).map((a) => a.id)).not.toContain("AwsSolutions-APIG4");
+    expect(new AwsSolutionsChecks(app).validateScope(stack).violations).toEqual([]);
+  });
+
+  it("reports findings when there are some (the check is live)", () => {
+    const app = new App();
+    const stack = new Stack(app, "Careless");
+    new dynamodb.Table(stack, "Table", { partitionKey: { name: "pk", type: dynamodb.AttributeType.STRING } });
+    const report = new AwsSolutionsChecks(app).validateScope(stack);
+    expect(report.success).toBe(false);
+    expect(report.violations.map((v) => v.ruleName)).toContain("AwsSolutions-DDB3");
+  });
+});

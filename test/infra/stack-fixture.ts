@@ -1,0 +1,46 @@
+// Builds the Toolbelt stack for template tests: a small artifact in a temp dir, a policy with one
+// key digest, and bundling skipped (context `aws:cdk:bundling-stacks: []`) so synth takes milliseconds.
+import { createHash } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { App } from "aws-cdk-lib";
+import { Template } from "aws-cdk-lib/assertions";
+import type { CatalogTool } from "../../registry/contract/artifact.js";
+import type { PolicyFile } from "../../registry/contract/policy.js";
+import { ToolbeltStack, type ToolbeltStackProps } from "../../infra/stack.js";
+import type { ToolbeltGatewayProps } from "../../infra/toolbelt-gateway.js";
+import { buildTestArtifact, defaultTestTools, testArtifactInput } from "../helpers/artifact.js";
+
+export const TEST_KEY = "test-key-for-the-template";
+export const TEST_DIGEST = createHash("sha256").update(TEST_KEY).digest("hex");
+export const TEST_POLICY: PolicyFile = {
+  version: 1,
+  principals: [{ id: "agent", keys: [TEST_DIGEST], allow: ["*"], deny: [], admin: true }],
+};
+
+export type Fixture = { artifactDir: string; cleanup(): Promise<void> };
+
+/** A temp artifact; `timeoutMs` sets every tool's timeout (the call group's timeout follows it). */
+export async function makeArtifact(opts: { timeoutMs?: number; tools?: CatalogTool[] } = {}): Promise<Fixture> {
+  const dir = await mkdtemp(join(tmpdir(), "toolbelt-infra-"));
+  const tools = (opts.tools ?? defaultTestTools()).map((t) => ({ ...t, timeout_ms: opts.timeoutMs ?? t.timeout_ms }));
+  await buildTestArtifact(dir, testArtifactInput(tools));
+  return { artifactDir: dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+export function synthStack(
+  gateway: Partial<ToolbeltGatewayProps> & { artifactDir: string },
+  opts: { bundling?: boolean; stack?: Partial<ToolbeltStackProps>; outdir?: string; beforeSynth?: (stack: ToolbeltStack) => void } = {},
+): { app: App; stack: ToolbeltStack; template: Template } {
+  const app = new App({
+    ...(opts.outdir ? { outdir: opts.outdir } : {}),
+    context: opts.bundling ? {} : { "aws:cdk:bundling-stacks": [] },
+  });
+  const stack = new ToolbeltStack(app, "ToolbeltTest", {
+    ...opts.stack,
+    gateway: { policy: TEST_POLICY, ...gateway },
+  });
+  opts.beforeSynth?.(stack);
+  return { app, stack, template: Template.fromStack(stack) };
+}

@@ -1,0 +1,323 @@
+// Template assertions on the Toolbelt stack: table settings, each function's IAM policy, routes,
+// alarms, log retention, and what must never reach the template (policy digests, secret values).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RemovalPolicy } from "aws-cdk-lib";
+import { Match, type Template } from "aws-cdk-lib/assertions";
+import * as logs from "aws-cdk-lib/aws-logs";
+import { ENDPOINT_GROUPS } from "../../infra/endpoint-groups.js";
+import type { ToolbeltStack } from "../../infra/stack.js";
+import { makeArtifact, synthStack, TEST_DIGEST, type Fixture } from "./stack-fixture.js";
+
+type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+
+const TOPIC_ARN = "arn:aws:sns:eu-west-1:123456789012:toolbelt-alarms";
+let fixture: Fixture;
+let template: Template;
+let stack: ToolbeltStack;
+
+function only(t: Template, type: string, props?: object): [string, Resource] {
+  const found = Object.entries(t.findResources(type, props ? { Properties: props } : undefined)) as [string, Resource][];
+  expect(found, `exactly one ${type}`).toHaveLength(1);
+  return found[0]!;
+}
+
+function functionId(t: Template, group: keyof typeof ENDPOINT_GROUPS): string {
+  return only(t, "AWS::Lambda::Function", { Description: ENDPOINT_GROUPS[group].description })[0];
+}
+
+/** The statements of the inline policy attached to a function's role. */
+function roleStatements(t: Template, group: keyof typeof ENDPOINT_GROUPS): Array<Record<string, any>> {
+  const fn = t.findResources("AWS::Lambda::Function")[functionId(t, group)] as Resource;
+  const roleId = fn.Properties.Role["Fn::GetAtt"][0] as string;
+  const policies = Object.values(t.findResources("AWS::IAM::Policy")).filter((p) =>
+    (p as Resource).Properties.Roles.some((r: { Ref: string }) => r.Ref === roleId),
+  ) as Resource[];
+  return policies.flatMap((p) => p.Properties.PolicyDocument.Statement);
+}
+
+const asList = <T>(x: T | T[]): T[] => (Array.isArray(x) ? x : [x]);
+
+beforeAll(async () => {
+  fixture = await makeArtifact();
+  ({ template, stack } = synthStack(
+    {
+      artifactDir: fixture.artifactDir,
+      secrets: { GITHUB_TOKEN: { parameter: "/toolbelt/github-token" }, STRIPE_KEY: { secret: "toolbelt/stripe" } },
+      alwaysLoaded: ["toolbelt.*"],
+    },
+    { stack: { alarmTopicArn: TOPIC_ARN } },
+  ));
+});
+
+afterAll(() => fixture.cleanup());
+
+describe("DynamoDB table", () => {
+  it("is on-demand with pk/sk string keys, TTL on expires_at, point-in-time recovery and deletion protection", () => {
+    template.hasResourceProperties("AWS::DynamoDB::Table", {
+      BillingMode: "PAY_PER_REQUEST",
+      KeySchema: [
+        { AttributeName: "pk", KeyType: "HASH" },
+        { AttributeName: "sk", KeyType: "RANGE" },
+      ],
+      AttributeDefinitions: [
+        { AttributeName: "pk", AttributeType: "S" },
+        { AttributeName: "sk", AttributeType: "S" },
+      ],
+      TimeToLiveSpecification: { AttributeName: "expires_at", Enabled: true },
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      DeletionProtectionEnabled: true,
+    });
+    const [, table] = only(template, "AWS::DynamoDB::Table");
+    expect(table.DeletionPolicy).toBe("Retain");
+    expect(table.UpdateReplacePolicy).toBe("Retain");
+  });
+
+  it("can be made disposable for throwaway stacks", async () => {
+    const { template: t } = synthStack({
+      artifactDir: fixture.artifactDir,
+      deletionProtection: false,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    const [, table] = only(t, "AWS::DynamoDB::Table");
+    expect(table.Properties.DeletionProtectionEnabled).toBe(false);
+    expect(table.DeletionPolicy).toBe("Delete");
+    for (const lg of Object.values(t.findResources("AWS::Logs::LogGroup"))) expect((lg as Resource).DeletionPolicy).toBe("Delete");
+  });
+});
+
+describe("functions", () => {
+  it("are one per endpoint group, arm64 on Node 20, ESM bundles with the artifact and policy inside", () => {
+    template.resourceCountIs("AWS::Lambda::Function", Object.keys(ENDPOINT_GROUPS).length);
+    for (const group of ["api", "call"] as const) {
+      template.hasResourceProperties("AWS::Lambda::Function", {
+        Description: ENDPOINT_GROUPS[group].description,
+        Runtime: "nodejs20.x",
+        Architectures: ["arm64"],
+        Handler: "index.handler",
+        MemorySize: ENDPOINT_GROUPS[group].memoryMb,
+        Environment: {
+          Variables: Match.objectLike({
+            TOOLBELT_ARTIFACT_DIR: "/var/task/artifact",
+            TOOLBELT_POLICY: "/var/task/policy.json",
+            TOOLBELT_TABLE: { Ref: Match.stringLikeRegexp("Table") },
+            TOOLBELT_ALWAYS_LOADED: "toolbelt.*",
+          }),
+        },
+        LoggingConfig: { LogGroup: { Ref: Match.stringLikeRegexp(`${group === "api" ? "Api" : "Call"}Logs`) } },
+      });
+    }
+  });
+
+  it("give find 10 s and call the largest tool timeout plus a margin, capped under the API's 30 s", async () => {
+    const api = template.findResources("AWS::Lambda::Function")[functionId(template, "api")] as Resource;
+    const call = template.findResources("AWS::Lambda::Function")[functionId(template, "call")] as Resource;
+    expect(api.Properties.Timeout).toBe(10);
+    // The test tools keep the 60 s default: the call timeout stops at 29 s and the synth warns.
+    expect(call.Properties.Timeout).toBe(29);
+    const warnings = stack.node
+      .findAll()
+      .flatMap((c) => c.node.metadata)
+      .filter((m) => m.type === "aws:cdk:warning")
+      .map((m) => String(m.data));
+    expect(warnings.some((w) => w.includes("cuts at 30 s") && w.includes("git.log"))).toBe(true);
+
+    const quick = await makeArtifact({ timeoutMs: 12_000 });
+    try {
+      const { template: t } = synthStack({ artifactDir: quick.artifactDir });
+      const quickCall = t.findResources("AWS::Lambda::Function")[functionId(t, "call")] as Resource;
+      expect(quickCall.Properties.Timeout).toBe(15);
+    } finally {
+      await quick.cleanup();
+    }
+  });
+
+  it("tell only the call function where its upstream secrets live, by name", () => {
+    const fns = template.findResources("AWS::Lambda::Function");
+    const apiEnv = (fns[functionId(template, "api")] as Resource).Properties.Environment.Variables;
+    const callEnv = (fns[functionId(template, "call")] as Resource).Properties.Environment.Variables;
+    expect(apiEnv.TOOLBELT_SECRETS).toBeUndefined();
+    expect(JSON.parse(callEnv.TOOLBELT_SECRETS)).toEqual({
+      GITHUB_TOKEN: "/toolbelt/github-token",
+      STRIPE_KEY: "/aws/reference/secretsmanager/toolbelt/stripe",
+    });
+  });
+
+  it("keep the policy out of the template: digests travel in the bundle only", () => {
+    expect(JSON.stringify(template.toJSON())).not.toContain(TEST_DIGEST);
+  });
+});
+
+describe("IAM", () => {
+  it("gives the api function its log group and exactly the table actions its store issues", () => {
+    const statements = roleStatements(template, "api");
+    expect(statements).toEqual([
+      {
+        Effect: "Allow",
+        Action: ["logs:CreateLogStream", "logs:PutLogEvents"],
+        Resource: { "Fn::GetAtt": [expect.stringMatching(/ApiLogs/), "Arn"] },
+      },
+      {
+        Effect: "Allow",
+        Action: ["dynamodb:GetItem", "dynamodb:PutItem"],
+        Resource: { "Fn::GetAtt": [expect.stringMatching(/Table/), "Arn"] },
+      },
+    ]);
+  });
+
+  it("gives the call function its table actions and read on exactly the named secrets", () => {
+    const statements = roleStatements(template, "call");
+    expect(statements).toHaveLength(4);
+    expect(statements[1]).toEqual({
+      Effect: "Allow",
+      Action: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Query"],
+      Resource: { "Fn::GetAtt": [expect.stringMatching(/Table/), "Arn"] },
+    });
+    const ssm = statements.find((s) => s.Action === "ssm:GetParameter")!;
+    const arns = asList(ssm.Resource).map((r) => JSON.stringify(r));
+    expect(arns).toHaveLength(2);
+    expect(arns[0]).toContain(":parameter/toolbelt/github-token");
+    expect(arns[1]).toContain(":parameter/aws/reference/secretsmanager/toolbelt/stripe");
+    const sm = statements.find((s) => s.Action === "secretsmanager:GetSecretValue")!;
+    expect(JSON.stringify(sm.Resource)).toContain(":secret:toolbelt/stripe-??????");
+  });
+
+  it("uses no wildcard action, no managed policy and no resource '*' anywhere", () => {
+    for (const policy of Object.values(template.findResources("AWS::IAM::Policy")) as Resource[]) {
+      for (const s of policy.Properties.PolicyDocument.Statement) {
+        for (const action of asList(s.Action as string | string[])) expect(action).not.toContain("*");
+        for (const resource of asList(s.Resource)) expect(resource).not.toBe("*");
+      }
+    }
+    for (const role of Object.values(template.findResources("AWS::IAM::Role")) as Resource[]) {
+      expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+    }
+  });
+
+  it("grants nothing on secrets when the deployment has none", async () => {
+    const { template: t } = synthStack({ artifactDir: fixture.artifactDir });
+    expect(roleStatements(t, "call").map((s) => s.Action)).toEqual([
+      ["logs:CreateLogStream", "logs:PutLogEvents"],
+      ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Query"],
+    ]);
+  });
+});
+
+describe("HTTP API", () => {
+  it("routes each endpoint to its group's function", () => {
+    const fns = Object.fromEntries((["api", "call"] as const).map((g) => [functionId(template, g), g]));
+    const integrations = template.findResources("AWS::ApiGatewayV2::Integration");
+    const routes = Object.values(template.findResources("AWS::ApiGatewayV2::Route")) as Resource[];
+    const table = routes
+      .map((r) => {
+        const integrationId = r.Properties.Target["Fn::Join"][1][1].Ref as string;
+        const uri = (integrations[integrationId] as Resource).Properties.IntegrationUri["Fn::GetAtt"][0] as string;
+        return `${r.Properties.RouteKey} -> ${fns[uri]}`;
+      })
+      .sort();
+    expect(table).toEqual([
+      "GET /v1/admin/misses -> call",
+      "GET /v1/health -> api",
+      "GET /v1/openapi.json -> api",
+      "GET /v1/sessions/{id}/surface -> api",
+      "POST /v1/call -> call",
+      "POST /v1/find -> api",
+      "POST /v1/sessions -> api",
+    ]);
+    for (const i of Object.values(integrations) as Resource[]) expect(i.Properties.PayloadFormatVersion).toBe("2.0");
+  });
+
+  it("serves one auto-deployed $default stage with throttling and access logs", () => {
+    template.hasResourceProperties("AWS::ApiGatewayV2::Stage", {
+      StageName: "$default",
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+      AccessLogSettings: {
+        DestinationArn: { "Fn::GetAtt": [Match.stringLikeRegexp("ApiAccessLogs"), "Arn"] },
+        Format: Match.stringLikeRegexp("\\$context.requestId"),
+      },
+    });
+    const [, stage] = only(template, "AWS::ApiGatewayV2::Stage");
+    expect(stage.Properties.AccessLogSettings.Format).not.toMatch(/authorization|header|body/i);
+  });
+
+  it("lets the MCP endpoint join as its own group", () => {
+    let duplicate: unknown;
+    const { template: t } = synthStack(
+      { artifactDir: fixture.artifactDir },
+      {
+        beforeSynth: (s) => {
+          s.gateway.addEndpointGroup("mcp", {
+            ...ENDPOINT_GROUPS.api,
+            description: "Toolbelt MCP endpoint",
+            routes: [{ method: "POST", path: "/v1/mcp" }],
+          });
+          try {
+            s.gateway.addEndpointGroup("mcp", ENDPOINT_GROUPS.api);
+          } catch (e) {
+            duplicate = e;
+          }
+        },
+      },
+    );
+    expect(String(duplicate)).toMatch(/endpoint group mcp exists already/);
+    t.resourceCountIs("AWS::Lambda::Function", Object.keys(ENDPOINT_GROUPS).length + 1);
+    t.hasResourceProperties("AWS::ApiGatewayV2::Route", { RouteKey: "POST /v1/mcp" });
+    t.hasResourceProperties("AWS::Lambda::Function", { Description: "Toolbelt MCP endpoint", Architectures: ["arm64"] });
+  });
+});
+
+describe("alarms and logs", () => {
+  it("alarm on the API's 5xx rate, and on each function's errors, throttles and p99 duration, notifying the topic", () => {
+    const alarms = Object.values(template.findResources("AWS::CloudWatch::Alarm")) as Resource[];
+    expect(alarms).toHaveLength(1 + 3 * Object.keys(ENDPOINT_GROUPS).length);
+    for (const a of alarms) expect(a.Properties.AlarmActions).toEqual([TOPIC_ARN]);
+
+    const rate = alarms.find((a) => a.Properties.Metrics)!;
+    expect(rate.Properties.Threshold).toBe(5);
+    const expr = rate.Properties.Metrics.find((m: { Expression?: string }) => m.Expression);
+    expect(expr.Expression).toBe("IF(requests > 0, 100 * errors / requests, 0)");
+    const metricNames = rate.Properties.Metrics.filter((m: { MetricStat?: unknown }) => m.MetricStat).map(
+      (m: { MetricStat: { Metric: { MetricName: string } } }) => m.MetricStat.Metric.MetricName,
+    );
+    expect(metricNames.sort()).toEqual(["5xx", "Count"]);
+
+    const p99 = alarms.filter((a) => a.Properties.ExtendedStatistic === "p99");
+    expect(p99.map((a) => [a.Properties.MetricName, a.Properties.Threshold]).sort()).toEqual([
+      ["Duration", ENDPOINT_GROUPS.api.p99AlarmMs],
+      ["Duration", ENDPOINT_GROUPS.call.p99AlarmMs],
+    ]);
+    const byMetric = (name: string) => alarms.filter((a) => a.Properties.MetricName === name && a.Properties.Statistic === "Sum");
+    expect(byMetric("Errors")).toHaveLength(2);
+    expect(byMetric("Throttles")).toHaveLength(2);
+  });
+
+  it("keeps every log group for the configured retention (30 days by default)", async () => {
+    const groups = Object.values(template.findResources("AWS::Logs::LogGroup")) as Resource[];
+    expect(groups).toHaveLength(1 + Object.keys(ENDPOINT_GROUPS).length);
+    for (const g of groups) expect(g.Properties.RetentionInDays).toBe(30);
+
+    const { template: t } = synthStack({ artifactDir: fixture.artifactDir, logRetention: logs.RetentionDays.ONE_WEEK });
+    for (const g of Object.values(t.findResources("AWS::Logs::LogGroup")) as Resource[]) expect(g.Properties.RetentionInDays).toBe(7);
+  });
+});
+
+describe("refused at synth", () => {
+  it("a policy holding a key instead of its digest", () => {
+    expect(() =>
+      synthStack({
+        artifactDir: fixture.artifactDir,
+        policy: { version: 1, principals: [{ id: "a", keys: ["plain-text-key"], allow: ["*"], deny: [], admin: false }] },
+      }),
+    ).toThrow(/invalid Toolbelt policy: principals\.0\.keys\.0: a lower-case hex SHA-256 digest/);
+  });
+
+  it("an artifact folder without the artifact", () => {
+    expect(() => synthStack({ artifactDir: "/nonexistent/toolbelt-artifact" })).toThrow(/lacks manifest\.json, catalog\.json, names\.json, index\.json/);
+  });
+
+  it("a secret named like a reserved variable", () => {
+    expect(() => synthStack({ artifactDir: fixture.artifactDir, secrets: { AWS_SECRET_ACCESS_KEY: { parameter: "/x" } } })).toThrow(
+      /outside AWS_\*, LAMBDA_\*, TOOLBELT_\*/,
+    );
+  });
+});
