@@ -23,7 +23,7 @@ export type SessionsDeps = {
   ttlSecs: number;
   /** Epoch milliseconds. */
   clock?: Clock;
-  /** Conflict retries (default 60) and the backoff between them. */
+  /** Conflict retries (default 100) and the jittered backoff between them (5 ms doubling, capped at 250 ms). */
   retry?: { attempts?: number; baseMs?: number; capMs?: number; sleep?: (ms: number) => Promise<void>; random?: () => number };
 };
 
@@ -71,9 +71,9 @@ export function applyPin(pins: readonly Pin[], pin: Pin, budget: number): { pins
 
 export function createSessions(deps: SessionsDeps): Sessions {
   const clock = deps.clock ?? Date.now;
-  const attempts = deps.retry?.attempts ?? 60;
+  const attempts = deps.retry?.attempts ?? 100;
   const baseMs = deps.retry?.baseMs ?? 5;
-  const capMs = deps.retry?.capMs ?? 200;
+  const capMs = deps.retry?.capMs ?? 250;
   const sleep = deps.retry?.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const random = deps.retry?.random ?? Math.random;
   const meta = new Set(META_TOOLS);
