@@ -49,7 +49,8 @@ export function createExecBackend(options: ExecBackendOptions): ToolBackend {
       const env: Record<string, string> = {};
       for (const [k, v] of Object.entries(options.env)) if (v !== undefined) env[k] = v;
       for (const [k, t] of Object.entries(b.env ?? {})) env[k] = renderString(t, rc);
-      const cwd = b.cwd !== undefined ? renderString(b.cwd, rc) : undefined;
+      // A working directory is a path, not a secret: rendering it does not mark its value for redaction.
+      const cwd = b.cwd !== undefined ? renderString(b.cwd, { ...rc, secrets: new Secrets() }) : undefined;
 
       return new Promise<BackendOutput>((resolve, reject) => {
         let settled = false;
