@@ -50,3 +50,48 @@ export function latch(): { promise: Promise<void>; release(): void } {
   const promise = new Promise<void>((r) => (release = r));
   return { promise, release };
 }
+
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer as createNetServer } from "node:net";
+
+async function freePort(): Promise<number> {
+  const s = createNetServer();
+  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return port;
+}
+
+export type Everything = { url: string; stop(): Promise<void>; start(): Promise<void> };
+
+/** @modelcontextprotocol/server-everything over Streamable HTTP, as a child process on a free port. */
+export async function startEverything(): Promise<Everything> {
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    const proc = spawn(process.execPath, ["node_modules/@modelcontextprotocol/server-everything/dist/index.js", "streamableHttp"], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    child = proc;
+    await new Promise<void>((resolve, reject) => {
+      let err = "";
+      proc.stderr!.on("data", (d: Buffer) => {
+        err += d.toString();
+        if (/listening on port/i.test(err)) resolve();
+      });
+      proc.once("exit", (code) => reject(new Error(`server-everything exited (${code}): ${err}`)));
+    });
+  };
+  const stop = async () => {
+    const proc = child;
+    child = undefined;
+    if (!proc || proc.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      proc.once("exit", () => resolve());
+      proc.kill("SIGKILL");
+    });
+  };
+  await start();
+  return { url: `http://127.0.0.1:${port}/mcp`, start, stop };
+}

@@ -1,0 +1,106 @@
+// The mcp backend against a real @modelcontextprotocol/server-everything over Streamable HTTP.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMcpBackend, type McpBackend } from "../../../lambdas/backends/mcp.js";
+import { createCallGateway, type CallGateway } from "../../../lambdas/core/call/gateway.js";
+import { callerFor, catalogTool, startEverything, toolMap, type Everything } from "./helpers.js";
+
+const caller = callerFor("agent", "everything.*");
+let upstream: Everything;
+let backend: McpBackend;
+let gateway: CallGateway;
+
+const weatherSchema = {
+  type: "object",
+  properties: { temperature: { type: "number" }, conditions: { type: "string" }, humidity: { type: "number" } },
+  required: ["temperature", "conditions", "humidity"],
+};
+
+beforeAll(async () => {
+  upstream = await startEverything();
+  const mcp = (tool: string) => ({ kind: "mcp" as const, url: "${EVERYTHING_URL}", tool });
+  const tools = [
+    catalogTool("everything.echo", mcp("echo"), {
+      input_schema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] },
+    }),
+    catalogTool("everything.get-sum", mcp("get-sum"), {
+      input_schema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
+    }),
+    catalogTool("everything.weather", mcp("get-structured-content"), { output_schema: weatherSchema }),
+    catalogTool("everything.weather_misdeclared", mcp("get-structured-content"), {
+      output_schema: { ...weatherSchema, properties: { ...weatherSchema.properties, temperature: { type: "string" } } },
+    }),
+    // Declares no input schema of its own, so bad arguments reach the upstream and fail there.
+    catalogTool("everything.echo_unchecked", mcp("echo")),
+    catalogTool("everything.long", mcp("trigger-long-running-operation"), { timeout_ms: 300 }),
+  ];
+  backend = createMcpBackend({ env: { EVERYTHING_URL: upstream.url } });
+  gateway = createCallGateway({ tools: toolMap(tools), backends: { mcp: backend } });
+});
+
+afterAll(async () => {
+  await backend.close();
+  await upstream.stop();
+});
+
+describe("mcp backend", () => {
+  it("forwards tools/call and returns the upstream's content as is", async () => {
+    await expect(gateway.call({ tool: "everything.echo", args: { message: "hello" } }, caller)).resolves.toEqual({
+      tool: "everything.echo",
+      result: { content: [{ type: "text", text: "Echo: hello" }] },
+    });
+    const sum = await gateway.call({ tool: "everything.get-sum", args: { a: 2, b: 3 } }, caller);
+    expect(JSON.stringify(sum.result)).toContain("5");
+  });
+
+  it("reuses one connected client per upstream across calls", async () => {
+    for (let i = 0; i < 3; i++) await gateway.call({ tool: "everything.echo", args: { message: `m${i}` } }, caller);
+    expect(backend.size).toBe(1);
+  });
+
+  it("checks structuredContent against output_schema", async () => {
+    const ok = await gateway.call({ tool: "everything.weather", args: { location: "Chicago" } }, caller);
+    expect((ok.result as { structuredContent: unknown }).structuredContent).toMatchObject({ conditions: expect.any(String) });
+    await expect(gateway.call({ tool: "everything.weather_misdeclared", args: { location: "Chicago" } }, caller)).rejects.toMatchObject({
+      code: "OUTPUT_SCHEMA_MISMATCH",
+      status: 502,
+      details: { problems: [{ path: "$.temperature", keyword: "type" }] },
+    });
+  });
+
+  it("turns an upstream tool error into a structured 502", async () => {
+    const err = await gateway.call({ tool: "everything.echo_unchecked", args: { message: 42 } }, caller).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: "UPSTREAM_ERROR", status: 502, details: { tool: "everything.echo_unchecked", is_error: true } });
+    expect((err as Error).message).toMatch(/message|string|invalid/i);
+  });
+
+  it("answers 504 past the tool's timeout, and the connection keeps serving", async () => {
+    await expect(gateway.call({ tool: "everything.long", args: { duration: 5, steps: 5 } }, caller)).rejects.toMatchObject({
+      code: "UPSTREAM_TIMEOUT",
+      status: 504,
+    });
+    await expect(gateway.call({ tool: "everything.echo", args: { message: "after" } }, caller)).resolves.toMatchObject({
+      result: { content: [{ type: "text", text: "Echo: after" }] },
+    });
+  });
+
+  it("reconnects when the upstream restarts (its session is gone)", async () => {
+    await gateway.call({ tool: "everything.echo", args: { message: "before" } }, caller);
+    await upstream.stop();
+    await expect(gateway.call({ tool: "everything.echo", args: { message: "down" } }, caller)).rejects.toMatchObject({ code: "UPSTREAM_ERROR" });
+    await upstream.start();
+    await expect(gateway.call({ tool: "everything.echo", args: { message: "back" } }, caller)).resolves.toMatchObject({
+      result: { content: [{ type: "text", text: "Echo: back" }] },
+    });
+  });
+
+  it("reconnects a stale pooled session without the caller noticing", async () => {
+    await gateway.call({ tool: "everything.echo", args: { message: "warm" } }, caller);
+    // Restart between calls: the pooled client's session id is unknown to the new process.
+    await upstream.stop();
+    await upstream.start();
+    await expect(gateway.call({ tool: "everything.echo", args: { message: "fresh" } }, caller)).resolves.toMatchObject({
+      result: { content: [{ type: "text", text: "Echo: fresh" }] },
+    });
+    expect(backend.size).toBe(1);
+  });
+});
