@@ -128,7 +128,7 @@ export async function buildSearchIndex(
   // FlexSearch over the Latin vocabulary, for typo and prefix tolerance at query time.
   const flexIndex = new Document<VocabRecord>(vocabIndexOptions());
   terms.forEach((t, id) => {
-    if (/^[a-z][a-z0-9]{2,}$/.test(t)) flexIndex.add({ id, t });
+    if (/^[a-z][a-z0-9]{2,}$/.test(t)) flexIndex.add({ id, t, s: t });
   });
   const flex: [string, string][] = [];
   await flexIndex.export((key: string, data: string) => void flex.push([key, data]));

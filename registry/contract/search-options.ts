@@ -8,18 +8,26 @@ import { stemmer } from "stemmer";
 /** Bump when the encoder, the scorer's statistics or the FlexSearch options change. */
 export const SEARCH_INDEX_VERSION = 1;
 
-/** FlexSearch record: one vocabulary term (a stem) per record, id = its index in `terms`. */
-export type VocabRecord = { id: number; t: string };
+/** FlexSearch record: one vocabulary term (a stem) per record, id = its index in `terms`; `s` repeats it. */
+export type VocabRecord = { id: number; t: string; s: string };
 
 /**
  * FlexSearch serves typo and prefix tolerance over the vocabulary: a query word the scorer does not
- * know is looked up here and mapped to the indexed terms it most likely meant. LatinBalance
- * normalizes letters and sounds, `forward` adds prefixes. Ranking is ours, not FlexSearch's
- * (its own order is far below BM25 on tool text; see shared/eval/README.md).
+ * know is looked up here and mapped to the indexed terms it most likely meant (the scorer then keeps
+ * only those within a small edit distance). `t`: LatinExtra (letters and sounds normalized, "wether",
+ * "calender") with forward prefixes; `s`: Soundex codes, which also catch transposed letters.
+ * Measured: LatinBalance alone recovers none of "wether", "forcast", "calender", "evnt".
+ * Ranking is ours, not FlexSearch's (its own order is far below BM25 on tool text; see shared/eval/README.md).
  */
 export function vocabIndexOptions(): DocumentOptions<VocabRecord> {
   return {
-    document: { id: "id", index: [{ field: "t", tokenize: "forward", encoder: Charset.LatinBalance }] },
+    document: {
+      id: "id",
+      index: [
+        { field: "t", tokenize: "forward", encoder: Charset.LatinExtra },
+        { field: "s", tokenize: "strict", encoder: Charset.LatinSoundex },
+      ],
+    },
   } as DocumentOptions<VocabRecord>;
 }
 

@@ -5,6 +5,7 @@ import { canonicalName } from "../../../registry/contract/names.js";
 import type { SearchIndexData } from "../../../registry/contract/search-options.js";
 import type { Artifact } from "../../artifact.js";
 import { globMatcher } from "../globs.js";
+import { segments } from "./segment.js";
 import { DEFAULT_QUERY_PARAMS, Scorer, type QueryParams, type Scored } from "./scorer.js";
 import type { AlwaysTool, FindRequest, FindResult, Finder, FoundTool, GrantFilter } from "./types.js";
 
@@ -44,6 +45,19 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
     }
   });
 
+  const segWeight = options.query?.segmentWeight ?? DEFAULT_QUERY_PARAMS.segmentWeight;
+  /** A multi-step query: each doc keeps its best step score, blended with the whole query's. */
+  const scoreQuery = (query: string): Scored[] => {
+    const whole = scorer.score(query);
+    const segs = segWeight > 0 ? segments(query) : [];
+    if (segs.length < 2) return whole;
+    const best = new Map<number, number>();
+    for (const seg of segs) {
+      for (const s of scorer.score(seg)) if (s.score > (best.get(s.doc) ?? 0)) best.set(s.doc, s.score);
+    }
+    return whole.map((s) => ({ doc: s.doc, score: segWeight * (best.get(s.doc) ?? 0) + (1 - segWeight) * s.score }));
+  };
+
   const alwaysLoaded = (granted: GrantFilter = () => true) => alwaysIdx.filter((i) => granted(tools[i]!.name)).map((i) => tools[i]!.name);
 
   const shape = (t: CatalogTool, schemas: boolean): AlwaysTool => ({
@@ -61,7 +75,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
       const schemas = req.schemas ?? true;
       const eligible = (d: number) => !always[d] && (req.family === undefined || tools[d]!.family === req.family);
 
-      const scored = scorer.score(req.query);
+      const scored = scoreQuery(req.query);
       const exact = byName.get(canonicalName(req.query.trim().replace(/\s+/g, "_")));
       if (exact) {
         for (const d of exact) scored.push({ doc: d, score: 1 });

@@ -23,8 +23,10 @@ export type QueryParams = {
   nameBoost: number;
   /** Calibration: score = 1 − exp(−raw / (scale · idfMax)), raw in units of one fully matched rarest word. */
   scale: number;
+  /** For a multi-step query, the weight of each tool's best single-step score against the whole query's. */
+  segmentWeight: number;
 };
-export const DEFAULT_QUERY_PARAMS: QueryParams = { fuzzyWeight: 0.7, unknownWeight: 0.5, uniqueTerms: 1, nameBoost: 0.5, scale: 1 };
+export const DEFAULT_QUERY_PARAMS: QueryParams = { fuzzyWeight: 0.7, unknownWeight: 0.5, uniqueTerms: 1, nameBoost: 0.5, scale: 1, segmentWeight: 0.5 };
 
 type Member = { term: number; w: number };
 type Group = { qw: number; den: number; members: Member[] };
@@ -131,10 +133,10 @@ export class Scorer {
   /** Vocabulary terms a word the catalog does not contain most likely meant. */
   private fuzzy(word: string): Member[] {
     if (!/^[a-z][a-z0-9]{3,}$/.test(word)) return [];
-    const res = this.loadFuzzy().search(word, { limit: 50, suggest: true }) as unknown as { result: number[] }[];
+    const res = this.loadFuzzy().search(word, { limit: 100, suggest: true }) as unknown as { result: number[] }[];
     const maxEd = word.length >= 8 ? 2 : 1;
     const found: Member[] = [];
-    for (const id of res[0]?.result ?? []) {
+    for (const id of new Set(res.flatMap((r) => r.result))) {
       const t = this.terms[id]!;
       const ed = osa(word, t, maxEd);
       if (ed <= maxEd) found.push({ term: id, w: this.params.fuzzyWeight * (ed <= 1 ? 1 : 0.8) });

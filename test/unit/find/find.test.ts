@@ -1,0 +1,156 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeArtifact } from "../../../build/artifact.js";
+import { artifactFromFiles, loadArtifact, type Artifact } from "../../../lambdas/artifact.js";
+import { createFinder, DEFAULT_MIN_SCORE } from "../../../lambdas/core/find/index.js";
+import type { Finder } from "../../../lambdas/core/find/types.js";
+import { emitTestArtifact } from "./catalog.js";
+
+let artifact: Artifact;
+let finder: Finder;
+const top = async (query: string, extra: Record<string, unknown> = {}) =>
+  (await finder.find({ query, schemas: false, ...extra })).tools.map((t) => t.name);
+
+beforeAll(async () => {
+  artifact = artifactFromFiles(await emitTestArtifact());
+  finder = createFinder(artifact);
+});
+
+describe("ranking", () => {
+  it.each([
+    ["weather forecast for Paris", "weather.get_forecast"],
+    ["read the contents of a file", "files.read_file"],
+    ["send an email to my boss", "mail.send_email"],
+    ["latest stock quote for AAPL", "stocks.get_share_price"],
+    ["create a calendar event tomorrow at 10", "calendar.createEvent"],
+  ])("ranks the obvious tool first for %j", async (query, expected) => {
+    expect((await top(query))[0]).toBe(expected);
+  });
+
+  it("forgives typos through the FlexSearch vocabulary", async () => {
+    expect((await top("wether forcast"))[0]).toBe("weather.get_forecast");
+    expect((await top("calender evnt"))[0]).toBe("calendar.createEvent");
+  });
+
+  it("matches plurals and tenses", async () => {
+    expect((await top("sending emails"))[0]).toBe("mail.send_email");
+    expect((await top("converted documents"))[0]).toBe("docs.convertToPdf");
+    expect((await top("listing directories"))[0]).toBe("files.list_directory");
+  });
+
+  it("splits camelCase, snake_case and dotted names into words", async () => {
+    expect((await top("search inbox"))[0]).toBe("mail.searchInbox");
+    expect((await top("convert to pdf"))[0]).toBe("docs.convertToPdf");
+    expect((await top("share price"))[0]).toBe("stocks.get_share_price");
+  });
+
+  it("strips agent phrasing", async () => {
+    expect((await top("Find a tool that can list the entries of a directory"))[0]).toBe("files.list_directory");
+    expect((await top("I need to write text into a file"))[0]).toBe("files.write_file");
+  });
+
+  it("finds tools described in Chinese with a Chinese query (character bigrams)", async () => {
+    expect((await top("必应搜索关键词"))[0]).toBe("bing.bing_search");
+  });
+
+  it("returns a tool named exactly first, with score 1", async () => {
+    const r = await finder.find({ query: "files.write_file" });
+    expect(r.tools[0]).toMatchObject({ name: "files.write_file", score: 1 });
+    expect((await top("write-file"))[0]).toBe("files.write_file");
+  });
+});
+
+describe("result contract", () => {
+  it("scores lie in [0,1], best first, and respect the limit", async () => {
+    const r = await finder.find({ query: "file directory path text", limit: 3, min_score: 0 });
+    expect(r.mode).toBe("keyword");
+    expect(r.tools.length).toBe(3);
+    const scores = r.tools.map((t) => t.score);
+    for (const s of scores) expect(s).toBeGreaterThan(0), expect(s).toBeLessThanOrEqual(1);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+  });
+
+  it("answers none, with an empty list, for a query that matches nothing", async () => {
+    const r = await finder.find({ query: "qzxv blorptang frumious" });
+    expect(r).toMatchObject({ verdict: "none", tools: [] });
+  });
+
+  it("answers none when nothing reaches min_score, and match below it", async () => {
+    const q = { query: "humidity" };
+    const score = (await finder.find({ ...q, min_score: 0 })).tools[0]!.score;
+    expect((await finder.find({ ...q, min_score: score + 0.01 })).verdict).toBe("none");
+    expect((await finder.find({ ...q, min_score: score })).verdict).toBe("match");
+    expect(DEFAULT_MIN_SCORE).toBeGreaterThan(0);
+  });
+
+  it("includes schemas unless schemas is false", async () => {
+    const withSchemas = await finder.find({ query: "share price", limit: 1 });
+    expect(withSchemas.tools[0]).toMatchObject({
+      name: "stocks.get_share_price",
+      input_schema: { type: "object" },
+      output_schema: { properties: { price: { type: "number" } } },
+    });
+    const without = await finder.find({ query: "share price", limit: 1, schemas: false });
+    expect(without.tools[0]).not.toHaveProperty("input_schema");
+    expect(without.tools[0]).not.toHaveProperty("output_schema");
+    expect(without.always[0]).not.toHaveProperty("input_schema");
+  });
+});
+
+describe("scope, grants and always-loaded tools", () => {
+  it("scopes to one family", async () => {
+    const r = await finder.find({ query: "search messages file", family: "mail", min_score: 0 });
+    expect(r.tools.length).toBeGreaterThan(0);
+    expect(r.tools.every((t) => t.family === "mail")).toBe(true);
+  });
+
+  it("never shows a tool the grant filter refuses, in results or in always", async () => {
+    const granted = (name: string) => !name.startsWith("files.") && name !== "builtin.infer";
+    const r = await finder.find({ query: "read the contents of a file", min_score: 0 }, granted);
+    expect(r.tools.some((t) => t.name.startsWith("files."))).toBe(false);
+    expect(r.always.map((t) => t.name)).toEqual(["builtin.reshape"]);
+    expect(finder.alwaysLoaded(granted)).toEqual(["builtin.reshape"]);
+  });
+
+  it("returns always-loaded tools beside the results and never ranks them", async () => {
+    const r = await finder.find({ query: "summarize text with a model", min_score: 0 });
+    expect(r.tools.some((t) => t.family === "builtin")).toBe(false);
+    expect(r.always.map((t) => t.name)).toEqual(["builtin.infer", "builtin.reshape"]);
+  });
+
+  it("takes a configured always-loaded list (names or globs) in place of the registry's", async () => {
+    const f = createFinder(artifact, { alwaysLoaded: ["weather.*"] });
+    const r = await f.find({ query: "weather forecast", min_score: 0 });
+    expect(r.always.map((t) => t.name)).toEqual(["weather.current_conditions", "weather.get_forecast"]);
+    expect(r.tools.some((t) => t.family === "weather")).toBe(false);
+    expect((await f.find({ query: "summarize text with a model" })).tools[0]?.name).toBe("builtin.infer");
+  });
+});
+
+describe("artifact round trip", () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "toolbelt-find-"));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("is byte-identical for identical input", async () => {
+    expect(await emitTestArtifact()).toEqual(await emitTestArtifact());
+  });
+
+  it("gives the same results after export to disk and import", async () => {
+    await writeArtifact(dir, await emitTestArtifact());
+    const loaded = createFinder(loadArtifact(dir), { eagerFuzzy: true });
+    for (const query of ["wether forcast", "sending emails", "必应搜索", "convert to pdf", "qzxv blorptang"]) {
+      expect(await loaded.find({ query, min_score: 0 })).toEqual(await finder.find({ query, min_score: 0 }));
+    }
+  });
+
+  it("refuses an index that does not match the catalog", () => {
+    expect(() => createFinder({ ...artifact, tools: artifact.tools.slice(1) })).toThrow(/rebuild/);
+  });
+});
