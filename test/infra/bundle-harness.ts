@@ -1,0 +1,128 @@
+// Bundle a handler exactly as the construct does (infra/bundling.ts), lay out its folder as the
+// Lambda sees /var/task (bundle + artifact + policy, copied by the construct's own hook commands),
+// and invoke it in a fresh Node process with API Gateway v2 events. Shared by the bundle tests and
+// the cold-start bench.
+import { execFile } from "node:child_process";
+import { execSync } from "node:child_process";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { build, type Metafile } from "esbuild";
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
+import { copyIntoBundleCommands, esbuildOptions } from "../../infra/bundling.js";
+import { PROJECT_ROOT } from "../../infra/toolbelt-gateway.js";
+
+export type BundleResult = {
+  /** The folder standing in for /var/task. */
+  dir: string;
+  /** `dir/index.mjs` */
+  file: string;
+  bytes: number;
+  metafile: Metafile;
+  /** Package names (or project folders such as `build/`) that made it into the bundle. */
+  packages: Set<string>;
+  text: string;
+};
+
+/** `node_modules/@scope/name/...` → `@scope/name`; project files → their top folder (`lambdas/`, `build/`). */
+export function packageOf(input: string): string {
+  const m = input.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
+  if (m) return m[1]!;
+  return `${input.split("/")[0]}/`;
+}
+
+export async function bundleHandler(entry: string, dir: string): Promise<BundleResult> {
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, "index.mjs");
+  const result = await build({ ...esbuildOptions(join(PROJECT_ROOT, entry), file), absWorkingDir: PROJECT_ROOT, write: true });
+  const metafile = result.metafile!;
+  const output = Object.values(metafile.outputs)[0]!;
+  const { readFile } = await import("node:fs/promises");
+  return {
+    dir,
+    file,
+    bytes: output.bytes,
+    metafile,
+    packages: new Set(Object.keys(output.inputs).map(packageOf)),
+    text: await readFile(file, "utf8"),
+  };
+}
+
+/** The packages (or project folders) whose bundled files import `module`, e.g. "node:child_process". */
+export function importersOf(bundle: BundleResult, module: string): Set<string> {
+  const bare = module.replace(/^node:/, "");
+  const found = new Set<string>();
+  for (const [input, info] of Object.entries(bundle.metafile.inputs)) {
+    if (info.imports.some((i) => i.path === bare || i.path === `node:${bare}`)) found.add(packageOf(input));
+  }
+  return found;
+}
+
+/** Runs the construct's afterBundling commands, so the test checks them too. */
+export function copyDeploymentFiles(bundleDir: string, staged: { artifactDir: string; policyFile?: string; briefsFile?: string }): void {
+  for (const command of copyIntoBundleCommands(bundleDir, staged)) execSync(command, { shell: "/bin/bash", stdio: "ignore" });
+}
+
+export type Invocation = { event: APIGatewayProxyEventV2 };
+export type InvocationResult = APIGatewayProxyStructuredResultV2 & { json?: unknown };
+export type RunResult = {
+  /** ms from before `import()` of the bundle until it resolved (module scope: artifact, policy, clients). */
+  loadMs: number;
+  /** ms from before `import()` until the first response came back. */
+  firstAnswerMs: number;
+  results: InvocationResult[];
+};
+
+// The child imports the bundle by file URL, invokes the handler once per event, and prints JSON.
+const RUNNER = `
+import { pathToFileURL } from "node:url";
+import { readFileSync } from "node:fs";
+const [bundle, eventsFile] = process.argv.slice(2);
+const events = JSON.parse(readFileSync(eventsFile, "utf8"));
+const context = { callbackWaitsForEmptyEventLoop: false, functionName: "toolbelt", awsRequestId: "bundle-test",
+  getRemainingTimeInMillis: () => 10000 };
+const t0 = performance.now();
+const mod = await import(pathToFileURL(bundle).href);
+const loadMs = performance.now() - t0;
+const results = [];
+let firstAnswerMs;
+for (const event of events) {
+  const res = await mod.handler(event, context);
+  firstAnswerMs ??= performance.now() - t0;
+  results.push(res);
+}
+process.stdout.write(JSON.stringify({ loadMs, firstAnswerMs, results }));
+`;
+
+/**
+ * Invokes the bundle in a fresh `node` process (cwd = the bundle folder, which has no node_modules
+ * anywhere above it in a temp dir, so a missing dependency cannot be found by accident).
+ */
+export async function invokeInFreshProcess(
+  bundle: BundleResult,
+  events: APIGatewayProxyEventV2[],
+  env: Record<string, string>,
+): Promise<RunResult> {
+  const runner = join(bundle.dir, "..", `runner-${process.pid}.mjs`);
+  const eventsFile = join(bundle.dir, "..", `events-${process.pid}-${Date.now()}.json`);
+  await writeFile(runner, RUNNER);
+  await writeFile(eventsFile, JSON.stringify(events));
+  const stdout = await new Promise<string>((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [runner, bundle.file, eventsFile],
+      {
+        cwd: bundle.dir,
+        // Only what Lambda would set, plus the test's endpoints: nothing leaks in from this process.
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true", ...env },
+        maxBuffer: 64 * 1024 * 1024,
+        timeout: 60_000,
+      },
+      (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out)),
+    );
+  });
+  const run = JSON.parse(stdout) as RunResult;
+  for (const r of run.results) {
+    if (typeof r.body === "string" && String(r.headers?.["content-type"] ?? "").includes("json")) r.json = JSON.parse(r.body) as unknown;
+  }
+  return run;
+}

