@@ -1,0 +1,61 @@
+// Request parsing and error mapping of the HTTP layer: every malformed body is a 4xx, never a 500.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../../lambdas/http/app.js";
+import { createDeps } from "../../../lambdas/http/deps.js";
+import { memoryLogger } from "../../../lambdas/http/logger.js";
+import { DEFAULT_HTTP_LIMITS, DEFAULT_SURFACE_BOUNDS, loadConfig } from "../../../lambdas/config.js";
+import { parseBriefs } from "../../../lambdas/http/deps.js";
+import { testBriefs, testPolicy, TEST_KEYS } from "../../helpers/api.js";
+import { memoryTestArtifact } from "../../helpers/artifact.js";
+import { MemorySessionStore } from "../../helpers/memory-store.js";
+
+async function app() {
+  const deps = createDeps({
+    artifact: await memoryTestArtifact(),
+    store: new MemorySessionStore(),
+    policy: testPolicy(),
+    briefs: testBriefs(),
+    config: { http: DEFAULT_HTTP_LIMITS, surface: DEFAULT_SURFACE_BOUNDS, sessionTtlSecs: 60 },
+    logger: memoryLogger(),
+  });
+  return createApp(deps);
+}
+
+describe("request bodies (property: any body is answered with 2xx or 4xx, never 5xx)", () => {
+  it("holds for arbitrary JSON values and arbitrary text on every POST route", async () => {
+    const a = await app();
+    const body = fc.oneof(fc.json(), fc.string(), fc.jsonValue().map((v) => JSON.stringify({ query: v })), fc.jsonValue().map((v) => JSON.stringify({ brief: v })));
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom("/v1/find", "/v1/sessions"), body, async (path, text) => {
+        const res = await a.request(path, {
+          method: "POST",
+          body: text,
+          headers: { authorization: `Bearer ${TEST_KEYS.alice}`, "content-type": "application/json" },
+        });
+        expect(res.status).toBeLessThan(500);
+        const json = (await res.json()) as { error?: { code: string; message: string } };
+        if (res.status >= 400) expect(json.error?.message).toBeTruthy();
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe("config and briefs", () => {
+  it("parses the environment once, with defaults and checked numbers", () => {
+    const c = loadConfig({ TOOLBELT_SURFACE_MAX_TOOLS: "12", TOOLBELT_ALWAYS_LOADED: "a.b, c.*", TOOLBELT_POLICY: '{"principals":[]}' });
+    expect(c.surface.maxTools).toBe(12);
+    expect(c.alwaysLoaded).toEqual(["a.b", "c.*"]);
+    expect(c.policyJson).toBe('{"principals":[]}');
+    expect(c.table).toBe("toolbelt");
+    expect(() => loadConfig({ TOOLBELT_PIN_BUDGET_BYTES: "lots" })).toThrow(/TOOLBELT_PIN_BUDGET_BYTES must be a positive integer/);
+    expect(() => loadConfig({ TOOLBELT_POLICY: "/no/such/file.json" })).toThrow(/neither JSON nor an existing file/);
+  });
+
+  it("reads briefs as an array or {briefs} with the contract's strict schema", () => {
+    expect(parseBriefs(JSON.stringify(testBriefs())).map((b) => b.name)).toEqual(["review", "notes"]);
+    expect(parseBriefs({ briefs: testBriefs() })).toHaveLength(2);
+    expect(() => parseBriefs([{ name: "x", description: "d", tools: [], extra: 1 }])).toThrow(/brief #0/);
+  });
+});

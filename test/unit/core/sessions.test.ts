@@ -1,0 +1,131 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { createPolicy } from "../../../lambdas/core/auth.js";
+import { globMatcher } from "../../../lambdas/core/globs.js";
+import { applyPin, createSessions, type SessionsDeps } from "../../../lambdas/core/sessions.js";
+import { toolBytes } from "../../../lambdas/core/surface.js";
+import type { Pin } from "../../../lambdas/stores/session-store.js";
+import { testBriefs, testPolicy } from "../../helpers/api.js";
+import { defaultTestTools, memoryTestArtifact, testArtifactInput, testTool } from "../../helpers/artifact.js";
+import { MemorySessionStore } from "../../helpers/memory-store.js";
+
+const policy = createPolicy(testPolicy());
+const alice = policy.principalById("alice")!;
+
+async function setup(over: Partial<SessionsDeps> = {}) {
+  const store = new MemorySessionStore();
+  const artifact = await memoryTestArtifact(
+    testArtifactInput([...defaultTestTools(), testTool("big.schema", { description: "x".repeat(5000) })]),
+  );
+  let now = 1_000_000;
+  const sessions = createSessions({
+    store,
+    artifact,
+    policy,
+    briefs: new Map(testBriefs().map((b) => [b.name, b])),
+    isAlwaysLoaded: globMatcher(["toolbelt.reshape"]),
+    bounds: { maxTools: 30, maxSchemaBytes: 1 << 20, pinBudgetBytes: 4096 },
+    ttlSecs: 60,
+    clock: () => now,
+    retry: { sleep: async () => undefined },
+    ...over,
+  });
+  return { store, artifact, sessions, tick: (ms: number) => (now += ms) };
+}
+
+describe("applyPin (LRU within a byte budget)", () => {
+  const pin = (name: string, bytes: number): Pin => ({ name, bytes, last_used: 0 });
+
+  it("moves a re-used pin to the most recent end and evicts the oldest first", () => {
+    const pins = [pin("a", 10), pin("b", 10), pin("c", 10)];
+    expect(applyPin(pins, pin("a", 10), 30)).toEqual({ pins: [pin("b", 10), pin("c", 10), pin("a", 10)], evicted: [] });
+    expect(applyPin(pins, pin("d", 15), 30)).toEqual({ pins: [pin("c", 10), pin("d", 15)], evicted: ["a", "b"] });
+  });
+
+  it("never exceeds the budget, keeps the newest pin and loses no pin it did not report (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom("a", "b", "c", "d", "e", "f"), fc.integer({ min: 1, max: 40 })), { maxLength: 60 }),
+        fc.integer({ min: 40, max: 120 }),
+        (uses, budget) => {
+          let pins: Pin[] = [];
+          for (const [name, bytes] of uses) {
+            const before = new Set(pins.map((p) => p.name));
+            const step = applyPin(pins, pin(name, bytes), budget);
+            const after = new Set(step.pins.map((p) => p.name));
+            expect(step.pins.reduce((n, p) => n + p.bytes, 0)).toBeLessThanOrEqual(budget);
+            expect(step.pins.at(-1)?.name).toBe(name);
+            for (const b of before) expect(after.has(b) || step.evicted.includes(b)).toBe(true);
+            pins = step.pins;
+          }
+        },
+      ),
+    );
+  });
+});
+
+describe("createSessions", () => {
+  it("stores the whole declaration and expiry as epoch seconds", async () => {
+    const { sessions, store } = await setup();
+    const s = await sessions.open(alice, "review");
+    expect(store.items.get(s.id)).toMatchObject({ principal: "alice", brief: "review", declared: ["admin.reset", "git.blame", "git.diff"], version: 1, expires_at: 1000 + 60 });
+    expect(s.id).toMatch(/^[A-Za-z0-9_-]{24}$/);
+  });
+
+  it("retries a conflicting write and records the pin", async () => {
+    const { sessions, store } = await setup();
+    const s = await sessions.open(alice);
+    let failures = 3;
+    store.failNextUpdate = () => failures-- > 0;
+    const r = await sessions.recordUse(s.id, alice, "git.log");
+    expect(r.pinned).toBe(true);
+    expect(store.conflicts).toBe(3);
+    expect(store.items.get(s.id)?.pins.map((p) => p.name)).toEqual(["git.log"]);
+  });
+
+  it("gives up with CONFLICT after the configured attempts, leaving the session unchanged", async () => {
+    const { sessions, store } = await setup({ retry: { attempts: 4, sleep: async () => undefined } });
+    const s = await sessions.open(alice);
+    store.failNextUpdate = () => true;
+    await expect(sessions.recordUse(s.id, alice, "git.log")).rejects.toMatchObject({ code: "CONFLICT", status: 409 });
+    expect(store.conflicts).toBe(4);
+    expect(store.items.get(s.id)?.pins).toEqual([]);
+  });
+
+  it("does not pin a tool whose schema alone exceeds the budget, and says why", async () => {
+    const { sessions, artifact } = await setup();
+    const s = await sessions.open(alice);
+    const r = await sessions.recordUse(s.id, alice, "big.schema");
+    expect(r).toMatchObject({ pinned: false, on_belt: false, evicted: [] });
+    expect(r.note).toContain(`${toolBytes(artifact.byName.get("big.schema")!)} bytes`);
+  });
+
+  it("renews the expiry on use (sliding) and expires idle sessions", async () => {
+    const { sessions, tick } = await setup();
+    const s = await sessions.open(alice);
+    tick(50_000);
+    const used = await sessions.recordUse(s.id, "alice", "toolbelt.find");
+    expect(used.session.expires_at).toBe(1050 + 60);
+    tick(59_000);
+    await expect(sessions.get(s.id, alice)).resolves.toMatchObject({ id: s.id });
+    tick(1_000);
+    await expect(sessions.get(s.id, alice)).rejects.toMatchObject({ code: "SESSION_EXPIRED", status: 410 });
+  });
+
+  it("reports another principal's session exactly like a missing one", async () => {
+    const { sessions } = await setup();
+    const s = await sessions.open(alice);
+    const bob = policy.principalById("bob")!;
+    const other = await sessions.get(s.id, bob).catch((e: Error) => e);
+    const missing = await sessions.get("x".repeat(24), bob).catch((e: Error) => e);
+    expect(other).toMatchObject({ code: "SESSION_NOT_FOUND" });
+    expect((other as Error).message.replace(s.id, "ID")).toBe((missing as Error).message.replace("x".repeat(24), "ID"));
+    await expect(sessions.recordUse(s.id, "nobody", "git.log")).rejects.toMatchObject({ code: "UNAUTHENTICATED" });
+  });
+
+  it("lists brief names and refuses an unknown brief", async () => {
+    const { sessions } = await setup();
+    expect(sessions.briefNames()).toEqual(["notes", "review"]);
+    await expect(sessions.open(alice, "missing")).rejects.toMatchObject({ code: "NOT_FOUND", details: { available: ["notes", "review"] } });
+  });
+});

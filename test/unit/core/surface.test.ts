@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { META_TOOLS } from "../../../registry/contract/family.js";
+import { byteSize, computeSurface, META_TOOL_DEFS, toolBytes, toolEntry } from "../../../lambdas/core/surface.js";
+import { globMatcher } from "../../../lambdas/core/globs.js";
+import { defaultTestTools, memoryTestArtifact, testArtifactInput, testTool } from "../../helpers/artifact.js";
+
+const bounds = { maxTools: 30, maxSchemaBytes: 24 * 1024, pinBudgetBytes: 4096 };
+
+describe("computeSurface", () => {
+  it("advertises the whole granted catalog under both bounds and says it did not narrow", async () => {
+    const artifact = await memoryTestArtifact();
+    const s = computeSurface({ artifact, granted: () => true, isAlwaysLoaded: globMatcher(["toolbelt.reshape"]), declared: [], pins: [], bounds });
+    expect(s.narrowed).toBe(false);
+    expect(s.tools).toHaveLength(META_TOOLS.length + 10);
+    expect(s.size.surface.tools).toBe(s.size.catalog.tools);
+    expect(s.tools.find((t) => t.name === "toolbelt.reshape")?.on_belt).toBe("always");
+    expect(s.tools.find((t) => t.name === "git.log")?.on_belt).toBe("granted");
+  });
+
+  it("keeps the meta-tools on the belt even for a principal granted nothing", async () => {
+    const artifact = await memoryTestArtifact();
+    const s = computeSurface({ artifact, granted: () => false, isAlwaysLoaded: () => true, declared: ["git.log"], pins: [], bounds });
+    expect(s.tools.map((t) => t.name)).toEqual(META_TOOLS);
+    expect(s.manifest.families).toEqual([]);
+    expect(s.tools[0]?.input_schema).toEqual(META_TOOL_DEFS["toolbelt.find"]?.input_schema);
+  });
+
+  it("uses the catalog's definition of a meta-tool when the registry has one", async () => {
+    const artifact = await memoryTestArtifact(
+      testArtifactInput([...defaultTestTools(), testTool("toolbelt.find", { description: "Registry find." })]),
+    );
+    const s = computeSurface({ artifact, granted: () => true, isAlwaysLoaded: () => false, declared: [], pins: [], bounds });
+    expect(s.tools.filter((t) => t.name === "toolbelt.find")).toEqual([expect.objectContaining({ description: "Registry find.", on_belt: "meta" })]);
+  });
+
+  it("stays about the same size whether the catalog has 50 or 2,000 tools", async () => {
+    const sizes: number[] = [];
+    for (const n of [50, 2000]) {
+      const tools = Array.from({ length: n }, (_, i) => testTool(`fam${i % 20}.verb_${i}`));
+      const artifact = await memoryTestArtifact(testArtifactInput(tools, { always_loaded: [] }));
+      const s = computeSurface({ artifact, granted: () => true, isAlwaysLoaded: () => false, declared: [], pins: [], bounds });
+      expect(s.narrowed).toBe(true);
+      sizes.push(s.size.surface.bytes);
+      expect(s.size.catalog.bytes).toBeGreaterThan(s.size.surface.bytes * 3);
+    }
+    expect(sizes[1]! / sizes[0]!).toBeLessThan(1.5);
+  });
+
+  it("drops pins and declared tools the principal is no longer granted", async () => {
+    const artifact = await memoryTestArtifact();
+    const log = artifact.byName.get("git.log")!;
+    const s = computeSurface({
+      artifact,
+      granted: (n) => n.startsWith("notes."),
+      isAlwaysLoaded: () => false,
+      declared: ["git.diff", "notes.search"],
+      pins: [{ name: "git.log", bytes: toolBytes(log), last_used: 1 }],
+      bounds: { ...bounds, maxTools: 1 },
+    });
+    expect(s.tools.map((t) => t.name)).toEqual([...META_TOOLS, "notes.search"]);
+    expect(s.pins).toEqual({ used_bytes: 0, budget_bytes: 4096, tools: [] });
+  });
+
+  it("measures tools by their serialized entry", () => {
+    const t = testTool("a.b");
+    expect(toolBytes(t)).toBe(byteSize(toolEntry(t)));
+    expect(byteSize({ s: "é" })).toBe(JSON.stringify({ s: "é" }).length + 1);
+  });
+});
