@@ -123,10 +123,11 @@ export async function run(argv: string[], io: Io): Promise<number> {
         return 0;
       }
       case undefined:
+        throw new UsageError("a command is required");
       case "help":
       case "--help":
         io.out(USAGE);
-        return command === undefined ? 2 : 0;
+        return 0;
       default:
         throw new UsageError(`unknown command \`${command}\``);
     }

@@ -195,9 +195,12 @@ export async function loadRegistry(dir: string, opts: LoadOptions = {}): Promise
       const origin = load.origins[i] ?? t.source;
       const prior = seen.get(canon);
       if (prior) {
-        const how = prior.name === t.name ? "is also defined" : `collides with \`${prior.name}\` (names differing only by case or \`_\`/\`-\`/\`.\` are one tool to the gateway), defined`;
         const [file, path] = splitOrigin(origin);
-        diagnostics.push({ severity: "error", code: "NAME_COLLISION", file, tool: t.name, path, message: `\`${t.name}\` ${how} in ${prior.origin}; it is defined here too` });
+        const message =
+          prior.name === t.name
+            ? `\`${t.name}\` is defined twice: here and in ${prior.origin}`
+            : `\`${t.name}\` collides with \`${prior.name}\` defined in ${prior.origin}: names that differ only by case or \`_\`/\`-\`/\`.\` are one tool to the gateway`;
+        diagnostics.push({ severity: "error", code: "NAME_COLLISION", file, tool: t.name, path, message });
         return;
       }
       seen.set(canon, { name: t.name, origin });

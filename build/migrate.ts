@@ -2,7 +2,7 @@
 // Migrations are keyed by the version they upgrade FROM; each rewrites a document to the next version.
 import { readFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { isMap, parseDocument, type Document } from "yaml";
+import { isMap, isNode, parseDocument, type Document } from "yaml";
 import { FORMAT_VERSION } from "../registry/contract/tool.js";
 import { BRIEFS_DIR, FAMILIES_FILE, POLICY_FILE } from "./load.js";
 import { isRecord } from "./validate/finding.js";
@@ -90,7 +90,14 @@ export async function migrateRegistry(dir: string, opts: { write: boolean }): Pr
     if (json) await writeFile(join(dir, file), JSON.stringify(upgraded, null, 2) + "\n");
     else if (outcome.from === FORMAT_VERSION && doc && isMap(doc.contents)) {
       // Only the version is missing: add it on top and keep comments and layout.
-      doc.contents.items.unshift(doc.createPair("version", FORMAT_VERSION) as (typeof doc.contents.items)[number]);
+      const pair = doc.createPair("version", FORMAT_VERSION);
+      // A leading comment belongs to the file, not to its first key: keep it on top.
+      const firstKey = doc.contents.items[0]?.key;
+      if (isNode(firstKey) && firstKey.commentBefore && isNode(pair.key)) {
+        pair.key.commentBefore = firstKey.commentBefore;
+        firstKey.commentBefore = undefined;
+      }
+      doc.contents.items.unshift(pair as (typeof doc.contents.items)[number]);
       await writeFile(join(dir, file), doc.toString());
     } else {
       const fresh = parseDocument("");

@@ -1,0 +1,198 @@
+// One fixture registry per rule of SPEC section 1; each test pins code, file, line, tool, JSON path and message.
+import { describe, expect, it } from "vitest";
+import { loadRegistry } from "../../../build/load.js";
+import { check, fixture } from "./helpers.js";
+
+describe("registry rules", () => {
+  it("accepts a registry with every kind, a snapshot, a JSONL catalog, a brief and a policy", async () => {
+    const reg = await loadRegistry(fixture("valid"));
+    expect(reg.diagnostics).toEqual([]);
+    expect(reg.ok).toBe(true);
+    expect(reg.catalog.tools.map((t) => t.name).sort()).toMatchInlineSnapshot(`
+      [
+        "everything.echo",
+        "everything.toggle-logging",
+        "git.log",
+        "imported.lookup",
+        "imported.random_word",
+        "meta.reshape",
+        "meta.summarize",
+        "weather.current",
+        "weather.subscribe",
+      ]
+    `);
+    expect(reg.briefs.map((b) => b.name)).toEqual(["release"]);
+    expect(reg.policy?.principals[0]?.id).toBe("dev");
+  });
+
+  it("reports an unknown key with the key, the tool and a suggestion", async () => {
+    expect(await check("unknown-key")).toMatchInlineSnapshot(`
+      [
+        "error UNKNOWN_KEY families/demo/tools.yaml:7 demo.sleep $.tools[0].timeout_sec: unknown key \`timeout_sec\` (did you mean \`timeout_secs\`?)",
+      ]
+    `);
+  });
+
+  it("reports bad family and tool names, including names over 128 characters", async () => {
+    expect(await check("bad-name")).toMatchInlineSnapshot(`
+      [
+        "error BAD_NAME families.yaml:2 - $.families[0].name: family name \`Demo.Tools\` must be lower-case letters, digits, \`-\` or \`_\`, starting with a letter, at most 64 characters",
+        "error BAD_NAME families/demo/tools.yaml:2 demo.get weather $.tools[0].name: tool name \`get weather\` must start with a letter and use only letters, digits, \`_\`, \`-\` and \`.\`",
+        "error BAD_NAME families/demo/tools.yaml:10 demo.v12345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789abcdefghij $.tools[2].name: full name \`demo.v1234567890123456789012345678901234…\` is 135 characters; at most 128",
+      ]
+    `);
+  });
+
+  it("reports collisions naming both sources, including case/separator-equivalent names", async () => {
+    expect(await check("collision")).toMatchInlineSnapshot(`
+      [
+        "error NAME_COLLISION families/user/b.yaml user.list $.tools[0]: \`user.list\` is defined twice: here and in families/user/a.yaml $.tools[1]",
+        "error NAME_COLLISION families/user-get/tools.yaml user-get.Profile $.tools[0]: \`user-get.Profile\` collides with \`user.get.profile\` defined in families/user/a.yaml $.tools[0]: names that differ only by case or \`_\`/\`-\`/\`.\` are one tool to the gateway",
+      ]
+    `);
+  });
+
+  it("fails a required family that cannot load", async () => {
+    const reg = await loadRegistry(fixture("required-family-missing"));
+    expect(reg.ok).toBe(false);
+    expect(reg.diagnostics.map((d) => `${d.severity} ${d.code} ${d.file}:${d.line} ${d.path}: ${d.message}`)).toMatchInlineSnapshot(`
+      [
+        "error FAMILY_LOAD_FAILED families.yaml:7 $.families[1].source: required family \`gone\` cannot load: tools folder \`families/gone\`: no such file or folder",
+      ]
+    `);
+  });
+
+  it("skips an optional family that cannot load, with warnings only", async () => {
+    const reg = await loadRegistry(fixture("optional-family-skipped"));
+    expect(reg.ok).toBe(true);
+    expect(reg.skippedFamilies).toEqual(["flaky", "remote"]);
+    expect(reg.catalog.families.map((f) => f.name)).toEqual(["demo"]);
+    expect(await check("optional-family-skipped")).toMatchInlineSnapshot(`
+      [
+        "warning YAML_SYNTAX families/flaky/tools.yaml:6 - $: YAML syntax: Map keys must be unique (line 6)",
+        "warning FAMILY_SKIPPED families.yaml:8 - $.families[1].source: optional family \`flaky\` skipped: families/flaky/tools.yaml does not parse",
+        "warning FILE_UNREADABLE snapshots/remote.json - $: cannot read: no such file or folder",
+        "warning FAMILY_SKIPPED families.yaml:12 - $.families[2].source: optional family \`remote\` skipped: snapshots/remote.json: cannot read: no such file or folder",
+      ]
+    `);
+  });
+
+  it("reports schemas that do not compile and input schemas that are not object schemas", async () => {
+    expect(await check("schema-invalid")).toMatchInlineSnapshot(`
+      [
+        "error SCHEMA_INVALID families/demo/tools.yaml:6 demo.typo $.tools[0].input_schema.properties.x.type: not a valid JSON Schema: type must be equal to one of the allowed values",
+        "error SCHEMA_INVALID families/demo/tools.yaml:11 demo.array-input $.tools[1].input_schema.type: an input_schema must have \`type: "object"\` (tool arguments are an object)",
+        "error SCHEMA_INVALID families/demo/tools.yaml:16 demo.bad-pattern $.tools[2].output_schema.pattern: invalid regular expression: Invalid regular expression: /([a-z/u: Unterminated character class",
+        "error SCHEMA_INVALID families/demo/tools.yaml:21 demo.dangling-ref $.tools[3].input_schema: does not compile: can't resolve reference #/$defs/missing from id #",
+        "error SCHEMA_INVALID families/demo/tools.yaml:26 demo.old-dialect $.tools[4].input_schema.$schema: unsupported $schema "http://json-schema.org/draft-04/schema#": use draft-07 or 2020-12 (the default)",
+      ]
+    `);
+  });
+
+  it("reports templates that reference anything but declared input properties", async () => {
+    expect(await check("template-reference")).toMatchInlineSnapshot(`
+      [
+        "error TEMPLATE_REFERENCE families/demo/tools.yaml:5 demo.fetch $.tools[0].url: template \`{{env.HOME}}\` may only reference the input, as \`{{input.name}}\`",
+        "error TEMPLATE_REFERENCE families/demo/tools.yaml:6 demo.fetch $.tools[0].body.note: template \`{{input.note}}\` references \`note\`, which is not a property of the input_schema",
+        "error TEMPLATE_REFERENCE families/demo/tools.yaml:6 demo.fetch $.tools[0].body.nested[0]: template \`{{ steps.previous.output }}\` may only reference the input, as \`{{input.name}}\`",
+        "error TEMPLATE_REFERENCE families/demo/tools.yaml:11 demo.run $.tools[1].command: the command is not templated: \`{{...}}\` is not allowed here",
+        "error TEMPLATE_REFERENCE families/demo/tools.yaml:12 demo.run $.tools[1].args[0]: unbalanced \`{{\`/\`}}\` in template",
+      ]
+    `);
+  });
+
+  it("reports literal secrets in headers, env, URLs and MCP family headers", async () => {
+    expect(await check("secret-literal")).toMatchInlineSnapshot(`
+      [
+        "error SECRET_LITERAL families.yaml:11 - $.families[1].source.mcp.headers["X-Api-Key"]: header \`X-Api-Key\` holds a literal credential: write it as a \`\${ENV}\` reference (e.g. \`Bearer \${TOKEN}\`) and set the variable where the gateway runs",
+        "error SECRET_LITERAL families/demo/tools.yaml:5 demo.issues $.tools[0].url: query parameter \`api_key\` in the URL holds a literal credential: use a \`\${ENV}\` reference",
+        "error SECRET_LITERAL families/demo/tools.yaml:7 demo.issues $.tools[0].headers.Authorization: header \`Authorization\` holds a literal credential: write it as a \`\${ENV}\` reference (e.g. \`Bearer \${TOKEN}\`) and set the variable where the gateway runs",
+        "error SECRET_LITERAL families/demo/tools.yaml:15 demo.deploy $.tools[1].env.GITHUB_TOKEN: environment variable \`GITHUB_TOKEN\` holds a literal credential: write it as a \`\${ENV}\` reference (e.g. \`Bearer \${TOKEN}\`) and set the variable where the gateway runs",
+      ]
+    `);
+  });
+
+  it("reports a consequential tool without affects", async () => {
+    expect(await check("consequential-without-affects")).toMatchInlineSnapshot(`
+      [
+        "error CONSEQUENTIAL_WITHOUT_AFFECTS families/demo/tools.yaml:6 demo.send-email $.tools[0].consequential: a consequential tool must say who it affects: add \`affects: <input property>\` naming a required property of its input_schema",
+      ]
+    `);
+  });
+
+  it("reports affects naming a property the input schema does not require", async () => {
+    expect(await check("affects-not-required")).toMatchInlineSnapshot(`
+      [
+        "error AFFECTS_NOT_REQUIRED families/demo/tools.yaml:7 demo.send-email $.tools[0].affects: \`affects\` names \`to\`, which the input_schema does not list in \`required\`",
+        "error AFFECTS_NOT_REQUIRED families/demo/tools.yaml:14 demo.charge $.tools[1].affects: \`affects\` names \`customer\`, which is not a property of the input_schema",
+      ]
+    `);
+  });
+
+  it("reports impact outside its bounds", async () => {
+    expect(await check("impact-out-of-bounds")).toMatchInlineSnapshot(`
+      [
+        "error IMPACT_OUT_OF_BOUNDS families/demo/tools.yaml:7 demo.wipe $.tools[0].impact: impact 1.5 is outside [0, 1]",
+        "error IMPACT_OUT_OF_BOUNDS families/demo/tools.yaml:12 demo.nudge $.tools[1].impact: impact -0.1 is outside [0, 1]",
+      ]
+    `);
+  });
+
+  it("reports contradictory governance declarations", async () => {
+    expect(await check("contradictory")).toMatchInlineSnapshot(`
+      [
+        "error CONTRADICTORY_GOVERNANCE families/demo/tools.yaml:8 demo.purge $.tools[0].destructive: read_only contradicts destructive: a tool that changes nothing deletes nothing",
+        "error CONTRADICTORY_GOVERNANCE families/demo/tools.yaml:4 demo.purge $.tools[0].method: read_only contradicts method DELETE",
+        "error CONTRADICTORY_GOVERNANCE families/demo/tools.yaml:14 demo.notify $.tools[1].consequential: read_only contradicts consequential: a tool that changes nothing affects no one",
+        "error CONTRADICTORY_GOVERNANCE families/demo/tools.yaml:16 demo.notify $.tools[1].idempotent: read_only contradicts idempotent: false: reading again has no further effect",
+      ]
+    `);
+  });
+
+  it("reports an unsupported file version", async () => {
+    expect(await check("unsupported-version")).toMatchInlineSnapshot(`
+      [
+        "error UNSUPPORTED_VERSION families/demo/tools.yaml:1 - $.version: format version 7 is not supported: this build reads version 1",
+        "error FAMILY_LOAD_FAILED families.yaml:4 - $.families[0].source: required family \`demo\` cannot load: families/demo/tools.yaml has an unsupported format version",
+      ]
+    `);
+  });
+
+  it("reports YAML syntax errors (duplicate keys) with their line", async () => {
+    expect(await check("yaml-syntax")).toMatchInlineSnapshot(`
+      [
+        "error YAML_SYNTAX families/demo/tools.yaml:4 - $: YAML syntax: Map keys must be unique (line 4)",
+        "error FAMILY_LOAD_FAILED families.yaml:4 - $.families[0].source: required family \`demo\` cannot load: families/demo/tools.yaml does not parse",
+      ]
+    `);
+  });
+
+  it("reports missing fields and invalid values", async () => {
+    expect(await check("missing-field")).toMatchInlineSnapshot(`
+      [
+        "error MISSING_FIELD families/demo/tools.yaml:2 demo.nokind $.tools[0].kind: missing required field \`kind\`",
+        "error MISSING_FIELD families/demo/tools.yaml:4 demo.nourl $.tools[1].url: missing required field \`url\`",
+        "error INVALID_VALUE families/demo/tools.yaml:8 demo.badkind $.tools[2].kind: Invalid discriminator value. Expected 'http' | 'mcp' | 'exec' | 'builtin' | 'prompt'",
+        "error INVALID_VALUE families/demo/tools.yaml:12 demo.badmethod $.tools[3].method: Invalid option: expected one of "GET"|"POST"|"PUT"|"PATCH"|"DELETE"",
+      ]
+    `);
+  });
+
+  it("reports brief references to unknown tools", async () => {
+    expect(await check("brief-unknown-tool")).toMatchInlineSnapshot(`
+      [
+        "error UNKNOWN_TOOL_REFERENCE briefs/ops.yaml:3 - $.tools[1]: \`demo.ech0\` matches no tool in the registry",
+        "error UNKNOWN_TOOL_REFERENCE briefs/ops.yaml:3 - $.tools[2]: \`deploy.*\` matches no tool in the registry",
+      ]
+    `);
+  });
+
+  it("warns on multi-sentence descriptions and refuses empty ones", async () => {
+    expect(await check("description-sentences")).toMatchInlineSnapshot(`
+      [
+        "warning DESCRIPTION_NOT_ONE_SENTENCE families/demo/tools.yaml:2 demo.echo $.tools[0].description: the description has more than one sentence: keep one (details belong in the schema's property descriptions)",
+        "error DESCRIPTION_NOT_ONE_SENTENCE families/demo/tools.yaml:4 demo.empty $.tools[2].description: the description is empty: say in one sentence what the tool does",
+      ]
+    `);
+  });
+});
