@@ -32,26 +32,19 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-async function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  return new Promise((done) => {
-    const child = spawn(cmd, args, { cwd: root, env, stdio: "inherit" });
-    child.on("exit", (code) => done(code ?? 1));
-  });
-}
-
-/** Build with the registry compiler's CLI when the artifact is missing or older than the registry. */
+/** Build with the registry compiler when the artifact is missing or older than any registry file. */
 async function ensureArtifact(dir: string): Promise<void> {
   const manifest = join(dir, "manifest.json");
   const built = existsSync(manifest) ? statSync(manifest).mtimeMs : 0;
   if (built && built >= newestMtime(registryDir)) return;
-  const cli = join(root, "build/cli.ts");
-  if (!existsSync(cli)) {
-    if (built) return say(`build/cli.ts not found; serving the existing artifact in ${dir}`);
-    throw new Error(`no artifact in ${dir} and no build/cli.ts to build one: run npm run build:artifact`);
-  }
   say(built ? "registry changed: rebuilding the artifact" : "building the artifact");
-  const code = await run(process.execPath, ["--import", "tsx", cli, "build", "--out", dir], { ...process.env, TOOLBELT_ARTIFACT_DIR: dir });
-  if (code !== 0 || !existsSync(manifest)) throw new Error(`the registry build failed (exit ${code}); run npm run registry:check for the problems`);
+  const { buildRegistryArtifact } = await import("../../build/build.js");
+  const result = await buildRegistryArtifact(registryDir, dir);
+  if (!result.ok) {
+    const errors = result.diagnostics.filter((d) => d.severity === "error");
+    for (const d of errors.slice(0, 20)) console.error(`  ${d.file}${d.tool ? ` ${d.tool}` : ""} ${d.path}: ${d.code} ${d.message}`);
+    throw new Error(`the registry build failed with ${errors.length} error(s); run npm run registry:check for all of them`);
+  }
 }
 
 function loadBriefs(artifactDir: string, inline: string | undefined): BriefFile[] {
@@ -103,7 +96,8 @@ async function startEverything(): Promise<{ url: string; stop(): void } | undefi
   const port = await freePort();
   const child = spawn(process.execPath, [entry, "streamableHttp"], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1" },
+    // A minimal environment: its get-env tool echoes whatever it was given (no tokens or keys).
+    env: { PATH: process.env.PATH ?? "", PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production" },
     stdio: ["ignore", "ignore", "pipe"],
   });
   child.stderr?.resume();
@@ -165,9 +159,13 @@ async function main(): Promise<void> {
     }
 
     let policy;
+    const policyYaml = join(registryDir, "policy.yaml");
     if (config.policyJson) {
       policy = parsePolicy(config.policyJson);
       say("policy from TOOLBELT_POLICY");
+    } else if (existsSync(policyYaml)) {
+      policy = parsePolicy(parseYaml(readFileSync(policyYaml, "utf8")));
+      say("policy from registry/policy.yaml");
     } else {
       const key = process.env.TOOLBELT_API_KEY?.trim() || "dev-key";
       policy = localPolicyFile(key);
@@ -195,7 +193,8 @@ async function main(): Promise<void> {
     );
     const m = artifact.manifest;
     say(`registry ${m.registry_hash.slice(0, 12)}: ${m.counts.tools} tools in ${m.counts.families} families; briefs: ${briefs.map((b) => b.name).join(", ") || "none"}`);
-    say(`listening on http://127.0.0.1:${port} (Ctrl-C to stop)`);
+    const bound = (server.address() as { port: number }).port;
+    say(`listening on http://127.0.0.1:${bound} (Ctrl-C to stop)`);
   } catch (err) {
     console.error(`[toolbelt] ${(err as Error).message}`);
     await stop(1);
