@@ -1,0 +1,27 @@
+// Lambda entry for the call group (POST /v1/call, GET /v1/admin/misses). It reuses the api handler's
+// wiring (config, artifact, policy, DynamoDB client: all at module scope, once per cold start) and
+// adds the call routes, so ajv and the backends live in this bundle only.
+import { handle } from "hono/aws-lambda";
+import { createApp } from "../http/app.js";
+import { createCallModule } from "../http/routes/call.js";
+import { loadConfig } from "../config.js";
+import { loadSecretsIntoEnv } from "../secrets.js";
+import { createDynamoClient } from "../stores/dynamodb.js";
+import { DynamoMissStore } from "../stores/misses.js";
+import { deps } from "./api.js";
+
+const config = loadConfig(process.env);
+const client = createDynamoClient({ region: config.region, ...(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint } : {}) });
+
+// Upstream secrets (`${NAME}` in tool templates) come from SSM before the first request.
+await loadSecretsIntoEnv(process.env);
+
+const calls = createCallModule({
+  env: process.env,
+  misses: new DynamoMissStore(client, config.table),
+  // exec runs the registry's commands on the function's host; TOOLBELT_EXEC=off refuses them with 501.
+  exec: process.env.TOOLBELT_EXEC !== "off",
+});
+
+export const app = createApp(deps, { extraRoutes: [calls] });
+export const handler = handle(app);
