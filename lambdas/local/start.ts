@@ -158,18 +158,19 @@ async function main(): Promise<void> {
       say("server-everything is not installed: the mcp example family will fail upstream");
     }
 
+    // An explicit environment beats the registry's file; without either, the local dev key.
     let policy;
     const policyYaml = join(registryDir, "policy.yaml");
+    const apiKey = process.env.TOOLBELT_API_KEY?.trim();
     if (config.policyJson) {
       policy = parsePolicy(config.policyJson);
       say("policy from TOOLBELT_POLICY");
-    } else if (existsSync(policyYaml)) {
+    } else if (!apiKey && existsSync(policyYaml)) {
       policy = parsePolicy(parseYaml(readFileSync(policyYaml, "utf8")));
       say("policy from registry/policy.yaml");
     } else {
-      const key = process.env.TOOLBELT_API_KEY?.trim() || "dev-key";
-      policy = localPolicyFile(key);
-      say(`API key: ${key}${process.env.TOOLBELT_API_KEY ? "" : " (the default)"}: for local use only, never expose this server`);
+      policy = localPolicyFile(apiKey || "dev-key");
+      say(`API key: ${apiKey ? "from TOOLBELT_API_KEY" : "dev-key (the default)"}: for local use only, never expose this server`);
     }
 
     const briefs = loadBriefs(artifactDir, config.briefsJson);
