@@ -29,12 +29,14 @@ const POLICY: PolicyFile = {
 const auth = (key = KEY) => ({ authorization: `Bearer ${key}` });
 
 /**
- * Size ceilings (minified, without the artifact), set about 10% above what was measured so that a
- * dependency pulled in by accident fails the test. The find bundle measured 982 KB: zod (470 KB,
- * one module graph whatever is imported) and the bundled AWS SDK (about 360 KB) make up most of
- * it, so the 500 KB goal is out of reach without dropping one of them (see infra/README.md).
+ * Size ceilings (minified, without the artifact), about 10% above what was measured so that a
+ * dependency pulled in by accident fails the test. Measured: api (find) 982 KB, of which zod is
+ * 470 KB (one module graph whatever is imported) and the bundled AWS SDK 361 KB; our code, hono,
+ * flexsearch and picomatch are the other 150 KB. The 500 KB goal is out of reach without dropping
+ * zod or the bundled SDK (infra/README.md). call: 1,507 KB (SDK with the SSM client 615 KB, zod
+ * 471 KB, ajv 127 KB, MCP client 74 KB).
  */
-const CEILING_BYTES = { api: 1_100_000, call: 1_500_000 } as const;
+const CEILING_BYTES = { api: 1_080_000, call: 1_660_000 } as const;
 
 /** Packages (or project folders) that must not be in a bundle. */
 const FORBIDDEN = {
@@ -61,6 +63,12 @@ beforeAll(async () => {
     ...defaultTestTools().filter((t) => t.name !== "toolbelt.reshape"),
     testTool("toolbelt.reshape", {
       description: "Reshape JSON data with a mapping.",
+      backend: { kind: "builtin", handler: "reshape" },
+      input_schema: { type: "object", properties: { data: {}, mapping: { type: "object" } }, required: ["mapping"] },
+      timeout_ms: 5_000,
+    }),
+    testTool("notes.shape", {
+      description: "Shape a note's JSON fields.",
       backend: { kind: "builtin", handler: "reshape" },
       input_schema: { type: "object", properties: { data: {}, mapping: { type: "object" } }, required: ["mapping"] },
       timeout_ms: 5_000,
@@ -151,7 +159,7 @@ describe("api bundle (find, sessions, surface)", () => {
     );
     const [health, find, anonymous, opened] = first.results;
     expect(health!.statusCode).toBe(200);
-    expect(health!.json).toMatchObject({ status: "ok", counts: { tools: 10 } });
+    expect(health!.json).toMatchObject({ status: "ok", counts: { tools: 11 } });
     expect(find!.statusCode).toBe(200);
     expect((find!.json as { tools: { name: string }[] }).tools[0]!.name).toBe("git.log");
     expect(anonymous!.statusCode).toBe(401);
@@ -190,9 +198,9 @@ describe("call bundle (call, misses)", () => {
     expect(bundle.packages).toContain("ajv");
   });
 
-  it("calls a tool, records a near miss and lists misses in a fresh process against dynalite, using only its granted table actions", async () => {
+  it("calls a tool, records a near miss, pins on use and lists misses in a fresh process against dynalite, using only its granted table actions", async () => {
     operations.clear();
-    const run = await invokeInFreshProcess(
+    const first = await invokeInFreshProcess(
       bundle,
       [
         httpApiV2Event({
@@ -205,10 +213,12 @@ describe("call bundle (call, misses)", () => {
         httpApiV2Event({ method: "POST", path: "/v1/call", headers: auth(), body: { tool: "toolbelt.reshape", args: {} } }),
         httpApiV2Event({ method: "GET", path: "/v1/admin/misses", headers: auth() }),
         httpApiV2Event({ method: "GET", path: "/v1/admin/misses", headers: auth(OTHER_KEY) }),
+        // The call function's app also opens sessions (API Gateway routes that path to the api function).
+        httpApiV2Event({ method: "POST", path: "/v1/sessions", headers: auth(), body: {} }),
       ],
       lambdaEnv(bundle),
     );
-    const [called, nearMiss, invalid, misses, notAdmin] = run.results;
+    const [called, nearMiss, invalid, misses, notAdmin, opened] = first.results;
     expect(called!.statusCode).toBe(200);
     expect(JSON.stringify(called!.json)).toContain('"x":7');
     expect(nearMiss!.statusCode).toBe(200);
@@ -216,8 +226,21 @@ describe("call bundle (call, misses)", () => {
     expect(misses!.statusCode).toBe(200);
     expect(JSON.stringify(misses!.json)).toContain("Toolbelt_Reshape");
     expect(notAdmin!.statusCode).toBe(403);
+    const id = (opened!.json as { session: { id: string } }).session.id;
 
-    // Pin-on-use needs a session: open one through the call function's own app, then call in it.
+    // A second cold start pins the tool it calls on the session the first one opened.
+    const second = await invokeInFreshProcess(
+      bundle,
+      [
+        httpApiV2Event({ method: "POST", path: "/v1/call", headers: auth(), body: { tool: "notes.shape", args: { mapping: {} }, session: id } }),
+        httpApiV2Event({ method: "GET", path: `/v1/sessions/${id}/surface`, headers: auth() }),
+      ],
+      lambdaEnv(bundle),
+    );
+    const [inSession, surface] = second.results;
+    expect(inSession!.statusCode).toBe(200);
+    expect(surface!.statusCode).toBe(200);
+    expect(JSON.stringify(surface!.json)).toContain("notes.shape");
     expectOnlyGranted("call", operations);
   });
 });
