@@ -96,12 +96,11 @@ export function createCallGateway<C extends Caller = Caller>(
             ports.log?.("warn", "could not pin a used tool", { tool: tool.name, error: String(e) }),
           );
         }
-        const response: CallResponse = { tool: tool.name, result: output.result };
-        if (resolution.status === "resolved") {
-          response.resolved_from = request.tool;
-          response.resolution = resolution.rule;
-        }
-        return response;
+        return {
+          tool: tool.name,
+          ...(resolution.status === "resolved" ? { resolved_from: request.tool, resolution: resolution.rule } : {}),
+          result: output.result,
+        };
       } finally {
         await miss;
       }

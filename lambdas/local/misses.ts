@@ -1,0 +1,85 @@
+// `npm run misses`: the most frequent tool-name misses, for the operator.
+//   npm run misses                      ask the running gateway (GET /v1/admin/misses; local server by default)
+//   npm run misses -- --name deploy     the latest events for one name
+//   npm run misses -- --direct          read the DynamoDB table itself (TOOLBELT_TABLE, AWS credentials)
+// Options: --limit N (20), --url URL (TOOLBELT_URL or http://127.0.0.1:$PORT), --key KEY (TOOLBELT_API_KEY or dev-key).
+import { parseArgs } from "node:util";
+import type { Miss } from "../core/call/types.js";
+import { loadConfig } from "../config.js";
+import { createDynamoClient } from "../stores/dynamodb.js";
+import { DynamoMissStore, type MissSummary } from "../stores/misses.js";
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+
+const { values } = parseArgs({
+  options: {
+    limit: { type: "string", default: "20" },
+    name: { type: "string" },
+    url: { type: "string" },
+    key: { type: "string" },
+    direct: { type: "boolean", default: false },
+    json: { type: "boolean", default: false },
+  },
+});
+
+const limit = Number(values.limit);
+if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+  console.error("--limit must be an integer from 1 to 1000");
+  process.exit(2);
+}
+
+type Answer = { misses?: MissSummary[]; events?: Miss[] };
+
+async function viaApi(): Promise<Answer> {
+  const base = (values.url ?? process.env.TOOLBELT_URL ?? `http://127.0.0.1:${process.env.PORT ?? 8787}`).replace(/\/+$/, "");
+  const key = values.key ?? process.env.TOOLBELT_API_KEY ?? "dev-key";
+  const query = new URLSearchParams({ limit: String(limit), ...(values.name ? { name: values.name } : {}) });
+  let res: Response;
+  try {
+    res = await fetch(`${base}/v1/admin/misses?${query}`, { headers: { authorization: `Bearer ${key}` } });
+  } catch (e) {
+    throw new Error(`cannot reach ${base} (${(e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message}): start it with npm start, or use --url or --direct`);
+  }
+  const body = (await res.json()) as Answer & { error?: { message: string } };
+  if (!res.ok) throw new Error(`${base} answered ${res.status}: ${body.error?.message ?? "no message"}`);
+  return body;
+}
+
+async function direct(): Promise<Answer> {
+  const config = loadConfig(process.env);
+  const client = createDynamoClient({ region: config.region, ...(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint } : {}) });
+  try {
+    const store = new DynamoMissStore(client, config.table);
+    return values.name ? { events: await store.recent(values.name, limit) } : { misses: await store.top(limit) };
+  } finally {
+    client.destroy();
+  }
+}
+
+function print(answer: Answer): void {
+  if (values.json) return console.log(JSON.stringify(answer, null, 2));
+  if (answer.events) {
+    if (!answer.events.length) return console.log(`no misses recorded for ${values.name}`);
+    for (const e of answer.events) console.log(`${e.at}  ${e.principal}  ${e.name}  ${e.outcome}${e.resolved_to ? ` → ${e.resolved_to}` : ""}`);
+    return;
+  }
+  const misses = answer.misses ?? [];
+  if (!misses.length) return console.log("no tool-name misses recorded");
+  const rows = misses.map((m) => [
+    String(m.count),
+    m.names.join(", "),
+    m.last_outcome === "resolved" ? `→ ${m.resolved_to ?? "?"}` : m.last_outcome,
+    m.last_principal,
+    m.last_at,
+  ]);
+  const head = ["count", "names tried", "outcome", "last principal", "last at"];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  for (const r of [head, ...rows]) console.log(r.map((c, i) => (i === 0 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ").trimEnd());
+}
+
+try {
+  print(values.direct ? await direct() : await viaApi());
+} catch (e) {
+  console.error(`misses: ${(e as Error).message}`);
+  process.exit(1);
+}
