@@ -35,7 +35,8 @@ export function synthStack(
 ): { app: App; stack: ToolbeltStack; template: Template } {
   const app = new App({
     ...(opts.outdir ? { outdir: opts.outdir } : {}),
-    context: opts.bundling ? {} : { "aws:cdk:bundling-stacks": [] },
+    // Asset metadata names each function's asset folder; without bundling, synth skips esbuild.
+    context: opts.bundling ? { "aws:cdk:enable-asset-metadata": true } : { "aws:cdk:bundling-stacks": [] },
   });
   const stack = new ToolbeltStack(app, "ToolbeltTest", {
     ...opts.stack,

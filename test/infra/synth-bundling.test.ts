@@ -1,0 +1,60 @@
+// One synth with real bundling (NodejsFunction → local esbuild, no Docker): validates the bundling
+// options the construct passes to CDK and its afterBundling hook, then runs the asset CDK produced.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENDPOINT_GROUPS } from "../../infra/endpoint-groups.js";
+import { httpApiV2Event } from "../helpers/lambda-events.js";
+import { invokeInFreshProcess, type BundleResult } from "./bundle-harness.js";
+import { makeArtifact, synthStack, TEST_DIGEST, TEST_KEY, type Fixture } from "./stack-fixture.js";
+
+let fixture: Fixture;
+let outdir: string;
+let assets: Record<keyof typeof ENDPOINT_GROUPS, string>;
+
+beforeAll(async () => {
+  fixture = await makeArtifact();
+  outdir = await mkdtemp(join(tmpdir(), "toolbelt-cdkout-"));
+  const briefs = join(outdir, "..", `briefs-${process.pid}.json`);
+  await writeFile(briefs, JSON.stringify([{ version: 1, name: "git-work", description: "Git chores", tools: ["git.*"] }]));
+  const { template } = synthStack({ artifactDir: fixture.artifactDir, briefs }, { bundling: true, outdir });
+  const fns = template.findResources("AWS::Lambda::Function") as Record<string, { Properties: { Description: string }; Metadata: Record<string, string> }>;
+  const byDescription = (d: string) => Object.values(fns).find((f) => f.Properties.Description === d)!.Metadata["aws:asset:path"]!;
+  assets = { api: join(outdir, byDescription(ENDPOINT_GROUPS.api.description)), call: join(outdir, byDescription(ENDPOINT_GROUPS.call.description)) };
+}, 120_000);
+
+afterAll(async () => {
+  await fixture.cleanup();
+  await rm(outdir, { recursive: true, force: true });
+});
+
+describe("synth with real bundling", () => {
+  it("puts exactly the ESM bundle, the artifact's four files, the policy and the briefs in each asset", () => {
+    for (const dir of Object.values(assets)) {
+      expect(readdirSync(dir).sort()).toEqual(["artifact", "briefs.json", "index.mjs", "policy.json"]);
+      expect(readdirSync(join(dir, "artifact")).sort()).toEqual(["catalog.json", "index.json", "manifest.json", "names.json"]);
+      expect(readFileSync(join(dir, "index.mjs"), "utf8").startsWith("import { createRequire")).toBe(true);
+      expect(existsSync(join(dir, "index.mjs.map"))).toBe(false);
+      const policy = JSON.parse(readFileSync(join(dir, "policy.json"), "utf8")) as { principals: { keys: string[] }[] };
+      expect(policy.principals[0]!.keys).toEqual([TEST_DIGEST]);
+      expect(readFileSync(join(dir, "index.mjs"), "utf8")).not.toContain(TEST_KEY);
+    }
+  });
+
+  it("produces an api asset that answers from its own folder, as Lambda runs it", async () => {
+    const dir = assets.api;
+    const bundle = { dir, file: join(dir, "index.mjs") } as BundleResult;
+    const run = await invokeInFreshProcess(bundle, [httpApiV2Event({ method: "GET", path: "/v1/health" })], {
+      AWS_REGION: "us-east-1",
+      TOOLBELT_ARTIFACT_DIR: join(dir, "artifact"),
+      TOOLBELT_POLICY: join(dir, "policy.json"),
+      TOOLBELT_BRIEFS: join(dir, "briefs.json"),
+      TOOLBELT_TABLE: "toolbelt-synth",
+      DYNAMODB_ENDPOINT: "http://127.0.0.1:9",
+    });
+    expect(run.results[0]!.statusCode).toBe(200);
+    expect(run.results[0]!.json).toMatchObject({ status: "ok", counts: { tools: 10 } });
+  });
+});
