@@ -12,6 +12,8 @@ export type CallOptions = {
   signal?: AbortSignal;
   /** Internal: nesting depth of toolbelt.call. */
   depth?: number;
+  /** Upper bound on any tool's timeout (e.g. what is left of a Lambda invocation). */
+  maxTimeoutMs?: number;
 };
 
 export type CallGateway<C extends Caller = Caller> = {
@@ -76,7 +78,7 @@ export function createCallGateway<C extends Caller = Caller>(
         }
         const args = checked.data as Record<string, unknown>;
 
-        const output = await dispatch(tool, args, caller, request.session, depth, options.signal);
+        const output = await dispatch(tool, args, caller, request.session, depth, options);
 
         if (tool.output_schema) {
           const value = output.checked !== undefined ? output.checked : output.result;
@@ -113,8 +115,9 @@ export function createCallGateway<C extends Caller = Caller>(
     caller: C,
     session: string | undefined,
     depth: number,
-    outer: AbortSignal | undefined,
+    options: CallOptions,
   ): Promise<BackendOutput> => {
+    const outer = options.signal;
     const backend = ports.backends[tool.backend.kind];
     if (!backend) {
       throw new ToolbeltError("NOT_IMPLEMENTED", `${tool.name} is a ${tool.backend.kind} tool and this gateway has no ${tool.backend.kind} backend configured`, {
@@ -122,7 +125,8 @@ export function createCallGateway<C extends Caller = Caller>(
         kind: tool.backend.kind,
       });
     }
-    const timeoutMs = tool.timeout_ms;
+    // The tool's own budget, cut short when the invocation itself has less time left.
+    const timeoutMs = Math.max(1, Math.min(tool.timeout_ms, options.maxTimeoutMs ?? Infinity));
     const controller = new AbortController();
     const timeoutError = new ToolbeltError(
       "UPSTREAM_TIMEOUT",
@@ -149,7 +153,12 @@ export function createCallGateway<C extends Caller = Caller>(
           caller,
           ...(session !== undefined ? { session } : {}),
           depth,
-          call: (req) => gateway.call({ ...req, ...(session !== undefined ? { session } : {}) }, caller, { signal: controller.signal, depth: depth + 1 }),
+          call: (req) =>
+            gateway.call({ ...req, ...(session !== undefined ? { session } : {}) }, caller, {
+              signal: controller.signal,
+              depth: depth + 1,
+              maxTimeoutMs: timeoutMs,
+            }),
         }),
         aborted,
       ]);

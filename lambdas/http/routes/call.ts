@@ -53,6 +53,9 @@ export type CallModule = RouteModule & {
   close(): Promise<void>;
 };
 
+/** Time kept back from a Lambda invocation to answer after a tool timed out. */
+const LAMBDA_MARGIN_MS = 1000;
+
 type RouteCaller = { principal: string; granted: (name: string) => boolean; record: Principal };
 
 const json = (s: z.ZodType) => z.toJSONSchema(s, { io: "input", unrepresentable: "any" });
@@ -121,7 +124,13 @@ export function createCallModule(options: CallModuleOptions): CallModule {
         const principal = principalOf(c);
         const body = await parseJsonBody(c, CallBody, { maxBytes: deps.config.http.maxBodyBytes });
         const caller: RouteCaller = { principal: principal.id, granted: deps.policy.grantsFor(principal), record: principal };
-        const response = await gateway.call(body, caller, { signal: c.req.raw.signal });
+        // On Lambda, a tool must give up (504 with a clear error) before the invocation is cut off.
+        const lambda = c.env?.lambdaContext as { getRemainingTimeInMillis?: () => number } | undefined;
+        const remaining = lambda?.getRemainingTimeInMillis?.();
+        const response = await gateway.call(body, caller, {
+          signal: c.req.raw.signal,
+          ...(remaining !== undefined ? { maxTimeoutMs: Math.max(1, remaining - LAMBDA_MARGIN_MS) } : {}),
+        });
         return c.json(response);
       });
 

@@ -25,6 +25,7 @@ const saved = { ...process.env };
 beforeAll(async () => {
   dynamo = await startDynalite({ table: "toolbelt-call-lambda" });
   upstream = await startLoopback((req, res) => {
+    if (req.url === "/hold") return; // never answers: only a timeout ends the call
     seenAuth.push(req.headers.authorization ?? "");
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify({ status: "clean", auth: req.headers.authorization }));
@@ -36,6 +37,7 @@ beforeAll(async () => {
       { kind: "http", method: "GET", url: `${upstream.url}/status`, headers: { authorization: "Bearer ${STATUS_TOKEN}" }, output: "json" },
       { description: "Show the working tree status." },
     ),
+    catalogTool("git.fetch", { kind: "http", method: "GET", url: `${upstream.url}/hold`, output: "json" }, { description: "Fetch from a remote.", timeout_ms: 600_000 }),
   ];
   const { dir } = await buildTestArtifact(undefined, testArtifactInput(tools));
   Object.assign(process.env, {
@@ -64,6 +66,16 @@ async function invoke(h: Handler, method: string, path: string, as: keyof typeof
 }
 
 describe("the call Lambda handler", () => {
+  it("gives up on a tool before the invocation runs out of time (504, not a killed Lambda)", async () => {
+    const ctx = { ...lambdaContext("toolbelt-call"), getRemainingTimeInMillis: () => 1300 };
+    const out = (await handler(
+      httpApiV2Event({ method: "POST", path: "/v1/call", headers: { authorization: `Bearer ${TEST_KEYS.bob}` }, body: { tool: "git.fetch", args: {} } }),
+      ctx,
+    )) as APIGatewayProxyStructuredResultV2;
+    expect(out.statusCode).toBe(504);
+    expect(JSON.parse(out.body ?? "{}")).toMatchObject({ error: { code: "UPSTREAM_TIMEOUT", details: { tool: "git.fetch", timeout_ms: 300 } } });
+  });
+
   it("calls a builtin tool", async () => {
     const res = await invoke(handler, "POST", "/v1/call", "alice", { tool: "toolbelt.reshape", args: { data: { a: { b: 1 } }, mapping: { x: "a.b" } } });
     expect(res).toEqual({ status: 200, body: { tool: "toolbelt.reshape", result: { x: 1 } } });

@@ -92,6 +92,14 @@ describe("call gateway", () => {
     });
   });
 
+  it("cuts a tool's timeout to the time the invocation has left", async () => {
+    const { gateway, caller } = setup();
+    await expect(gateway.call({ tool: "math.hang", args: { n: 1 } }, caller, { maxTimeoutMs: 20 })).rejects.toMatchObject({
+      code: "UPSTREAM_TIMEOUT",
+      details: { timeout_ms: 20 },
+    });
+  });
+
   it("settles when the caller goes away", async () => {
     const { gateway, caller } = setup();
     const ac = new AbortController();
