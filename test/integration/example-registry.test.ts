@@ -9,6 +9,7 @@ import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { parse as parseYaml } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileRegistry } from "../../build/build.js";
@@ -175,6 +176,30 @@ describe("example registry files", () => {
     // The build's own policy check: unknown principals' globs come back as warnings.
     const checked = await loadPolicy(REGISTRY, { file: "policy.example.yaml", toolNames: names });
     expect(checked.diagnostics).toEqual([]);
+  });
+});
+
+describe("example registry in an editor", () => {
+  it("names the published JSON Schema in each file's modeline, and validates against it", () => {
+    const files = [
+      "families.yaml",
+      "policy.example.yaml",
+      ...briefFiles.map((f) => `briefs/${f}`),
+      ...[...new Set(defined.map((e) => e.file))],
+    ];
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    const problems: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(join(REGISTRY, file), "utf8");
+      const ref = /^# yaml-language-server: \$schema=(\S+)$/m.exec(text)?.[1];
+      if (!ref) {
+        problems.push(`${file}: no yaml-language-server modeline`);
+        continue;
+      }
+      const schema = JSON.parse(readFileSync(join(REGISTRY, file, "..", ref), "utf8")) as object;
+      if (!ajv.validate(schema, parseYaml(text))) problems.push(`${file}: ${ajv.errorsText()}`);
+    }
+    expect(problems).toEqual([]);
   });
 });
 
