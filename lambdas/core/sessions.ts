@@ -9,7 +9,7 @@ import type { Pin, SessionRecord, SessionStore } from "../stores/session-store.j
 import type { Policy, Principal } from "./auth.js";
 import { ToolbeltError } from "./errors.js";
 import { globMatcher } from "./globs.js";
-import { computeSurface, toolBytes, type Surface } from "./surface.js";
+import { computeSurface, grantedView, toolBytes, type GrantedView, type Surface } from "./surface.js";
 
 export type Clock = () => number;
 
@@ -78,6 +78,13 @@ export function createSessions(deps: SessionsDeps): Sessions {
   const random = deps.retry?.random ?? Math.random;
   const meta = new Set(META_TOOLS);
   const nowSecs = () => Math.floor(clock() / 1000);
+  // The granted part of a surface depends only on the grants: computed once per principal per cold start.
+  const views = new WeakMap<(name: string) => boolean, GrantedView>();
+  const viewFor = (granted: (name: string) => boolean) => {
+    let v = views.get(granted);
+    if (!v) views.set(granted, (v = grantedView(deps.artifact, granted)));
+    return v;
+  };
 
   const notFound = (id: string) => new ToolbeltError("SESSION_NOT_FOUND", `no session ${id} for this API key: open one with POST /v1/sessions`, { session: id });
 
@@ -137,10 +144,11 @@ export function createSessions(deps: SessionsDeps): Sessions {
     get: load,
 
     surface(session, ref) {
-      const principal = resolve(ref);
+      const granted = deps.policy.grantsFor(resolve(ref));
       return computeSurface({
         artifact: deps.artifact,
-        granted: deps.policy.grantsFor(principal),
+        granted,
+        view: viewFor(granted),
         isAlwaysLoaded: deps.isAlwaysLoaded,
         declared: session.declared,
         pins: session.pins,

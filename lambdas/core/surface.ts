@@ -98,8 +98,17 @@ function capabilityManifest(families: readonly FamilyInfo[], grantedTools: reado
     });
 }
 
-export function computeSurface(input: SurfaceInput): Surface {
-  const { artifact, granted, isAlwaysLoaded, bounds } = input;
+/** The per-principal part of a surface: depends only on the artifact and the grants, so callers may cache it. */
+export type GrantedView = {
+  grantedTools: CatalogTool[];
+  metaEntries: Entry[];
+  grantedEntries: Entry[];
+  grantedBytes: number;
+  manifest: { families: ManifestFamily[] };
+  catalog: SizeFigure;
+};
+
+export function grantedView(artifact: SurfaceInput["artifact"], granted: (name: string) => boolean): GrantedView {
   const meta = new Set(META_TOOLS);
   const grantedTools = artifact.tools.filter((t) => granted(t.name) && !meta.has(t.name));
   const metaEntries: Entry[] = META_TOOLS.map((name) => {
@@ -108,7 +117,21 @@ export function computeSurface(input: SurfaceInput): Surface {
     return t ? toolEntry(t) : { name, description: def?.description ?? name, input_schema: def?.input_schema ?? { type: "object" } };
   });
   const grantedEntries = grantedTools.map(toolEntry);
-  const grantedBytes = byteSize(grantedEntries);
+  const manifest = { families: capabilityManifest(artifact.families, grantedTools) };
+  return {
+    grantedTools,
+    metaEntries,
+    grantedEntries,
+    grantedBytes: byteSize(grantedEntries),
+    manifest,
+    catalog: figure(metaEntries.length + grantedEntries.length, byteSize({ tools: [...metaEntries, ...grantedEntries], manifest })),
+  };
+}
+
+export function computeSurface(input: SurfaceInput & { view?: GrantedView }): Surface {
+  const { bounds, isAlwaysLoaded, granted } = input;
+  const view = input.view ?? grantedView(input.artifact, granted);
+  const { grantedTools, metaEntries, grantedBytes, manifest } = view;
 
   const overCount = grantedTools.length > bounds.maxTools;
   const overBytes = grantedBytes > bounds.maxSchemaBytes;
@@ -130,9 +153,8 @@ export function computeSurface(input: SurfaceInput): Surface {
     if (why) tools.push({ ...toolEntry(t), on_belt: why });
   }
 
-  const manifest = { families: capabilityManifest(artifact.families, grantedTools) };
   const strip = (ts: readonly Entry[]) => ts.map((t) => toolEntry(t as CatalogTool));
-  const livePins = input.pins.filter((p) => granted(p.name));
+  const livePins = input.pins.filter((p) => granted(p.name) && input.artifact.byName.has(p.name));
   return {
     narrowed,
     reason,
@@ -142,7 +164,7 @@ export function computeSurface(input: SurfaceInput): Surface {
     pins: { used_bytes: livePins.reduce((n, p) => n + p.bytes, 0), budget_bytes: bounds.pinBudgetBytes, tools: livePins },
     size: {
       surface: figure(tools.length, byteSize({ tools: strip(tools), manifest })),
-      catalog: figure(metaEntries.length + grantedEntries.length, byteSize({ tools: [...metaEntries, ...grantedEntries], manifest })),
+      catalog: view.catalog,
     },
   };
 }

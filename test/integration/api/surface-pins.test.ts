@@ -129,7 +129,8 @@ describe("pin-on-use", () => {
   });
 });
 
-describe("50 parallel uses of one session", () => {
+// 50 writers on one item retry with jittered backoff: generous timeouts for a loaded 2-core CI machine.
+describe("50 parallel uses of one session", { timeout: 120_000 }, () => {
   // 50 tools with schemas of different sizes, so eviction decisions depend on the order of commits.
   const many = Array.from({ length: 50 }, (_, i) =>
     testTool(`bulk.tool_${String(i).padStart(2, "0")}`, {
