@@ -26,7 +26,13 @@ export type RouteModule = {
 const PUBLIC = new Set(["/v1/health", "/v1/openapi.json"]);
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export function createApp(deps: Deps, options: { extraRoutes?: RouteModule[] } = {}): Hono<AppEnv> {
+export type AppOptions = {
+  extraRoutes?: RouteModule[];
+  /** Paths another function serves behind the same API (e.g. /v1/call), added to the OpenAPI document only. */
+  documentOnly?: PathItems;
+};
+
+export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const extra = options.extraRoutes ?? [];
   const publicPaths = new Set([...PUBLIC, ...extra.flatMap((m) => m.publicPaths ?? [])]);
@@ -74,7 +80,10 @@ export function createApp(deps: Deps, options: { extraRoutes?: RouteModule[] } =
   ];
   for (const m of modules) app.route("/", m.routes(deps));
 
-  const doc = openApiDocument(deps.artifact.manifest.registry_hash.slice(0, 12), Object.assign({}, ...extra.map((m) => m.openapi ?? {})));
+  const doc = openApiDocument(
+    deps.artifact.manifest.registry_hash.slice(0, 12),
+    Object.assign({}, options.documentOnly ?? {}, ...extra.map((m) => m.openapi ?? {})),
+  );
   app.get("/v1/openapi.json", (c) => c.json(doc));
 
   // A known path with the wrong method is 405 with the allowed methods, not a 404.

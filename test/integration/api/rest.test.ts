@@ -1,6 +1,8 @@
 // The REST app through a real listening server on 127.0.0.1 and real dynalite: every route, auth,
 // grants, session ownership, briefs, the error shape and the codes it can answer with.
+import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { principalOf, type AppEnv } from "../../../lambdas/http/env.js";
 import { ERROR_STATUS } from "../../../lambdas/core/errors.js";
 import { ToolbeltError } from "../../../lambdas/core/errors.js";
 import { FindBody, OpenSessionBody } from "../../../lambdas/core/requests.js";
@@ -276,6 +278,29 @@ describe("store failures", () => {
       await expectError(await throttled.request("/v1/sessions", { json: {} }), "UNAVAILABLE");
     } finally {
       await throttled.close();
+    }
+  });
+});
+
+describe("mounting another route module", () => {
+  it("authenticates its /v1 routes, documents its paths and answers 405 on them", async () => {
+    const extra = await startTestApi({
+      dynamo,
+      extraRoutes: [
+        {
+          routes: () => new Hono<AppEnv>().post("/v1/echo", (c) => c.json({ principal: principalOf(c).id })),
+          openapi: { "/v1/echo": { post: { operationId: "echo", responses: {} } } },
+        },
+      ],
+    });
+    try {
+      expect(await (await extra.request("/v1/echo", { as: "bob", json: {} })).json()).toEqual({ principal: "bob" });
+      await expectError(await extra.request("/v1/echo", { as: null, json: {} }), "UNAUTHENTICATED");
+      await expectError(await extra.request("/v1/echo", { method: "GET" }), "METHOD_NOT_ALLOWED");
+      const doc = (await (await extra.request("/v1/openapi.json", { as: null })).json()) as { paths: Record<string, unknown> };
+      expect(doc.paths).toHaveProperty("/v1/echo");
+    } finally {
+      await extra.close();
     }
   });
 });
