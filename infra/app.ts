@@ -1,6 +1,9 @@
 // CDK entry point (cdk.json). Settings come from context (`-c key=value`) so that synth runs
 // offline with no account: without CDK_DEFAULT_ACCOUNT/REGION the stack is environment-agnostic.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { Annotations, App, RemovalPolicy, Validations } from "aws-cdk-lib";
+import * as lambda from "aws-cdk-lib/aws-lambda";
 import * as logs from "aws-cdk-lib/aws-logs";
 import { AwsSolutionsChecks } from "cdk-nag";
 import { ToolbeltStack } from "./stack.js";
@@ -16,10 +19,14 @@ const registryDir = ctx("registry") ?? "registry";
 // The example policy has a principal with no keys: a stack deployed without a real policy
 // answers 401 to everyone rather than trusting a key published in this repository.
 const policy = ctx("policy") ?? "infra/policy.example.json";
-const briefs = ctx("briefs");
+// Briefs: `-c briefs=PATH` (folder, file), else the registry's own briefs folder when there is one.
+const briefs = ctx("briefs") ?? (!artifactDir && existsSync(join(registryDir, "briefs")) ? join(registryDir, "briefs") : undefined);
 const alarmTopicArn = ctx("alarmTopicArn");
 const retentionDays = Number(ctx("logRetentionDays") ?? 30) as logs.RetentionDays;
 const throwaway = ctx("throwaway") === "true";
+// `-c runtime=nodejs22.x` moves off Node 20 (see ToolbeltGatewayProps.runtime).
+const runtimeName = ctx("runtime");
+const runtime = runtimeName ? new lambda.Runtime(runtimeName, lambda.RuntimeFamily.NODEJS, { supportsInlineCode: true }) : undefined;
 
 const stack = new ToolbeltStack(app, ctx("stackName") ?? "Toolbelt", {
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
@@ -30,6 +37,7 @@ const stack = new ToolbeltStack(app, ctx("stackName") ?? "Toolbelt", {
     policy,
     ...(briefs ? { briefs } : {}),
     logRetention: retentionDays,
+    ...(runtime ? { runtime } : {}),
     // `-c throwaway=true` for test stacks: the table and logs go with the stack.
     deletionProtection: !throwaway,
     removalPolicy: throwaway ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,

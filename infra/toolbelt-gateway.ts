@@ -1,7 +1,7 @@
 // ToolbeltGateway: the whole deployable gateway as one construct. A user embeds it in their own
 // CDK app with their registry (or a prebuilt artifact) and their policy.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, extname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Annotations, CfnOutput, Duration, Names, RemovalPolicy, Stack, Stage, Validations } from "aws-cdk-lib";
@@ -20,6 +20,7 @@ import type * as sns from "aws-cdk-lib/aws-sns";
 import { Construct } from "constructs";
 import { parse as parseYaml } from "yaml";
 import { ARTIFACT_FILES, type Catalog, type Manifest } from "../registry/contract/artifact.js";
+import { BriefFile } from "../registry/contract/brief.js";
 import { PolicyFile } from "../registry/contract/policy.js";
 import {
   BUNDLE_SETTINGS,
@@ -74,7 +75,10 @@ export interface ToolbeltGatewayProps {
    * start for data that changes with a deploy anyway).
    */
   readonly policy: string | PolicyFile;
-  /** Declared briefs (JSON/YAML file or the array), shipped like the policy. */
+  /**
+   * Declared briefs, shipped like the policy: a folder of brief files (as `registry/briefs/`), one
+   * JSON/YAML file holding an array, or the array. Each is validated at synth.
+   */
   readonly briefs?: string | unknown[];
   /** Always-loaded names or globs; replaces the registry's list. */
   readonly alwaysLoaded?: string[];
@@ -463,11 +467,33 @@ export class ToolbeltGateway extends Construct {
     let briefsFile: string | undefined;
     if (props.briefs !== undefined) {
       briefsFile = join(dir, BUNDLED_BRIEFS_FILE);
-      const briefs = typeof props.briefs === "string" ? readStructured(props.briefs) : props.briefs;
-      writeFileSync(briefsFile, JSON.stringify(briefs));
+      writeFileSync(briefsFile, JSON.stringify(readBriefs(props.briefs)));
     }
     return { artifactDir, policyFile, ...(briefsFile ? { briefsFile } : {}) };
   }
+}
+
+function readBriefs(source: string | unknown[]): BriefFile[] {
+  let items: { from: string; value: unknown }[];
+  if (typeof source !== "string") items = source.map((value, i) => ({ from: `briefs[${i}]`, value }));
+  else if (statSync(source).isDirectory()) {
+    items = readdirSync(source)
+      .filter((f) => /\.(ya?ml|json)$/.test(f))
+      .sort()
+      .map((f) => ({ from: join(source, f), value: readStructured(join(source, f)) }));
+  } else {
+    const value = readStructured(source);
+    const list = Array.isArray(value) ? value : (value as { briefs?: unknown })?.briefs;
+    if (!Array.isArray(list)) throw new Error(`${source}: briefs must be an array or {briefs: [...]}`);
+    items = list.map((v, i) => ({ from: `${source}[${i}]`, value: v }));
+  }
+  return items.map(({ from, value }) => {
+    const parsed = BriefFile.safeParse(value);
+    if (!parsed.success) {
+      throw new Error(`invalid brief ${from}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}`);
+    }
+    return parsed.data;
+  });
 }
 
 function readStructured(path: string): unknown {

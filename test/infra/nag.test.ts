@@ -37,7 +37,7 @@ describe("cdk-nag AwsSolutions", () => {
         artifactDir: fixture.artifactDir,
         secrets: { GITHUB_TOKEN: { parameter: "/toolbelt/github-token" }, STRIPE_KEY: { secret: "toolbelt/stripe" } },
       },
-      { stack: { alarmTopicArn: "arn:aws:sns:eu-west-1:123456789012:alarms" } },
+      { stack: { alarmTopicArn: "arn:aws:sns:eu-west-1:123456789012:alarms" }, cfnValidation: true },
     );
     const report = new AwsSolutionsChecks(app, { verbose: true }).validateScope(stack);
     expect(report.violations).toEqual([]);

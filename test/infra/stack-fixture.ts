@@ -31,10 +31,18 @@ export async function makeArtifact(opts: { timeoutMs?: number; tools?: CatalogTo
 
 export function synthStack(
   gateway: Partial<ToolbeltGatewayProps> & { artifactDir: string },
-  opts: { bundling?: boolean; stack?: Partial<ToolbeltStackProps>; outdir?: string; beforeSynth?: (stack: ToolbeltStack) => void } = {},
+  opts: {
+    bundling?: boolean;
+    /** Run CDK's built-in CloudFormation validation (about a second per synth); the nag tests do. */
+    cfnValidation?: boolean;
+    stack?: Partial<ToolbeltStackProps>;
+    outdir?: string;
+    beforeSynth?: (stack: ToolbeltStack) => void;
+  } = {},
 ): { app: App; stack: ToolbeltStack; template: Template } {
   const app = new App({
     ...(opts.outdir ? { outdir: opts.outdir } : {}),
+    builtinCloudFormationValidation: opts.cfnValidation ?? false,
     // Asset metadata names each function's asset folder; without bundling, synth skips esbuild.
     context: opts.bundling ? { "aws:cdk:enable-asset-metadata": true } : { "aws:cdk:bundling-stacks": [] },
   });

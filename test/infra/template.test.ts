@@ -315,6 +315,12 @@ describe("refused at synth", () => {
     expect(() => synthStack({ artifactDir: "/nonexistent/toolbelt-artifact" })).toThrow(/lacks manifest\.json, catalog\.json, names\.json, index\.json/);
   });
 
+  it("a brief that does not follow the brief contract", () => {
+    expect(() =>
+      synthStack({ artifactDir: fixture.artifactDir, briefs: [{ version: 1, name: "Bad Name", description: "x", tools: ["git.*"] }] }),
+    ).toThrow(/invalid brief briefs\[0\]: name: /);
+  });
+
   it("a secret named like a reserved variable", () => {
     expect(() => synthStack({ artifactDir: fixture.artifactDir, secrets: { AWS_SECRET_ACCESS_KEY: { parameter: "/x" } } })).toThrow(
       /outside AWS_\*, LAMBDA_\*, TOOLBELT_\*/,
