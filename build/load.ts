@@ -20,6 +20,7 @@ import { checkNamedValues, checkUrl } from "./validate/secrets.js";
 import { checkNoTemplate } from "./validate/templates.js";
 import { checkToolName } from "./validate/tool.js";
 import { parseJson, parseYaml, type ParsedFile } from "./yaml.js";
+import { YamlParser } from "./yaml-pool.js";
 
 export const FAMILIES_FILE = "families.yaml";
 export const BRIEFS_DIR = "briefs";
@@ -74,14 +75,14 @@ export function checkVersion(value: unknown): Finding[] {
   return [];
 }
 
-async function readParsed(fs: RegistryFs, file: string): Promise<{ parsed?: ParsedFile; diagnostics: Diagnostic[] }> {
+async function readParsed(fs: RegistryFs, file: string, parser?: YamlParser): Promise<{ parsed?: ParsedFile; diagnostics: Diagnostic[] }> {
   let text: string;
   try {
     text = await fs.readText(file);
   } catch (e) {
     return { diagnostics: [{ severity: "error", code: "FILE_UNREADABLE", file, path: "$", message: `cannot read: ${errorText(e)}` }] };
   }
-  const parsed = /\.json$/i.test(file) ? parseJson(text, file) : parseYaml(text, file);
+  const parsed = /\.json$/i.test(file) ? parseJson(text, file) : parser ? await parser.parse(text, file) : parseYaml(text, file);
   return { parsed, diagnostics: parsed.diagnostics };
 }
 
@@ -164,7 +165,13 @@ export async function loadRegistry(dir: string, opts: LoadOptions = {}): Promise
     if (!problems.some((f) => (f.severity ?? "error") === "error")) defs.push({ def, index });
   });
 
-  const loads = await Promise.all(defs.map(({ def }) => loadFamily(fs, def)));
+  const parser = new YamlParser();
+  let loads: FamilyLoad[];
+  try {
+    loads = await Promise.all(defs.map(({ def }) => loadFamily(fs, def, parser)));
+  } finally {
+    await parser.close();
+  }
 
   const tools: CatalogTool[] = [];
   const families: FamilyInfo[] = [];
@@ -260,7 +267,7 @@ function checkSource(source: FamilySource, at: Segment[]): Finding[] {
   return out;
 }
 
-async function loadFamily(fs: RegistryFs, def: FamilyDef): Promise<FamilyLoad> {
+async function loadFamily(fs: RegistryFs, def: FamilyDef, parser: YamlParser): Promise<FamilyLoad> {
   const load: FamilyLoad = { tools: [], origins: [], diagnostics: [] };
   const collect = (file: string, parsed: ParsedFile, fileFindings: Finding[], entries: ToolEntryResult[]) => {
     load.diagnostics.push(...fileFindings.map((f) => diag(f, { file, lineOf: parsed.lineOf })));
@@ -273,7 +280,7 @@ async function loadFamily(fs: RegistryFs, def: FamilyDef): Promise<FamilyLoad> {
     }
   };
   const readSource = async (file: string) => {
-    const r = await readParsed(fs, file);
+    const r = await readParsed(fs, file, parser);
     load.diagnostics.push(...r.diagnostics);
     if (!r.parsed || r.parsed.value === undefined) {
       load.failure ??= r.diagnostics[0]?.code === "FILE_UNREADABLE" ? `${file}: ${r.diagnostics[0].message}` : `${file} does not parse`;

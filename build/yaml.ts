@@ -12,12 +12,15 @@ export type ParsedFile = {
 };
 
 const noLines = () => undefined;
+export const YAML_OPTIONS = { uniqueKeys: true, prettyErrors: false, strict: true } as const;
+/** Registry files have no reason to expand anchors into huge trees. */
+export const MAX_ALIAS_COUNT = 100;
 
 export function parseYaml(text: string, file: string): ParsedFile {
   const lineCounter = new LineCounter();
   let doc: Document.Parsed;
   try {
-    doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false, lineCounter, strict: true });
+    doc = parseDocument(text, { ...YAML_OPTIONS, lineCounter });
   } catch (e) {
     return { value: undefined, diagnostics: [syntax(file, (e as Error).message, 1)], lineOf: noLines };
   }
@@ -31,8 +34,7 @@ export function parseYaml(text: string, file: string): ParsedFile {
   }
   let value: unknown;
   try {
-    // A small alias budget: registry files have no reason to expand anchors into huge trees.
-    value = doc.toJS({ maxAliasCount: 100 });
+    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (e) {
     return { value: undefined, diagnostics: [syntax(file, (e as Error).message, 1)], lineOf: noLines };
   }
@@ -67,6 +69,16 @@ export function parseJson(text: string, file: string): ParsedFile {
       lineOf: noLines,
     };
   }
+}
+
+/** Line lookups for a file parsed elsewhere: parse it here on first use only. */
+export function lazyLines(text: string): ParsedFile["lineOf"] {
+  let lineOf: ParsedFile["lineOf"] | undefined;
+  return (path) => (lineOf ??= parseYaml(text, "").lineOf)(path);
+}
+
+export function syntaxDiagnostic(file: string, message: string, line: number): Diagnostic {
+  return syntax(file, message, line);
 }
 
 function syntax(file: string, message: string, line: number): Diagnostic {
