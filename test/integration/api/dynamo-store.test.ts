@@ -1,4 +1,7 @@
 // The DynamoDB session store against dynalite: conditional writes and SDK errors as domain errors.
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ToolbeltError } from "../../../lambdas/core/errors.js";
 import { DynamoSessionStore, ensureTable } from "../../../lambdas/stores/dynamodb.js";
@@ -59,5 +62,20 @@ describe("DynamoSessionStore", () => {
     await ensureTable(dynamo.client, dynamo.table);
     await ensureTable(dynamo.client, "toolbelt-second");
     await new DynamoSessionStore(dynamo.client, "toolbelt-second").create(record("s-2nd"));
+  });
+});
+
+describe("a data folder (TOOLBELT_DATA_DIR of npm start)", () => {
+  it("keeps sessions across a restart of dynalite", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "toolbelt-data-"));
+    const first = await startDynalite({ dataDir });
+    await first.store.create(record("s-kept"));
+    await first.close();
+    const second = await startDynalite({ dataDir });
+    try {
+      expect(await second.store.get("s-kept")).toEqual(record("s-kept"));
+    } finally {
+      await second.close();
+    }
   });
 });
