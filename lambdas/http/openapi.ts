@@ -46,12 +46,13 @@ const FoundTool = z.object({
   score: z.number(),
   input_schema: anyObject.optional(),
   output_schema: anyObject.optional(),
+  on_belt: z.boolean().optional().describe("With a session: the tool is already on its surface"),
 });
 export const FindResponse = z.object({
   mode: z.enum(["keyword", "decision"]),
   verdict: z.enum(["match", "none"]),
   tools: z.array(FoundTool),
-  always: z.array(FoundTool.omit({ score: true })),
+  always: z.array(FoundTool.omit({ score: true, on_belt: true })),
   fallback_reason: z.string().optional(),
   session: z.string().optional(),
 });

@@ -11,9 +11,12 @@ export function findRoutes(deps: Deps): Hono<AppEnv> {
     const principal = principalOf(c);
     const { session, ...request } = await parseJsonBody(c, FindBody, { maxBytes: deps.config.http.maxBodyBytes });
     // A named session must be the caller's; another principal's is reported as missing.
-    if (session) await deps.sessions.get(session, principal);
+    const record = session ? await deps.sessions.get(session, principal) : undefined;
     const result = await deps.finder.find(request, deps.policy.grantsFor(principal));
-    return c.json({ ...result, ...(session ? { session } : {}) });
+    if (!record) return c.json(result);
+    // Within a session, say which results are already on its belt (callable without another look-up).
+    const belt = new Set(deps.sessions.surface(record, principal).tools.map((t) => t.name));
+    return c.json({ ...result, session, tools: result.tools.map((t) => ({ ...t, on_belt: belt.has(t.name) })) });
   });
   return app;
 }

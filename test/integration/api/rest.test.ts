@@ -117,7 +117,11 @@ describe("POST /v1/find", () => {
     const opened = (await (await api.request("/v1/sessions", { as: "bob", json: {} })).json()) as { session: { id: string } };
     const mine = await api.request("/v1/find", { as: "bob", json: { query: "diff", session: opened.session.id } });
     expect(mine.status).toBe(200);
-    expect(((await mine.json()) as { session: string }).session).toBe(opened.session.id);
+    const found = (await mine.json()) as { session: string; tools: { name: string; on_belt: boolean }[] };
+    expect(found.session).toBe(opened.session.id);
+    // bob's 4 granted tools are under the bounds, so everything is on his belt.
+    expect(found.tools.length).toBeGreaterThan(0);
+    expect(found.tools.every((t) => t.on_belt)).toBe(true);
     await expectError(await api.request("/v1/find", { as: "alice", json: { query: "diff", session: opened.session.id } }), "SESSION_NOT_FOUND");
   });
 });

@@ -97,6 +97,11 @@ describe("pin-on-use", () => {
       expect(declared).toMatchObject({ on_belt: true, pinned: false, evicted: [] });
       expect((await use("toolbelt.reshape")).pinned).toBe(false);
 
+      const found = await api.request("/v1/find", { json: { query: "notes", session: session.id, min_score: 0 } });
+      const marks = ((await found.json()) as { tools: { name: string; on_belt: boolean }[] }).tools;
+      expect(marks.find((t) => t.name === "notes.create")?.on_belt).toBe(true);
+      expect(marks.find((t) => t.name === "notes.search")?.on_belt).toBe(false);
+
       const res = await api.request(`/v1/sessions/${session.id}/surface`);
       const { surface } = (await res.json()) as SessionJson;
       expect(surface.narrowed).toBe(true);
