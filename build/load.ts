@@ -25,6 +25,8 @@ import { YamlParser } from "./yaml-pool.js";
 export const FAMILIES_FILE = "families.yaml";
 export const BRIEFS_DIR = "briefs";
 export const POLICY_FILE = "policy.yaml";
+/** A sample policy shipped beside the registry is checked like the real one, so it cannot rot. */
+export const POLICY_EXAMPLE_FILE = "policy.example.yaml";
 /** File format versions this build reads; older ones are brought up by `registry:migrate`. */
 export const SUPPORTED_VERSIONS: readonly number[] = [FORMAT_VERSION];
 /** Examples per family in the capability manifest. */
@@ -233,6 +235,9 @@ export async function loadRegistry(dir: string, opts: LoadOptions = {}): Promise
   diagnostics.push(...briefs.diagnostics);
   const policy = (await hasPolicy(dir, { fs })) ? await loadPolicy(dir, { fs, toolNames: names }) : undefined;
   diagnostics.push(...(policy?.diagnostics ?? []));
+  if (await hasPolicy(dir, { fs, file: POLICY_EXAMPLE_FILE })) {
+    diagnostics.push(...(await loadPolicy(dir, { fs, file: POLICY_EXAMPLE_FILE, toolNames: names })).diagnostics);
+  }
 
   return {
     catalog: { families, tools },
@@ -468,10 +473,10 @@ export async function loadPolicy(
 }
 
 /** Does the registry ship a policy file? (The check validates it when it does.) */
-export async function hasPolicy(dir: string, opts: LoadOptions = {}): Promise<boolean> {
+export async function hasPolicy(dir: string, opts: LoadOptions & { file?: string } = {}): Promise<boolean> {
   const fs = opts.fs ?? diskFs(dir);
   try {
-    await fs.readText(POLICY_FILE);
+    await fs.readText(opts.file ?? POLICY_FILE);
     return true;
   } catch {
     return false;

@@ -39,8 +39,9 @@ const SCHEME_RE = /^\s*(bearer|basic|token|bot|apikey|api-key|digest)\s+/i;
 
 /** True when nothing is left of the value once `${ENV}` and `{{input.x}}` references and a scheme word are removed. */
 export function isReferenceOnly(value: string): boolean {
-  const rest = value.replace(ENV_REF_RE, "").replace(TEMPLATE_TOKEN_RE, "").replace(SCHEME_RE, "");
-  return rest.trim() === "" && value.trim() !== "";
+  const refs = value.replace(ENV_REF_RE, "\0").replace(TEMPLATE_TOKEN_RE, "\0");
+  if (!refs.includes("\0")) return false;
+  return refs.replace(/\0/g, "").replace(SCHEME_RE, "").trim() === "";
 }
 
 export function looksLikeCredential(value: string): boolean {
