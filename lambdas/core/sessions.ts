@@ -8,8 +8,7 @@ import type { SurfaceBounds } from "../config.js";
 import type { Pin, SessionRecord, SessionStore } from "../stores/session-store.js";
 import type { Policy, Principal } from "./auth.js";
 import { ToolbeltError } from "./errors.js";
-import { globMatcher } from "./globs.js";
-import { computeSurface, grantedView, toolBytes, type GrantedView, type Surface } from "./surface.js";
+import { computeSurface, declarationMatcher, grantedView, toolBytes, type GrantedView, type Surface } from "./surface.js";
 
 export type Clock = () => number;
 
@@ -46,6 +45,8 @@ export type Sessions = {
   /** The session if it exists, is the principal's and has not expired; SESSION_NOT_FOUND / SESSION_EXPIRED otherwise. */
   get(id: string, principal: PrincipalRef): Promise<SessionRecord>;
   surface(session: SessionRecord, principal: PrincipalRef): Surface;
+  /** The catalog tools the session's brief declares that the principal is granted (declared ∩ granted). */
+  declaredTools(session: SessionRecord, principal: PrincipalRef): string[];
   /** Pin-on-use: the call path records every successful use of a granted tool. */
   recordUse(id: string, principal: PrincipalRef, toolName: string): Promise<UseResult>;
   briefNames(): string[];
@@ -122,9 +123,9 @@ export function createSessions(deps: SessionsDeps): Sessions {
             available: [...deps.briefs.keys()].sort(),
           });
         }
-        // Store the whole declaration: the grant is applied when the surface is read (declared is not granted).
-        const match = globMatcher(brief.tools);
-        declared = deps.artifact.tools.filter((t) => match(t.name)).map((t) => t.name);
+        // Store the declaration as written (names and globs: the item stays small whatever the catalog's size);
+        // the grant is applied whenever the surface is read (declared is not granted).
+        declared = [...brief.tools];
       }
       const now = clock();
       const session: SessionRecord = {
@@ -156,6 +157,12 @@ export function createSessions(deps: SessionsDeps): Sessions {
       });
     },
 
+    declaredTools(session, ref) {
+      const granted = deps.policy.grantsFor(resolve(ref));
+      const isDeclared = declarationMatcher(session.declared);
+      return viewFor(granted).grantedTools.filter((t) => isDeclared(t.name)).map((t) => t.name);
+    },
+
     async recordUse(id, ref, toolName) {
       const principal = resolve(ref);
       const tool = deps.artifact.byName.get(toolName);
@@ -172,7 +179,7 @@ export function createSessions(deps: SessionsDeps): Sessions {
         let evicted: string[] = [];
         let pinned = false;
         let note: string | undefined;
-        const fixed = meta.has(toolName) || deps.isAlwaysLoaded(toolName) || current.declared.includes(toolName);
+        const fixed = meta.has(toolName) || deps.isAlwaysLoaded(toolName) || declarationMatcher(current.declared)(toolName);
         if (fixed) {
           note = "already on the belt (meta, always-loaded or declared); not counted as a pin";
         } else {

@@ -8,6 +8,7 @@ import type { JsonSchema } from "../../registry/contract/schema-types.js";
 import type { Artifact } from "../artifact.js";
 import type { SurfaceBounds } from "../config.js";
 import type { Pin } from "../stores/session-store.js";
+import { globMatcher } from "./globs.js";
 import { CallInput, FindInput } from "./requests.js";
 
 export type BeltReason = "meta" | "always" | "declared" | "pinned" | "granted";
@@ -41,6 +42,7 @@ export type SurfaceInput = {
   artifact: Pick<Artifact, "tools" | "families" | "byName">;
   granted: (name: string) => boolean;
   isAlwaysLoaded: (name: string) => boolean;
+  /** The brief's declaration: tool names or `*` globs (intersected with the grants here). */
   declared: readonly string[];
   pins: readonly Pin[];
   bounds: SurfaceBounds;
@@ -128,6 +130,19 @@ export function grantedView(artifact: SurfaceInput["artifact"], granted: (name: 
   };
 }
 
+const declarationCache = new Map<string, (name: string) => boolean>();
+
+/** A matcher for a brief's declaration, compiled once per distinct declaration (briefs are few). */
+export function declarationMatcher(patterns: readonly string[]): (name: string) => boolean {
+  const key = patterns.join("\n");
+  let m = declarationCache.get(key);
+  if (!m) {
+    if (declarationCache.size >= 256) declarationCache.clear();
+    declarationCache.set(key, (m = globMatcher(patterns)));
+  }
+  return m;
+}
+
 export function computeSurface(input: SurfaceInput & { view?: GrantedView }): Surface {
   const { bounds, isAlwaysLoaded, granted } = input;
   const view = input.view ?? grantedView(input.artifact, granted);
@@ -142,10 +157,10 @@ export function computeSurface(input: SurfaceInput & { view?: GrantedView }): Su
       ? `granted catalog schemas take ${grantedBytes} bytes, over the bound of ${bounds.maxSchemaBytes}`
       : `granted catalog (${grantedTools.length} tools, ${grantedBytes} bytes) is under both bounds: everything is advertised`;
 
-  const declared = new Set(input.declared);
+  const isDeclared = declarationMatcher(input.declared);
   const pinned = new Set(input.pins.map((p) => p.name));
   const reasonOf = (name: string): BeltReason | undefined =>
-    isAlwaysLoaded(name) ? "always" : declared.has(name) ? "declared" : pinned.has(name) ? "pinned" : undefined;
+    isAlwaysLoaded(name) ? "always" : isDeclared(name) ? "declared" : pinned.has(name) ? "pinned" : undefined;
 
   const tools: SurfaceTool[] = metaEntries.map((e) => ({ ...e, on_belt: "meta" }));
   for (const t of grantedTools) {

@@ -14,7 +14,7 @@ export type SessionRecord = {
   /** Principal id that opened the session; nobody else may read or use it. */
   principal: string;
   brief?: string;
-  /** Tool names the brief declared (expanded against the catalog; intersected with grants when read). */
+  /** The brief's declaration as written: tool names or `*` globs (intersected with the grants when read). */
   declared: string[];
   /** Least recently used first. */
   pins: Pin[];

@@ -10,11 +10,10 @@ import { parseJsonBody } from "../parse.js";
 
 /** What a client sees of a session: declared tools only as far as they are granted. */
 export function sessionView(deps: Deps, s: SessionRecord, principal: Principal) {
-  const granted = deps.policy.grantsFor(principal);
   return {
     id: s.id,
     brief: s.brief ?? null,
-    declared: s.declared.filter(granted),
+    declared: deps.sessions.declaredTools(s, principal),
     created_at: new Date(s.created_at).toISOString(),
     expires_at: new Date(s.expires_at * 1000).toISOString(),
   };

@@ -65,11 +65,21 @@ describe("applyPin (LRU within a byte budget)", () => {
 });
 
 describe("createSessions", () => {
-  it("stores the whole declaration and expiry as epoch seconds", async () => {
+  it("stores the declaration as written and the expiry as epoch seconds", async () => {
     const { sessions, store } = await setup();
     const s = await sessions.open(alice, "review");
-    expect(store.items.get(s.id)).toMatchObject({ principal: "alice", brief: "review", declared: ["admin.reset", "git.blame", "git.diff"], version: 1, expires_at: 1000 + 60 });
+    expect(store.items.get(s.id)).toMatchObject({ principal: "alice", brief: "review", declared: ["git.diff", "git.blame", "admin.reset"], version: 1, expires_at: 1000 + 60 });
     expect(s.id).toMatch(/^[A-Za-z0-9_-]{24}$/);
+  });
+
+  it("expands a glob declaration against the catalog, as far as it is granted", async () => {
+    const { sessions } = await setup();
+    const notes = await sessions.open(alice, "notes");
+    expect(sessions.declaredTools(notes, alice)).toEqual(["notes.create", "notes.delete", "notes.search"]);
+    const review = await sessions.open(alice, "review");
+    expect(sessions.declaredTools(review, alice)).toEqual(["git.blame", "git.diff"]);
+    expect(sessions.declaredTools(review, "bob")).toEqual(["git.blame", "git.diff"]);
+    expect(sessions.declaredTools(notes, "bob")).toEqual([]);
   });
 
   it("retries a conflicting write and records the pin", async () => {
