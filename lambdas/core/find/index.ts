@@ -6,7 +6,42 @@ import type { SearchIndexData } from "../../../registry/contract/search-options.
 import type { Artifact } from "../../artifact.js";
 import { globMatcher } from "../globs.js";
 import { segments } from "./segment.js";
-import { DEFAULT_QUERY_PARAMS, Scorer, type QueryParams, type Scored } from "./scorer.js";
+import { DEFAULT_QUERY_PARAMS, Scorer, type QueryParams } from "./scorer.js";
+/** The k best documents by score (ties: catalog order), among those `accept` lets through. */
+function topK(docs: number[], score: Float64Array, k: number, accept: (d: number) => boolean): number[] {
+  const heap: number[] = []; // min-heap on (score, -doc): the root is the weakest kept
+  const weaker = (a: number, b: number) => score[a]! < score[b]! || (score[a] === score[b] && a > b);
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < heap.length && weaker(heap[l]!, heap[m]!)) m = l;
+      if (r < heap.length && weaker(heap[r]!, heap[m]!)) m = r;
+      if (m === i) return;
+      [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+      i = m;
+    }
+  };
+  for (const d of docs) {
+    if (heap.length === k && !weaker(heap[0]!, d)) continue;
+    if (!accept(d)) continue;
+    if (heap.length < k) {
+      heap.push(d);
+      for (let i = heap.length - 1; i > 0; ) {
+        const p = (i - 1) >> 1;
+        if (!weaker(heap[i]!, heap[p]!)) break;
+        [heap[i], heap[p]] = [heap[p]!, heap[i]!];
+        i = p;
+      }
+    } else {
+      heap[0] = d;
+      down(0);
+    }
+  }
+  return heap.sort((a, b) => (weaker(a, b) ? 1 : weaker(b, a) ? -1 : 0));
+}
+
 import type { AlwaysTool, FindRequest, FindResult, Finder, FoundTool, GrantFilter } from "./types.js";
 
 export type FinderOptions = {
@@ -41,22 +76,11 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
   const byName = new Map<string, number[]>();
   tools.forEach((t, i) => {
     for (const key of new Set([canonicalName(t.name), canonicalName(t.name.slice(t.family.length + 1))])) {
-      byName.set(key, [...(byName.get(key) ?? []), i]);
+      const list = byName.get(key);
+      if (list) list.push(i);
+      else byName.set(key, [i]);
     }
   });
-
-  const segWeight = options.query?.segmentWeight ?? DEFAULT_QUERY_PARAMS.segmentWeight;
-  /** A multi-step query: each doc keeps its best step score, blended with the whole query's. */
-  const scoreQuery = (query: string): Scored[] => {
-    const whole = scorer.score(query);
-    const segs = segWeight > 0 ? segments(query) : [];
-    if (segs.length < 2) return whole;
-    const best = new Map<number, number>();
-    for (const seg of segs) {
-      for (const s of scorer.score(seg)) if (s.score > (best.get(s.doc) ?? 0)) best.set(s.doc, s.score);
-    }
-    return whole.map((s) => ({ doc: s.doc, score: segWeight * (best.get(s.doc) ?? 0) + (1 - segWeight) * s.score }));
-  };
 
   const alwaysLoaded = (granted: GrantFilter = () => true) => alwaysIdx.filter((i) => granted(tools[i]!.name)).map((i) => tools[i]!.name);
 
@@ -75,27 +99,26 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
       const schemas = req.schemas ?? true;
       const eligible = (d: number) => !always[d] && (req.family === undefined || tools[d]!.family === req.family);
 
-      const scored = scoreQuery(req.query);
+      const { docs, score } = scorer.rank(req.query, segments(req.query));
       const exact = byName.get(canonicalName(req.query.trim().replace(/\s+/g, "_")));
       if (exact) {
-        for (const d of exact) scored.push({ doc: d, score: 1 });
+        for (const d of exact) {
+          if (!docs.includes(d)) docs.push(d);
+          score[d] = 1;
+        }
       }
-      const cands: Scored[] = [];
-      const seen = new Set<number>();
-      for (const s of scored) {
-        if (s.score < minScore || s.score <= 0 || !eligible(s.doc)) continue;
-        cands.push(s);
-      }
-      cands.sort((a, b) => b.score - a.score || a.doc - b.doc);
       const found: FoundTool[] = [];
-      for (const s of cands) {
-        if (found.length >= limit) break;
-        if (seen.has(s.doc)) continue;
-        seen.add(s.doc);
-        const t = tools[s.doc]!;
-        // The grant filter is the caller's authority: checked on every tool before it is shown.
-        if (!granted(t.name)) continue;
-        found.push({ ...shape(t, schemas), score: Math.round(s.score * 1e4) / 1e4 });
+      const taken = new Set<number>();
+      // Top-k by a bounded selection, not a sort of every touched tool; the grant filter (the
+      // caller's authority) is checked on each tool before it is shown.
+      while (found.length < limit) {
+        const picked = topK(docs, score, limit - found.length, (d) => score[d]! >= minScore && score[d]! > 0 && eligible(d) && !taken.has(d));
+        if (!picked.length) break;
+        for (const d of picked) {
+          taken.add(d);
+          const t = tools[d]!;
+          if (granted(t.name)) found.push({ ...shape(t, schemas), score: Math.round(score[d]! * 1e4) / 1e4 });
+        }
       }
       return {
         mode: "keyword",

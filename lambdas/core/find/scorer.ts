@@ -15,10 +15,6 @@ import {
 export type QueryParams = {
   /** Weight of a vocabulary term reached by typo/prefix tolerance instead of the word itself. */
   fuzzyWeight: number;
-  /** Share of a fully unknown word's weight kept in the normalizer: unknown words lower the score this much. */
-  unknownWeight: number;
-  /** A word repeated in the query counts once (1) or per occurrence (0). */
-  uniqueTerms: number;
   /** Boost for the share of a tool's name words the query contains: raw × (1 + nameBoost·coverage). */
   nameBoost: number;
   /** Calibration: score = 1 − exp(−raw / (scale · idfMax)), raw in units of one fully matched rarest word. */
@@ -26,12 +22,16 @@ export type QueryParams = {
   /** For a multi-step query, the weight of each tool's best single-step score against the whole query's. */
   segmentWeight: number;
 };
-export const DEFAULT_QUERY_PARAMS: QueryParams = { fuzzyWeight: 0.7, unknownWeight: 0.5, uniqueTerms: 1, nameBoost: 0.5, scale: 1, segmentWeight: 0.5 };
+export const DEFAULT_QUERY_PARAMS: QueryParams = { fuzzyWeight: 0.7, nameBoost: 0.5, scale: 1, segmentWeight: 0.5 };
 
 type Member = { term: number; w: number };
-type Group = { qw: number; den: number; members: Member[] };
+type Group = { mask: number; members: Member[] };
 
-export type Scored = { doc: number; score: number };
+/** Steps of a task-shaped query scored separately (bits of a mask). */
+const MAX_STEPS = 12;
+
+/** Documents a query touched and their scores in [0,1] (valid only at those documents, until the next query). */
+export type Ranked = { docs: number[]; score: Float64Array };
 
 function osa(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
@@ -72,17 +72,17 @@ export class Scorer {
   private readonly nameMass: Float64Array;
   private readonly flexData: [string, string][];
   private flex: Document<VocabRecord> | undefined;
-  // Scratch space reused across queries: stamps avoid clearing arrays per query.
+  private readonly fuzzyCache = new Map<string, Member[]>();
+  // Scratch space reused across queries; stamps stand in for clearing arrays.
   private readonly acc: Float64Array;
   private readonly best: Float64Array;
+  private readonly stepAcc: Float64Array;
+  private readonly out: Float64Array;
   private readonly groupStamp: Uint32Array;
-  private readonly queryStamp: Uint32Array;
+  private readonly passStamp: Uint32Array;
+  private readonly termStamp: Uint32Array;
+  private readonly termMask: Uint32Array;
   private stamp = 0;
-  /** Per document, what a query made of all its terms would score (for the verdict's document coverage). */
-  readonly docMass: Float64Array;
-  /** The normalizer of the last query (diagnostics for the eval). */
-  lastDen = 0;
-  lastGroups = 0;
 
   constructor(data: SearchIndexData, readonly params: QueryParams = DEFAULT_QUERY_PARAMS) {
     if (data.version !== SEARCH_INDEX_VERSION) {
@@ -97,27 +97,23 @@ export class Scorer {
     const N = Math.max(1, n);
     this.idf = Float64Array.from(data.df, (df) => Math.log((N - df + 0.5) / (df + 0.5) + 1));
     this.idfMax = Math.log((N - 1 + 0.5) / 1.5 + 1);
-    const raw = Buffer.from(data.postings, "base64");
-    const copy = new Uint8Array(raw); // aligned copy for the typed views
-    this.ids = n < 65536 ? new Uint16Array(copy.buffer, 0, copy.byteLength / 2) : new Uint32Array(copy.buffer, 0, copy.byteLength / 4);
-    const rawImp = new Uint8Array(Buffer.from(data.impacts, "base64"));
-    this.imp = new Uint16Array(rawImp.buffer, 0, rawImp.byteLength / 2);
+    const ids = new Uint8Array(Buffer.from(data.postings, "base64")); // aligned copy for the typed views
+    this.ids = n < 65536 ? new Uint16Array(ids.buffer, 0, ids.byteLength / 2) : new Uint32Array(ids.buffer, 0, ids.byteLength / 4);
+    const imp = new Uint8Array(Buffer.from(data.impacts, "base64"));
+    this.imp = new Uint16Array(imp.buffer, 0, imp.byteLength / 2);
     this.expand = data.expand;
     this.synonymWeight = data.params.synonymWeight;
-    this.flexData = data.flex;
     this.nameTerms = data.nameTerms;
     this.nameMass = Float64Array.from(data.nameTerms, (ts) => ts.reduce((s, t) => s + this.idf[t]!, 0));
+    this.flexData = data.flex;
     this.acc = new Float64Array(n);
     this.best = new Float64Array(n);
+    this.stepAcc = new Float64Array(n * MAX_STEPS);
+    this.out = new Float64Array(n);
     this.groupStamp = new Uint32Array(n);
-    this.queryStamp = new Uint32Array(n);
-    this.docMass = new Float64Array(n);
-    for (let t = 0; t < data.terms.length; t++) {
-      for (let p = this.start[t]!, end = this.start[t + 1]!; p < end; p++) {
-        const d = this.ids[p]!;
-        this.docMass[d] = this.docMass[d]! + (this.idf[t]! * this.imp[p]!) / IMPACT_SCALE;
-      }
-    }
+    this.passStamp = new Uint32Array(n);
+    this.termStamp = new Uint32Array(data.terms.length);
+    this.termMask = new Uint32Array(data.terms.length);
   }
 
   /** Import the FlexSearch vocabulary index (once; only queries with unknown words need it). */
@@ -130,9 +126,11 @@ export class Scorer {
     return this.flex;
   }
 
-  /** Vocabulary terms a word the catalog does not contain most likely meant. */
+  /** Vocabulary terms a word the catalog does not contain most likely meant (FlexSearch candidates within a small edit distance). */
   private fuzzy(word: string): Member[] {
     if (!/^[a-z][a-z0-9]{3,}$/.test(word)) return [];
+    const cached = this.fuzzyCache.get(word);
+    if (cached) return cached;
     const res = this.loadFuzzy().search(word, { limit: 100, suggest: true }) as unknown as { result: number[] }[];
     const maxEd = word.length >= 8 ? 2 : 1;
     const found: Member[] = [];
@@ -140,88 +138,112 @@ export class Scorer {
       const t = this.terms[id]!;
       const ed = osa(word, t, maxEd);
       if (ed <= maxEd) found.push({ term: id, w: this.params.fuzzyWeight * (ed <= 1 ? 1 : 0.8) });
-      else if (t.startsWith(word) && word.length >= 4) found.push({ term: id, w: this.params.fuzzyWeight * 0.8 });
+      else if (t.startsWith(word)) found.push({ term: id, w: this.params.fuzzyWeight * 0.8 });
     }
-    return found.sort((a, b) => b.w - a.w || this.idf[b.term]! - this.idf[a.term]!).slice(0, 3);
+    const top = found.sort((a, b) => b.w - a.w || this.idf[b.term]! - this.idf[a.term]! || a.term - b.term).slice(0, 3);
+    if (this.fuzzyCache.size < 20_000) this.fuzzyCache.set(word, top);
+    return top;
   }
 
-  private groups(query: string): Group[] {
-    const qtf = new Map<string, number>();
-    for (const t of encodeQuery(query)) qtf.set(t, (qtf.get(t) ?? 0) + 1);
+  /** Query words (encoded, each once) with the steps they occur in, as a bit mask. */
+  private groups(steps: string[]): Group[] {
+    const mask = new Map<string, number>();
+    steps.forEach((step, i) => {
+      for (const t of encodeQuery(step)) mask.set(t, (mask.get(t) ?? 0) | (1 << i));
+    });
     const groups: Group[] = [];
-    for (const [t, count] of qtf) {
-      const qw = this.params.uniqueTerms ? 1 : count;
+    for (const [t, m] of mask) {
       const exact = this.termId.get(t);
-      const members: Member[] = exact !== undefined ? [{ term: exact, w: 1 }] : this.fuzzy(t);
+      const members: Member[] = exact !== undefined ? [{ term: exact, w: 1 }] : [...this.fuzzy(t)];
       if (this.synonymWeight > 0) {
-        for (const id of this.expand[t] ?? []) {
-          if (id !== exact) members.push({ term: id, w: this.synonymWeight });
-        }
+        for (const id of this.expand[t] ?? []) if (id !== exact) members.push({ term: id, w: this.synonymWeight });
       }
-      let den: number;
-      if (exact !== undefined) den = this.idf[exact]!;
-      else if (members.length) den = Math.max(...members.map((m) => this.idf[m.term]!), this.idfMax * this.params.unknownWeight);
-      else den = this.idfMax * this.params.unknownWeight;
-      groups.push({ qw, den, members });
+      if (members.length) groups.push({ mask: m, members });
     }
     return groups;
   }
 
   /**
-   * Score every document that shares a term with the query. A query word contributes the best of
-   * its members (the word, a typo match, a synonym) so expansions never count twice; the sum is
-   * divided by what a document matching every word fully would get, so scores lie in [0,1] and
-   * mean the same across queries.
+   * Score a query in one pass over the postings of its words. A word contributes the best of its
+   * members (the word, a typo match, a synonym), so expansions never count twice. A task-shaped
+   * query (several steps) also gets each step's score, and a tool keeps its best step, blended with
+   * the whole query's score, so one step's words cannot drown another's.
+   * The raw evidence is calibrated to [0,1] against the catalog's rarest word (1 − exp(−raw / idfMax)),
+   * so one `min_score` means the same for every query and catalog size.
    */
-  score(query: string): Scored[] {
-    const groups = this.groups(query);
-    const den = groups.reduce((s, g) => s + g.qw * g.den, 0);
-    this.lastDen = den;
-    this.lastGroups = groups.length;
-    if (den <= 0) return [];
-    const q = ++this.stamp;
-    const touched: number[] = [];
-    const { acc, best, groupStamp, queryStamp, ids, imp, start, idf } = this;
+  rank(query: string, stepTexts: string[] = []): Ranked {
+    // Steps beyond the mask width are merged into the last one.
+    const steps = stepTexts.length > 1 ? stepTexts.slice(0, MAX_STEPS) : [query];
+    if (stepTexts.length > MAX_STEPS) steps[MAX_STEPS - 1] = stepTexts.slice(MAX_STEPS - 1).join(". ");
+    const S = steps.length;
+    const groups = this.groups(steps);
+    const docs: number[] = [];
+    const out = this.out;
+    if (!groups.length) return { docs, score: out };
+    const ps = ++this.stamp;
+    const { acc, best, stepAcc, groupStamp, passStamp, ids, imp, start, idf, termStamp, termMask } = this;
     for (const g of groups) {
       const gs = ++this.stamp;
+      const gm = g.mask;
       for (const m of g.members) {
-        const f = (g.qw * m.w * idf[m.term]!) / IMPACT_SCALE;
+        if (m.w >= this.params.fuzzyWeight * 0.8) {
+          termMask[m.term] = termStamp[m.term] === ps ? termMask[m.term]! | gm : gm;
+          termStamp[m.term] = ps;
+        }
+        const f = (m.w * idf[m.term]!) / IMPACT_SCALE;
         for (let p = start[m.term]!, end = start[m.term + 1]!; p < end; p++) {
           const d = ids[p]!;
-          const v = f * imp[p]!;
-          if (queryStamp[d] !== q) {
-            queryStamp[d] = q;
+          let v = f * imp[p]!;
+          if (passStamp[d] !== ps) {
+            passStamp[d] = ps;
             acc[d] = 0;
-            touched.push(d);
+            if (S > 1) stepAcc.fill(0, d * MAX_STEPS, d * MAX_STEPS + S);
+            docs.push(d);
           }
           if (groupStamp[d] !== gs) {
             groupStamp[d] = gs;
             best[d] = v;
-            acc[d] = acc[d]! + v;
           } else if (v > best[d]!) {
-            acc[d] = acc[d]! + v - best[d]!;
+            const gain = v - best[d]!;
             best[d] = v;
+            v = gain;
+          } else continue;
+          acc[d] = acc[d]! + v;
+          if (S > 1) {
+            for (let s = 0, bits = gm; bits; s++, bits >>>= 1) {
+              if (bits & 1) stepAcc[d * MAX_STEPS + s] = stepAcc[d * MAX_STEPS + s]! + v;
+            }
           }
         }
       }
     }
-    // Name coverage: "water quality" in the query says more about getWaterQuality than about a tool
-    // whose description mentions water once.
-    const qset = new Set<number>();
-    for (const g of groups) for (const m of g.members) if (m.w >= this.params.fuzzyWeight * 0.8) qset.add(m.term);
     const unit = this.params.scale * this.idfMax;
-    const out: Scored[] = new Array(touched.length);
-    for (let i = 0; i < touched.length; i++) {
-      const d = touched[i]!;
-      let raw = acc[d]!;
-      const nm = this.nameMass[d]!;
-      if (this.params.nameBoost && nm > 0) {
-        let hit = 0;
-        for (const t of this.nameTerms[d]!) if (qset.has(t)) hit += idf[t]!;
-        raw *= 1 + (this.params.nameBoost * hit) / nm;
+    const boost = this.params.nameBoost;
+    const w = S > 1 ? this.params.segmentWeight : 0;
+    const hitStep = new Float64Array(S);
+    for (const d of docs) {
+      // Name coverage: "water quality" in the query says more about getWaterQuality than about a
+      // tool whose description mentions water once.
+      const mass = this.nameMass[d]!;
+      let hit = 0;
+      if (S > 1) hitStep.fill(0);
+      if (boost && mass > 0) {
+        for (const t of this.nameTerms[d]!) {
+          if (termStamp[t] !== ps) continue;
+          hit += idf[t]!;
+          if (S > 1) for (let s = 0, bits = termMask[t]!; bits; s++, bits >>>= 1) if (bits & 1) hitStep[s] = hitStep[s]! + idf[t]!;
+        }
       }
-      out[i] = { doc: d, score: 1 - Math.exp(-raw / unit) };
+      const whole = 1 - Math.exp(-(acc[d]! * (1 + (boost * hit) / (mass || 1))) / unit);
+      if (w > 0) {
+        let stepBest = 0;
+        for (let s = 0; s < S; s++) {
+          const raw = stepAcc[d * MAX_STEPS + s]! * (1 + (boost * hitStep[s]!) / (mass || 1));
+          if (raw > stepBest) stepBest = raw;
+        }
+        out[d] = w * (1 - Math.exp(-stepBest / unit)) + (1 - w) * whole;
+      } else out[d] = whole;
     }
-    return out;
+    return { docs, score: out };
   }
 }

@@ -1,0 +1,142 @@
+// npm run bench -- [--json]
+// In-process find latency (p50/p99 µs) beside SQLite FTS5 on the same tools and queries, artifact
+// bytes, and artifact import time in a fresh process, for ~500, ~4,000 and ~10,000 tools.
+import { execFileSync } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { emitArtifact, writeArtifact } from "../../build/artifact.js";
+import { catalogFromJsonl, type JsonlTool } from "../../build/sources/jsonl.js";
+import { artifactFromFiles } from "../../lambdas/artifact.js";
+import { createFinder } from "../../lambdas/core/find/index.js";
+import { Fts5, loadJsonlTools, loadTools, readJsonl, sample, type EvalQuery } from "../eval/harness.js";
+
+const { values } = parseArgs({ options: { json: { type: "boolean", default: false }, queries: { type: "string", default: "2000" } } });
+const EVAL = process.env.TOOLBELT_EVAL_DIR ?? join(import.meta.dirname, "../../../shared/eval");
+const MAX_Q = Number(values.queries);
+
+/** seal-tools scaled up: copies with renamed tools, another family and perturbed descriptions. */
+function scale(rows: JsonlTool[], target: number): JsonlTool[] {
+  const out = [...rows];
+  for (let copy = 1; out.length < target; copy++) {
+    for (const r of rows) {
+      if (out.length >= target) break;
+      const words = (r.description ?? "").split(" ");
+      // Perturb: rotate the words and drop one, so copies are near-duplicates, not exact ones.
+      const k = (copy + r.name.length) % Math.max(1, words.length);
+      const desc = [...words.slice(k), ...words.slice(0, k)].filter((_, i) => i !== copy % Math.max(1, words.length)).join(" ");
+      out.push({ ...r, name: `${r.name}V${copy}`, family: `${r.family ?? "x"} ${copy}`, description: desc });
+    }
+  }
+  return out;
+}
+
+const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const round = (x: number) => Math.round(x * 10) / 10;
+
+async function timeIt(fn: (q: string) => unknown, queries: string[]): Promise<{ p50_us: number; p99_us: number; mean_us: number }> {
+  for (const q of queries.slice(0, 200)) await fn(q); // warm-up: JIT and caches, as a warm Lambda
+  const t: number[] = [];
+  // At least 3,000 timed calls so that p99 is not the single slowest of a small set.
+  const reps = Math.max(1, Math.ceil(3000 / queries.length));
+  for (let i = 0; i < reps * queries.length; i++) {
+    const q = queries[i % queries.length]!;
+    const s = process.hrtime.bigint();
+    await fn(q);
+    t.push(Number(process.hrtime.bigint() - s) / 1000);
+  }
+  t.sort((a, b) => a - b);
+  return { p50_us: round(pct(t, 50)), p99_us: round(pct(t, 99)), mean_us: round(t.reduce((a, b) => a + b, 0) / t.length) };
+}
+
+type Row = {
+  set: string;
+  tools: number;
+  queries: number;
+  artifact_bytes: number;
+  index_bytes: number;
+  build_ms: number;
+  /** Queries as the set writes them (multi-step tasks for livemcpbench and most of seal-tools). */
+  find: { p50_us: number; p99_us: number; mean_us: number };
+  fts5: { p50_us: number; p99_us: number; mean_us: number };
+  /** One-capability queries (seal-tools "easy": one tool, one sentence), when the set has them. */
+  find_one?: { p50_us: number; p99_us: number; mean_us: number };
+  fts5_one?: { p50_us: number; p99_us: number; mean_us: number };
+  import: Record<string, number>;
+  /** Cold start of the bundled find Lambda: measured by the deployment bench, not here. */
+  lambda_cold_start_ms: number | null;
+};
+
+async function bench(set: string, rows: JsonlTool[], queries: string[], one?: string[]): Promise<Row> {
+  const catalog = catalogFromJsonl(rows, { source: set });
+  const t0 = performance.now();
+  const files = await emitArtifact({ families: catalog.families, tools: catalog.tools, always_loaded: [] });
+  const buildMs = performance.now() - t0;
+  const artifact = artifactFromFiles(files);
+  const finder = createFinder(artifact, { eagerFuzzy: true });
+  const find = await timeIt((query) => finder.find({ query }), queries);
+  const loaded = await loadTools(rows, set);
+  const fts = new Fts5(loaded.baselineText);
+  const fts5 = await timeIt((q) => fts.search(q, 10), queries);
+  const oneFigures = one
+    ? { find_one: await timeIt((query) => finder.find({ query }), one), fts5_one: await timeIt((q) => fts.search(q, 10), one) }
+    : {};
+  fts.close();
+  const dir = await mkdtemp(join(tmpdir(), "toolbelt-bench-"));
+  let imp: Record<string, number>;
+  try {
+    await writeArtifact(dir, files);
+    const child = join(import.meta.dirname, "import-child.ts");
+    imp = JSON.parse(execFileSync(process.execPath, ["--import", "tsx", child, dir], { encoding: "utf8" })) as Record<string, number>;
+    for (const k of Object.keys(imp)) imp[k] = round(imp[k]!);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  const bytes = Object.values(files).reduce((s, f) => s + Buffer.byteLength(f), 0);
+  return {
+    set,
+    tools: rows.length,
+    queries: queries.length,
+    artifact_bytes: bytes,
+    index_bytes: Buffer.byteLength(files["index.json"]),
+    build_ms: round(buildMs),
+    find,
+    fts5,
+    ...oneFigures,
+    import: imp,
+    lambda_cold_start_ms: null,
+  };
+}
+
+const queryText = (file: string, keep: (q: EvalQuery & { difficulty?: string }) => boolean = () => true) => {
+  const qs = readJsonl<EvalQuery & { difficulty?: string }>(file).filter(keep);
+  return sample(qs, MAX_Q, 1).map((q) => q.query);
+};
+
+const live = loadJsonlTools(join(EVAL, "livemcpbench/tools.jsonl"));
+const seal = loadJsonlTools(join(EVAL, "seal-tools/tools.jsonl"));
+const liveQ = queryText(join(EVAL, "livemcpbench/queries.jsonl"));
+const sealQ = queryText(join(EVAL, "seal-tools/queries.jsonl"));
+const sealOne = queryText(join(EVAL, "seal-tools/queries.jsonl"), (q) => q.difficulty === "easy");
+const rows: Row[] = [];
+rows.push(await bench("livemcpbench", live, liveQ));
+rows.push(await bench("seal-tools", seal, sealQ, sealOne));
+rows.push(await bench("seal-tools x2.5", scale(seal, 10_000), sealQ, sealOne));
+
+if (values.json) {
+  console.log(JSON.stringify({ node: process.version, rows }));
+} else {
+  console.log(`node ${process.version}; find = ours in-process (default min_score, schemas on), fts5 = SQLite FTS5 bm25() ORed, same queries`);
+  console.log("set               tools  queries  find p50/p99 µs   fts5 p50/p99 µs   artifact KB  index KB  build ms  import ms (+typo index)");
+  for (const r of rows) {
+    console.log(
+      `${r.set.padEnd(16)} ${String(r.tools).padStart(6)} ${String(r.queries).padStart(8)}  ${`${r.find.p50_us}/${r.find.p99_us}`.padStart(15)}   ${`${r.fts5.p50_us}/${r.fts5.p99_us}`.padStart(15)}  ${String(Math.round(r.artifact_bytes / 1024)).padStart(11)}  ${String(Math.round(r.index_bytes / 1024)).padStart(8)}  ${String(Math.round(r.build_ms)).padStart(8)}  ${r.import.import_ms} (+${round(r.import.import_with_fuzzy_ms! - r.import.import_ms! - r.import.next_find_ms!)})`,
+    );
+  }
+  console.log("one-capability queries (seal-tools easy):");
+  for (const r of rows.filter((x) => x.find_one)) {
+    console.log(`${r.set.padEnd(16)} ${String(r.tools).padStart(6)}  find p50/p99 ${r.find_one!.p50_us}/${r.find_one!.p99_us} µs   fts5 ${r.fts5_one!.p50_us}/${r.fts5_one!.p99_us} µs`);
+  }
+  console.log("lambda cold start: not measured here (see the deployment bench)");
+}
