@@ -34,6 +34,8 @@ export type UseResult = {
   evicted: string[];
   /** Why the tool was not pinned, when it was not. */
   note?: string;
+  /** False when nothing changed enough to write (the tool was already the latest pin, renewed moments ago). */
+  written: boolean;
   session: SessionRecord;
 };
 
@@ -79,6 +81,7 @@ export function createSessions(deps: SessionsDeps): Sessions {
   const random = deps.retry?.random ?? Math.random;
   const meta = new Set(META_TOOLS);
   const nowSecs = () => Math.floor(clock() / 1000);
+  const renewSlackSecs = Math.min(60, Math.floor(deps.ttlSecs / 10));
   // The granted part of a surface depends only on the grants: computed once per principal per cold start.
   const views = new WeakMap<(name: string) => boolean, GrantedView>();
   const viewFor = (granted: (name: string) => boolean) => {
@@ -191,16 +194,16 @@ export function createSessions(deps: SessionsDeps): Sessions {
             pinned = true;
           }
         }
-        const next: SessionRecord = {
-          ...current,
-          pins,
-          version: current.version + 1,
-          // Sliding expiry: every use renews the session.
-          expires_at: Math.floor(now / 1000) + deps.ttlSecs,
-        };
+        // Sliding expiry: every use renews the session.
+        const expires_at = Math.floor(now / 1000) + deps.ttlSecs;
+        const result = { on_belt: fixed || pinned, pinned, evicted, ...(note ? { note } : {}) };
+        // Skip the write when the belt would not change and the renewal is negligible (the same tool called in a loop).
+        const sameBelt = !pinned || (evicted.length === 0 && current.pins.at(-1)?.name === toolName);
+        if (sameBelt && expires_at - current.expires_at < renewSlackSecs) return { ...result, written: false, session: current };
+        const next: SessionRecord = { ...current, pins, version: current.version + 1, expires_at };
         try {
           await deps.store.update(next, current.version);
-          return { on_belt: fixed || pinned, pinned, evicted, ...(note ? { note } : {}), session: next };
+          return { ...result, written: true, session: next };
         } catch (err) {
           if (!(err instanceof ToolbeltError) || err.code !== "CONFLICT" || attempt >= attempts) {
             if (err instanceof ToolbeltError && err.code === "CONFLICT") {

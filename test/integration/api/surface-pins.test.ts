@@ -169,11 +169,14 @@ describe("50 parallel uses of one session", { timeout: 120_000 }, () => {
       const names = [...many.map((t) => t.name), ...many.slice(0, 10).map((t) => t.name)];
       const results: UseResult[] = await Promise.all(names.map((n) => api.deps.sessions.recordUse(session.id, "alice", n)));
       const stored = (await dynamo.store.get(session.id))!;
-      expect(stored.version).toBe(1 + names.length);
+      // A repeat may skip its write only when its tool already was the latest pin.
+      const written = results.filter((r) => r.written);
+      expect(written.length).toBeGreaterThanOrEqual(many.length);
+      expect(stored.version).toBe(1 + written.length);
       expect(stored.pins.reduce((n, p) => n + p.bytes, 0)).toBeLessThanOrEqual(budget);
       // Replaying the commits in version order must give the stored state: no write was lost or overwritten.
       let replay: Pin[] = [];
-      for (const r of [...results].sort((a, b) => a.session.version - b.session.version)) {
+      for (const r of [...written].sort((a, b) => a.session.version - b.session.version)) {
         const pin = r.session.pins.at(-1)!;
         const step = applyPin(replay, pin, budget);
         expect(step.evicted).toEqual(r.evicted);
@@ -181,7 +184,7 @@ describe("50 parallel uses of one session", { timeout: 120_000 }, () => {
         expect(replay.reduce((n, p) => n + p.bytes, 0)).toBeLessThanOrEqual(budget);
       }
       expect(replay).toEqual(stored.pins);
-      expect(new Set(results.map((r) => r.session.version)).size).toBe(names.length);
+      expect(new Set(written.map((r) => r.session.version)).size).toBe(written.length);
     } finally {
       await api.close();
     }

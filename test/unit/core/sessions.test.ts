@@ -102,6 +102,20 @@ describe("createSessions", () => {
     expect(store.items.get(s.id)?.pins).toEqual([]);
   });
 
+  it("skips the write when the same tool is used again moments later", async () => {
+    const { sessions, store, tick } = await setup();
+    const s = await sessions.open(alice);
+    expect((await sessions.recordUse(s.id, alice, "git.log")).written).toBe(true);
+    tick(1_000);
+    const again = await sessions.recordUse(s.id, alice, "git.log");
+    expect(again).toMatchObject({ written: false, pinned: true, on_belt: true });
+    expect(store.writes).toBe(1);
+    tick(6_000); // renewing by the slack (a tenth of the 60 s TTL) or more is worth a write
+    expect((await sessions.recordUse(s.id, alice, "git.log")).written).toBe(true);
+    expect((await sessions.recordUse(s.id, alice, "git.status")).written).toBe(true);
+    expect(store.writes).toBe(3);
+  });
+
   it("does not pin a tool whose schema alone exceeds the budget, and says why", async () => {
     const { sessions, artifact } = await setup();
     const s = await sessions.open(alice);
