@@ -1,31 +1,64 @@
-// Damerau-Levenshtein distance (optimal string alignment), bounded so a far-off name costs little.
+// Damerau-Levenshtein distance (optimal string alignment), banded and bounded so that scanning a
+// large catalog for near-misses stays cheap: only cells within `max` of the diagonal are computed.
+
+let rows: Int32Array[] = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
 
 /** Edit distance with adjacent transpositions; returns `max + 1` as soon as the distance must exceed `max`. */
 export function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
+  const n = a.length;
+  const m = b.length;
+  if (Math.abs(n - m) > max) return max + 1;
   if (a === b) return 0;
-  const n = b.length;
-  let prev2 = new Array<number>(n + 1).fill(0);
-  let prev = Array.from({ length: n + 1 }, (_, j) => j);
-  let cur = new Array<number>(n + 1).fill(0);
-  for (let i = 1; i <= a.length; i++) {
-    cur[0] = i;
-    let rowMin = i;
-    for (let j = 1; j <= n; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2]! + 1);
-      cur[j] = d;
+  if (m + 2 > rows[0]!.length) rows = [0, 1, 2].map(() => new Int32Array(2 * (m + 2)));
+  const BIG = max + 1;
+  let [prev2, prev, cur] = rows as [Int32Array, Int32Array, Int32Array];
+  for (let j = 0; j <= m; j++) prev[j] = j <= max ? j : BIG;
+  for (let i = 1; i <= n; i++) {
+    const lo = Math.max(1, i - max);
+    const hi = Math.min(m, i + max);
+    cur[0] = i <= max ? i : BIG;
+    if (lo > 1) cur[lo - 1] = BIG;
+    let rowMin = cur[0]!;
+    const ai = a.charCodeAt(i - 1);
+    for (let j = lo; j <= hi; j++) {
+      const bj = b.charCodeAt(j - 1);
+      let d = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (ai === bj ? 0 : 1));
+      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === bj) d = Math.min(d, prev2[j - 2]! + 1);
+      cur[j] = d > BIG ? BIG : d;
       if (d < rowMin) rowMin = d;
     }
-    if (rowMin > max) return max + 1;
+    if (hi < m) cur[hi + 1] = BIG;
+    if (rowMin > max) return BIG;
     [prev2, prev, cur] = [prev, cur, prev2];
   }
-  return Math.min(prev[n]!, max + 1);
+  const d = prev[m]!;
+  return d > max ? BIG : d;
 }
 
 /** Typo budget: none for tiny names (too little signal), 1 for short names, 2 for longer ones. */
 export function typoBudget(canonical: string): number {
   if (canonical.length < 3) return 0;
   return canonical.length <= 7 ? 1 : 2;
+}
+
+const SIG = 38;
+/** Character counts (a-z, 0-9, `_`, anything else): one edit changes them by at most 2 in total. */
+export function signature(s: string): Uint8Array {
+  const sig = new Uint8Array(SIG);
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const k = c >= 97 && c <= 122 ? c - 97 : c >= 48 && c <= 57 ? 26 + c - 48 : c === 95 ? 36 : 37;
+    if (sig[k]! < 255) sig[k]!++;
+  }
+  return sig;
+}
+
+/** A cheap necessary condition for `editDistance(a, b) <= max`, checked before the real thing. */
+export function mayBeWithin(a: Uint8Array, b: Uint8Array, max: number): boolean {
+  let diff = 0;
+  for (let i = 0; i < SIG; i++) {
+    diff += Math.abs(a[i]! - b[i]!);
+    if (diff > 2 * max) return false;
+  }
+  return true;
 }

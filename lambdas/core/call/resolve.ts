@@ -3,7 +3,7 @@
 // name (or its case/separator variant) of an ungranted tool is never resolved to a *different* tool.
 import { canonicalName, verbOf } from "../../../registry/contract/names.js";
 import type { GrantFilter } from "../find/types.js";
-import { editDistance, typoBudget } from "./distance.js";
+import { editDistance, mayBeWithin, signature, typoBudget } from "./distance.js";
 
 export type ResolutionRule = "case" | "separators" | "family_prefix" | "typo";
 
@@ -22,26 +22,47 @@ export const MAX_SUGGESTIONS = 5;
 /** Longer inputs are not names; skip the distance work. */
 const MAX_RESOLVABLE = 256;
 
-type Entry = { name: string; canon: string; verb: string };
+type Entry = { name: string; canon: string; verb: string; tokens: string[]; canonSig: Uint8Array; verbSig: Uint8Array };
+
+/** How far a suggestion may be from the name sent (beyond a typo, still worth showing). */
+const SUGGEST_DISTANCE = (q: string) => Math.max(2, Math.min(4, Math.floor(q.length / 4)));
 
 export function createNameResolver(names: readonly string[]): NameResolver {
-  const entries: Entry[] = names.map((name) => ({ name, canon: canonicalName(name), verb: canonicalName(verbOf(name)) }));
   const exact = new Set(names);
-  const byCanon = new Map(entries.map((e) => [e.canon, e]));
-  const byVerb = new Map<string, Entry[]>();
-  for (const e of entries) byVerb.set(e.verb, [...(byVerb.get(e.verb) ?? []), e]);
+  // Built on the first near-miss: exact calls (the common case) and cold starts never pay for it.
+  let index: { entries: Entry[]; byCanon: Map<string, Entry>; byVerb: Map<string, Entry[]> } | undefined;
+  const build = () => {
+    const entries: Entry[] = names.map((name) => {
+      const canon = canonicalName(name);
+      const verb = canonicalName(verbOf(name));
+      return { name, canon, verb, tokens: canon.split("_").filter((t) => t.length >= 3), canonSig: signature(canon), verbSig: signature(verb) };
+    });
+    const byVerb = new Map<string, Entry[]>();
+    for (const e of entries) byVerb.set(e.verb, [...(byVerb.get(e.verb) ?? []), e]);
+    return { entries, byCanon: new Map(entries.map((e) => [e.canon, e])), byVerb };
+  };
 
-  const suggest = (q: string, grantedEntries: Entry[], first: string[] = []): string[] => {
-    const loose = Math.max(2, Math.floor(q.length / 3));
+  /** The smaller of the distances to the full name and to the verb, or `max + 1`. */
+  const distance = (q: string, qSig: Uint8Array, e: Entry, max: number) =>
+    Math.min(
+      mayBeWithin(qSig, e.canonSig, max) ? editDistance(q, e.canon, max) : max + 1,
+      mayBeWithin(qSig, e.verbSig, max) ? editDistance(q, e.verb, max) : max + 1,
+    );
+
+  const suggest = (q: string, granted: GrantFilter, first: string[] = [], exclude?: Entry): string[] => {
+    const loose = SUGGEST_DISTANCE(q);
+    const qSig = signature(q);
     const qTokens = new Set(q.split("_").filter((t) => t.length >= 3));
     const ranked: { name: string; rank: number }[] = [];
-    for (const e of grantedEntries) {
-      if (first.includes(e.name)) continue;
-      const d = Math.min(editDistance(q, e.canon, loose), editDistance(q, e.verb, loose));
-      let rank = d <= loose ? d : Infinity;
-      if (rank === Infinity && q.length >= 3 && (e.canon.includes(q) || (e.verb.length >= 3 && q.includes(e.verb)))) rank = loose + 1;
-      if (rank === Infinity && e.canon.split("_").some((t) => qTokens.has(t))) rank = loose + 2;
-      if (rank !== Infinity) ranked.push({ name: e.name, rank });
+    for (const e of index!.entries) {
+      if (e === exclude || first.includes(e.name)) continue;
+      let rank = distance(q, qSig, e, loose);
+      if (rank > loose) {
+        if (q.length >= 3 && (e.canon.includes(q) || (e.verb.length >= 3 && q.includes(e.verb)))) rank = loose + 1;
+        else if (e.tokens.some((t) => qTokens.has(t))) rank = loose + 2;
+        else continue;
+      }
+      if (granted(e.name)) ranked.push({ name: e.name, rank });
     }
     ranked.sort((a, b) => a.rank - b.rank || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return [...first, ...ranked.map((r) => r.name)].slice(0, MAX_SUGGESTIONS);
@@ -50,15 +71,16 @@ export function createNameResolver(names: readonly string[]): NameResolver {
   return {
     resolve(name, granted) {
       if (exact.has(name)) return granted(name) ? { status: "exact", name } : { status: "not_granted", name };
-      const grantedEntries = entries.filter((e) => granted(e.name));
       if (name.length > MAX_RESOLVABLE) return { status: "not_found", suggestions: [] };
       const q = canonicalName(name);
+      index ??= build();
+      const { entries, byCanon, byVerb } = index;
 
       // Case and separators: canonical names are unique in the catalog (a build rule).
       const same = byCanon.get(q);
       if (same) {
         // The caller meant that very tool; never redirect to another one, and say nothing about it.
-        if (!granted(same.name)) return { status: "not_found", suggestions: suggest(q, grantedEntries.filter((e) => e !== same)) };
+        if (!granted(same.name)) return { status: "not_found", suggestions: suggest(q, granted, [], same) };
         const rule: ResolutionRule = name.toLowerCase() === same.name.toLowerCase() ? "case" : "separators";
         return { status: "resolved", name: same.name, rule };
       }
@@ -66,24 +88,17 @@ export function createNameResolver(names: readonly string[]): NameResolver {
       // Missing family prefix: the verb alone.
       const verbMatches = (byVerb.get(q) ?? []).filter((e) => granted(e.name));
       if (verbMatches.length === 1) return { status: "resolved", name: verbMatches[0]!.name, rule: "family_prefix" };
-      if (verbMatches.length > 1) {
-        const first = verbMatches.map((e) => e.name).sort();
-        return { status: "ambiguous", suggestions: suggest(q, grantedEntries, first) };
-      }
+      if (verbMatches.length > 1) return { status: "ambiguous", suggestions: suggest(q, granted, verbMatches.map((e) => e.name).sort()) };
 
       // A small typo in the full name or in the verb.
       const budget = typoBudget(q);
       if (budget > 0) {
-        const hits = grantedEntries.filter(
-          (e) => editDistance(q, e.canon, budget) <= budget || editDistance(q, e.verb, budget) <= budget,
-        );
+        const qSig = signature(q);
+        const hits = entries.filter((e) => distance(q, qSig, e, budget) <= budget && granted(e.name));
         if (hits.length === 1) return { status: "resolved", name: hits[0]!.name, rule: "typo" };
-        if (hits.length > 1) {
-          const first = hits.map((e) => e.name).sort();
-          return { status: "ambiguous", suggestions: suggest(q, grantedEntries, first) };
-        }
+        if (hits.length > 1) return { status: "ambiguous", suggestions: suggest(q, granted, hits.map((e) => e.name).sort()) };
       }
-      return { status: "not_found", suggestions: suggest(q, grantedEntries) };
+      return { status: "not_found", suggestions: suggest(q, granted) };
     },
   };
 }

@@ -30,6 +30,26 @@ describe("editDistance", () => {
     expect(editDistance("kitten", "sitting", 5)).toBe(3);
   });
 
+  it("property: the banded distance equals the plain OSA distance whenever it is within the bound", () => {
+    const osa = (a: string, b: string) => {
+      const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+      for (let i = 1; i <= a.length; i++)
+        for (let j = 1; j <= b.length; j++) {
+          d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+          if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+        }
+      return d[a.length]![b.length]!;
+    };
+    const word = fc.string({ unit: fc.constantFrom("a", "b", "c", "_"), maxLength: 12 });
+    fc.assert(
+      fc.property(word, word, fc.integer({ min: 0, max: 4 }), (a, b, max) => {
+        const want = osa(a, b);
+        expect(editDistance(a, b, max)).toBe(want <= max ? want : max + 1);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it("stops early past the bound", () => {
     expect(editDistance("abcdefgh", "zzzzzzzz", 2)).toBe(3);
     expect(editDistance("a", "abcdefgh", 2)).toBe(3);
