@@ -42,6 +42,21 @@ describe("request bodies (property: any body is answered with 2xx or 4xx, never 
   });
 });
 
+describe("paths (property: any path and method is answered below 500)", () => {
+  it("holds for arbitrary session ids, percent signs and methods", async () => {
+    const a = await app();
+    const segment = fc.oneof(fc.string(), fc.stringMatching(/^[%A-Za-z0-9._~-]{0,40}$/));
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH"), segment, async (method, seg) => {
+        const path = `/v1/sessions/${seg.replace(/[/?#\s]/g, "")}/surface`;
+        const res = await a.request(path, { method, headers: { authorization: `Bearer ${TEST_KEYS.alice}` } });
+        expect(res.status).toBeLessThan(500);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
 describe("config and briefs", () => {
   it("parses the environment once, with defaults and checked numbers", () => {
     const c = loadConfig({ TOOLBELT_SURFACE_MAX_TOOLS: "12", TOOLBELT_ALWAYS_LOADED: "a.b, c.*", TOOLBELT_POLICY: '{"principals":[]}' });
