@@ -76,6 +76,14 @@ describe("POST /v1/call", () => {
     expect(await res.json()).toEqual({ tool: "notes.create", result: { ok: true, path: "/notes/create", received: { args: { text: "milk" } } } });
   });
 
+  it("is described in the OpenAPI document, and other methods get 405", async () => {
+    const doc = (await (await api.request("/v1/openapi.json", { as: null })).json()) as { paths: Record<string, Record<string, { operationId: string }>> };
+    expect(doc.paths["/v1/call"]?.post?.operationId).toBe("call");
+    expect(doc.paths["/v1/admin/misses"]?.get?.operationId).toBe("listMisses");
+    const res = await api.request("/v1/call", { as: "alice", method: "GET" });
+    expect(res.status).toBe(405);
+  });
+
   it("requires an API key", async () => {
     const res = await api.request("/v1/call", { as: null, json: { tool: "notes.create", args: { text: "x" } } });
     expect(res.status).toBe(401);

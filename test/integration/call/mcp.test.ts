@@ -57,6 +57,14 @@ describe("mcp backend", () => {
     expect(backend.size).toBe(1);
   });
 
+  it("serves concurrent calls over the pooled client, each with its own answer", async () => {
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => gateway.call({ tool: "everything.get-sum", args: { a: i, b: 1000 } }, caller)),
+    );
+    results.forEach((r, i) => expect(JSON.stringify(r.result)).toContain(String(i + 1000)));
+    expect(backend.size).toBe(1);
+  });
+
   it("checks structuredContent against output_schema", async () => {
     const ok = await gateway.call({ tool: "everything.weather", args: { location: "Chicago" } }, caller);
     expect((ok.result as { structuredContent: unknown }).structuredContent).toMatchObject({ conditions: expect.any(String) });
