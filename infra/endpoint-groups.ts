@@ -25,6 +25,8 @@ export type EndpointGroupSpec = {
   /** Upper bound; the gateway may lower the call group's to what the HTTP API allows. */
   timeoutSecs: number;
   tableActions: readonly TableAction[];
+  /** Dispatches to tools: its timeout follows the registry's largest tool timeout. */
+  dispatchesTools: boolean;
   /** Resolves upstream tool secrets at cold start (gets read access to exactly those parameters). */
   upstreamSecrets: boolean;
   /** p99 duration above this (ms) raises the latency alarm. */
@@ -54,6 +56,7 @@ export const ENDPOINT_GROUPS = {
     timeoutSecs: 10,
     // Sessions and pins: a consistent read, and conditional puts (optimistic versioning).
     tableActions: ["dynamodb:GetItem", "dynamodb:PutItem"],
+    dispatchesTools: false,
     upstreamSecrets: false,
     p99AlarmMs: 1000,
   },
@@ -72,6 +75,7 @@ export const ENDPOINT_GROUPS = {
     timeoutSecs: 29,
     // Pin-on-use (get, conditional put) and the miss log (counter update, event put, Query to list).
     tableActions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Query"],
+    dispatchesTools: true,
     upstreamSecrets: true,
     p99AlarmMs: 10_000,
   },

@@ -109,6 +109,12 @@ export interface ToolbeltGatewayProps {
    * keys are checked by the functions against the policy in any case.
    */
   readonly authorizer?: apigw.IHttpRouteAuthorizer;
+  /**
+   * Run `exec` tools (registry commands) on the Lambda host. Default false: SPEC keeps exec for
+   * local and self-hosted use, the Lambda image has none of the usual commands, and a shared
+   * gateway should not run processes; exec tools then answer 501 (TOOLBELT_EXEC=off).
+   */
+  readonly allowExec?: boolean;
   /** Per-group sizing overrides. */
   readonly groups?: Partial<Record<EndpointGroupName, EndpointGroupOverrides>>;
   /**
@@ -156,7 +162,7 @@ export class ToolbeltGateway extends Construct {
     const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
     if (props.alarmTopic) this.alarmAction = new cwActions.SnsAction(props.alarmTopic);
 
-    this.staged = this.stage_(props);
+    this.staged = this.stageDeploymentFiles(props);
     const read = (f: string) => JSON.parse(readFileSync(join(this.staged.artifactDir, f), "utf8")) as unknown;
     this.manifest = read(ARTIFACT_FILES.manifest) as Manifest;
     this.catalog = read(ARTIFACT_FILES.catalog) as Catalog;
@@ -261,6 +267,7 @@ export class ToolbeltGateway extends Construct {
       // The bundled SDK would otherwise warn at every cold start that later releases need Node 22.
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
     };
+    if (spec.dispatchesTools && !props.allowExec) environment.TOOLBELT_EXEC = "off";
     if (this.staged.briefsFile) environment.TOOLBELT_BRIEFS = `${LAMBDA_TASK_ROOT}/${BUNDLED_BRIEFS_FILE}`;
     if (props.alwaysLoaded) environment.TOOLBELT_ALWAYS_LOADED = props.alwaysLoaded.join(",");
     if (props.sessionTtlSecs) environment.TOOLBELT_SESSION_TTL_SECS = String(props.sessionTtlSecs);
@@ -304,8 +311,6 @@ export class ToolbeltGateway extends Construct {
         },
       },
     });
-    // The role is created before the function, so CDK cannot see the log group is covered.
-    fn.node.addDependency(role);
 
     const integration = new HttpLambdaIntegration(`${Name}Integration`, fn);
     const routes = spec.routes.flatMap((r) =>
@@ -332,14 +337,16 @@ export class ToolbeltGateway extends Construct {
     return group;
   }
 
-  /** The call group waits on upstream tools: its timeout follows the largest tool timeout. */
+  /** A group that waits on tools gets the largest tool timeout plus a margin, within the API's limit. */
   private timeoutFor(name: string, spec: EndpointGroupSpec): number {
-    if (!spec.upstreamSecrets) return spec.timeoutSecs;
+    if (!spec.dispatchesTools) return spec.timeoutSecs;
     const limit = HTTP_API_INTEGRATION_LIMIT_SECS - 1;
     const marginSecs = 3;
-    const slowest = Math.max(0, ...this.catalog.tools.map((t) => t.timeout_ms));
+    // exec tools answer 501 at once when exec is off, so their timeouts do not count then.
+    const dispatched = this.catalog.tools.filter((t) => this.props.allowExec || t.backend.kind !== "exec");
+    const slowest = Math.max(0, ...dispatched.map((t) => t.timeout_ms));
     const wanted = Math.ceil(slowest / 1000) + marginSecs;
-    const tooSlow = this.catalog.tools.filter((t) => t.timeout_ms / 1000 + marginSecs > limit).map((t) => t.name);
+    const tooSlow = dispatched.filter((t) => t.timeout_ms / 1000 + marginSecs > limit).map((t) => t.name);
     if (tooSlow.length > 0) {
       Annotations.of(this).addWarningV2(
         "toolbelt:tool-timeout-above-api-limit",
@@ -433,7 +440,7 @@ export class ToolbeltGateway extends Construct {
   }
 
   /** Puts the artifact, policy and briefs where the bundling hooks copy them from. */
-  private stage_(props: ToolbeltGatewayProps): Staged {
+  private stageDeploymentFiles(props: ToolbeltGatewayProps): Staged {
     const dir = join(Stage.of(this)?.outdir ?? PROJECT_ROOT, "toolbelt-staging", Names.uniqueId(this));
     mkdirSync(dir, { recursive: true });
 

@@ -6,6 +6,7 @@ import { Match, type Template } from "aws-cdk-lib/assertions";
 import * as logs from "aws-cdk-lib/aws-logs";
 import { ENDPOINT_GROUPS } from "../../infra/endpoint-groups.js";
 import type { ToolbeltStack } from "../../infra/stack.js";
+import { testTool } from "../helpers/artifact.js";
 import { makeArtifact, synthStack, TEST_DIGEST, type Fixture } from "./stack-fixture.js";
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
@@ -131,6 +132,27 @@ describe("functions", () => {
     }
   });
 
+  it("refuse exec tools on Lambda unless allowed, and then count their timeouts", async () => {
+    const tools = [
+      testTool("git.log", { kind: "exec", backend: { kind: "exec", command: "git", args: ["log"], output: "text" }, timeout_ms: 60_000 }),
+      testTool("notes.create", { timeout_ms: 5_000 }),
+    ];
+    const mixed = await makeArtifact({ tools });
+    try {
+      const callOf = (t: Template) => (t.findResources("AWS::Lambda::Function")[functionId(t, "call")] as Resource).Properties;
+      const off = callOf(synthStack({ artifactDir: mixed.artifactDir }).template);
+      expect(off.Environment.Variables.TOOLBELT_EXEC).toBe("off");
+      expect(off.Timeout).toBe(10);
+      const on = callOf(synthStack({ artifactDir: mixed.artifactDir, allowExec: true }).template);
+      expect(on.Environment.Variables.TOOLBELT_EXEC).toBeUndefined();
+      expect(on.Timeout).toBe(29);
+      const apiEnv = (template.findResources("AWS::Lambda::Function")[functionId(template, "api")] as Resource).Properties.Environment.Variables;
+      expect(apiEnv.TOOLBELT_EXEC).toBeUndefined();
+    } finally {
+      await mixed.cleanup();
+    }
+  });
+
   it("tell only the call function where its upstream secrets live, by name", () => {
     const fns = template.findResources("AWS::Lambda::Function");
     const apiEnv = (fns[functionId(template, "api")] as Resource).Properties.Environment.Variables;
@@ -179,6 +201,13 @@ describe("IAM", () => {
     expect(arns[1]).toContain(":parameter/aws/reference/secretsmanager/toolbelt/stripe");
     const sm = statements.find((s) => s.Action === "secretsmanager:GetSecretValue")!;
     expect(JSON.stringify(sm.Resource)).toContain(":secret:toolbelt/stripe-??????");
+  });
+
+  it("creates each function after its role's policy, so the first invocation has its permissions", () => {
+    for (const group of ["api", "call"] as const) {
+      const fn = template.findResources("AWS::Lambda::Function")[functionId(template, group)] as Resource & { DependsOn: string[] };
+      expect(fn.DependsOn).toEqual(expect.arrayContaining([expect.stringMatching(/RoleDefaultPolicy/)]));
+    }
   });
 
   it("uses no wildcard action, no managed policy and no resource '*' anywhere", () => {
