@@ -2,7 +2,7 @@
 // The handler reads its config from the environment at import, so the env is set before importing it.
 import type { APIGatewayProxyResultV2, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
 import { build } from "esbuild";
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -21,11 +21,14 @@ const saved = { ...process.env };
 beforeAll(async () => {
   dynamo = await startDynalite({ table: "toolbelt-lambda" });
   const { dir } = await buildTestArtifact();
+  // The policy as a file path (as the CDK stack ships it), the briefs inline.
+  const policyFile = join(dir, "policy.json");
+  await writeFile(policyFile, JSON.stringify(testPolicy()));
   Object.assign(process.env, {
     TOOLBELT_ARTIFACT_DIR: dir,
     TOOLBELT_TABLE: dynamo.table,
     DYNAMODB_ENDPOINT: dynamo.endpoint,
-    TOOLBELT_POLICY: JSON.stringify(testPolicy()),
+    TOOLBELT_POLICY: policyFile,
     TOOLBELT_BRIEFS: JSON.stringify({ briefs: testBriefs() }),
   });
   ({ handler } = (await import("../../../lambdas/handlers/api.js")) as unknown as { handler: Handler });
