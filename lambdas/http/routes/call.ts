@@ -3,7 +3,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Backends } from "../../core/call/types.js";
-import { createCallGateway } from "../../core/call/gateway.js";
+import { createCallGateway, type CallGateway } from "../../core/call/gateway.js";
 import { createBackends } from "../../backends/index.js";
 import type { EnvMap } from "../../backends/templates.js";
 import type { Principal } from "../../core/auth.js";
@@ -56,7 +56,50 @@ export type CallModule = RouteModule & {
 /** Time kept back from a Lambda invocation to answer after a tool timed out. */
 const LAMBDA_MARGIN_MS = 1000;
 
-type RouteCaller = { principal: string; granted: (name: string) => boolean; record: Principal };
+/** The caller the app's gateway expects: the principal's id and grants, plus its policy record for the session ports. */
+export type AppCaller = { principal: string; granted: (name: string) => boolean; record: Principal };
+
+export type AppCallGateway = {
+  gateway: CallGateway<AppCaller>;
+  /** The caller for an authenticated principal (grants from the app's policy). */
+  callerOf(principal: Principal): AppCaller;
+  /** Close pooled upstream connections. */
+  close(): Promise<void>;
+};
+
+/**
+ * The call gateway wired to the app's artifact, finder, policy and sessions: what POST /v1/call
+ * uses, and what another entry point (the MCP endpoint's `call` tool) should use to get the same
+ * resolution, authorization, validation, dispatch and pin-on-use.
+ */
+export function createAppCallGateway(deps: Deps, options: CallModuleOptions): AppCallGateway {
+  let backends: Backends;
+  let close: () => Promise<void> = async () => undefined;
+  if (options.backends) backends = options.backends(deps);
+  else {
+    const built = createBackends({ env: options.env, finder: deps.finder, exec: options.exec ?? true });
+    close = () => built.mcp.close();
+    backends = built.backends;
+  }
+  const gateway = createCallGateway<AppCaller>({
+    tools: deps.artifact.byName,
+    backends,
+    ...(options.misses ? { misses: options.misses } : {}),
+    checkSession: async (id, caller) => {
+      await deps.sessions.get(id, caller.record);
+    },
+    recordUse: async (id, caller, tool) => {
+      await deps.sessions.recordUse(id, caller.record, tool);
+    },
+    log: (level, message, fields) => deps.logger[level](message, fields),
+    now: () => new Date(deps.clock()),
+  });
+  return {
+    gateway,
+    callerOf: (principal) => ({ principal: principal.id, granted: deps.policy.grantsFor(principal), record: principal }),
+    close,
+  };
+}
 
 const json = (s: z.ZodType) => z.toJSONSchema(s, { io: "input", unrepresentable: "any" });
 const errorRef = { description: "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
@@ -98,32 +141,14 @@ export function createCallModule(options: CallModuleOptions): CallModule {
       await Promise.all(closers.map((c) => c()));
     },
     routes(deps: Deps) {
-      let backends: Backends;
-      if (options.backends) backends = options.backends(deps);
-      else {
-        const built = createBackends({ env: options.env, finder: deps.finder, exec: options.exec ?? true });
-        closers.push(() => built.mcp.close());
-        backends = built.backends;
-      }
-      const gateway = createCallGateway<RouteCaller>({
-        tools: deps.artifact.byName,
-        backends,
-        ...(options.misses ? { misses: options.misses } : {}),
-        checkSession: async (id, caller) => {
-          await deps.sessions.get(id, caller.record);
-        },
-        recordUse: async (id, caller, tool) => {
-          await deps.sessions.recordUse(id, caller.record, tool);
-        },
-        log: (level, message, fields) => deps.logger[level](message, fields),
-        now: () => new Date(deps.clock()),
-      });
+      const { gateway, callerOf, close } = createAppCallGateway(deps, options);
+      closers.push(close);
 
       const app = new Hono<AppEnv>();
       app.post("/v1/call", async (c) => {
         const principal = principalOf(c);
         const body = await parseJsonBody(c, CallBody, { maxBytes: deps.config.http.maxBodyBytes });
-        const caller: RouteCaller = { principal: principal.id, granted: deps.policy.grantsFor(principal), record: principal };
+        const caller = callerOf(principal);
         // On Lambda, a tool must give up (504 with a clear error) before the invocation is cut off.
         const lambda = c.env?.lambdaContext as { getRemainingTimeInMillis?: () => number } | undefined;
         const remaining = lambda?.getRemainingTimeInMillis?.();
