@@ -9,7 +9,7 @@ import { DynamoMissStore } from "../../../lambdas/stores/misses.js";
 import { startTestApi, TEST_KEYS, type TestApi } from "../../helpers/api.js";
 import { testArtifactInput } from "../../helpers/artifact.js";
 import { startDynalite, type TestDynamo } from "../../helpers/dynalite.js";
-import { catalogTool, startLoopback, type Loopback } from "./helpers.js";
+import { catalogTool, latch, startLoopback, type Loopback } from "./helpers.js";
 
 /** alice: everything but admin.*; bob: git.* only; carol: everything, and admin (reads the miss log). */
 const policy = (): PolicyFile => ({
@@ -22,6 +22,9 @@ const policy = (): PolicyFile => ({
 });
 
 const hits: string[] = [];
+const slow = latch();
+let slowArrived: () => void;
+const slowSeen = new Promise<void>((r) => (slowArrived = r));
 let upstream: Loopback;
 let dynamo: TestDynamo;
 let api: TestApi;
@@ -36,6 +39,7 @@ function tools(base: string): CatalogTool[] {
     catalogTool("toolbelt.reshape", { kind: "builtin", handler: "reshape" }, { description: "Reshape JSON data with a mapping.", input_schema: { type: "object", required: ["data", "mapping"], properties: { data: {}, mapping: { type: "object" } } } }),
     catalogTool("notes.create", http("/notes/create"), { description: "Create a note with a title and body.", input_schema: text }),
     catalogTool("notes.search", http("/notes/search"), { description: "Search notes by words.", input_schema: text }),
+    catalogTool("notes.export", http("/notes/export"), { description: "Export every note as one archive." }),
     catalogTool("issues.search", http("/issues/search"), { description: "Search issues in the tracker by words.", input_schema: text }),
     catalogTool("git.status", http("/git/status"), { description: "Show the working tree status." }),
     catalogTool("admin.reset", http("/admin/reset"), { description: "Reset the whole workspace, wiping every note.", governance: { destructive: true } }),
@@ -46,6 +50,14 @@ function tools(base: string): CatalogTool[] {
 beforeAll(async () => {
   upstream = await startLoopback((req, res, body) => {
     hits.push(req.url ?? "");
+    if (req.url === "/notes/export") {
+      slowArrived();
+      void slow.promise.then(() => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end('{"exported":true}');
+      });
+      return;
+    }
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify({ ok: true, path: req.url, received: body ? JSON.parse(body) : null }));
   });
@@ -61,6 +73,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  slow.release();
   await api.close();
   await calls.close();
   await dynamo.close();
@@ -82,6 +95,21 @@ describe("POST /v1/call", () => {
     expect(doc.paths["/v1/admin/misses"]?.get?.operationId).toBe("listMisses");
     const res = await api.request("/v1/call", { as: "alice", method: "GET" });
     expect(res.status).toBe(405);
+  });
+
+  it("answers other calls while a slow upstream holds one", async () => {
+    const order: string[] = [];
+    const slowCall = call("alice", { tool: "notes.export", args: {} }).then(async (r) => {
+      order.push("slow");
+      return r;
+    });
+    await slowSeen;
+    const fast = await call("bob", { tool: "git.status", args: {} });
+    order.push("fast");
+    expect(fast.status).toBe(200);
+    slow.release();
+    expect((await slowCall).status).toBe(200);
+    expect(order).toEqual(["fast", "slow"]);
   });
 
   it("requires an API key", async () => {

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { renderArgs } from "../../../lambdas/backends/exec.js";
 import { pick, reshape } from "../../../lambdas/backends/builtin.js";
@@ -47,6 +48,15 @@ describe("exec arguments", () => {
       paths: ["a.txt", "b c.txt"],
       who: "x; rm -rf /",
     })).toEqual(["log", "-n", "5", "--", "a.txt", "b c.txt", "--author=x; rm -rf /"]);
+  });
+
+  it("property: any input string arrives as exactly one argument, byte for byte", () => {
+    fc.assert(
+      fc.property(fc.string(), fc.array(fc.string(), { maxLength: 5 }), (x, list) => {
+        expect(renderArgs(["-x", "{{input.x}}", "{{input.list}}"], { x, list })).toEqual(["-x", x, ...list]);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it("leave `${VAR}` literal: there is no shell and args come from the input only", () => {
