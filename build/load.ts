@@ -46,7 +46,11 @@ export type LoadedRegistry = {
   ok: boolean;
 };
 
-export type LoadOptions = { fs?: RegistryFs };
+export type LoadOptions = {
+  fs?: RegistryFs;
+  /** Worker threads for YAML parsing of large registries; 0 parses on the main thread. Default: cores, at most 4. */
+  parseWorkers?: number;
+};
 
 type Located = { file: string; tool?: string; lineOf?: ParsedFile["lineOf"]; base?: Segment[] };
 
@@ -167,7 +171,7 @@ export async function loadRegistry(dir: string, opts: LoadOptions = {}): Promise
     if (!problems.some((f) => (f.severity ?? "error") === "error")) defs.push({ def, index });
   });
 
-  const parser = new YamlParser();
+  const parser = new YamlParser(opts.parseWorkers);
   let loads: FamilyLoad[];
   try {
     loads = await Promise.all(defs.map(({ def }) => loadFamily(fs, def, parser)));

@@ -6,8 +6,11 @@ import { Worker } from "node:worker_threads";
 import type { Diagnostic } from "../registry/contract/diagnostics.js";
 import { lazyLines, parseYaml, syntaxDiagnostic, YAML_OPTIONS, MAX_ALIAS_COUNT, type ParsedFile } from "./yaml.js";
 
-/** Bytes parsed on the main thread before a pool is worth starting. */
-const POOL_THRESHOLD = 512 * 1024;
+/**
+ * Bytes parsed on the main thread before a pool is worth starting. Workers parse with a cold JIT, so
+ * below a few MB (about 2,000 tools) they cost more CPU than they save wall time.
+ */
+const POOL_THRESHOLD = 2 * 1024 * 1024;
 
 type Reply = { id: number; value?: unknown; errors: { message: string; line: number }[] };
 
@@ -43,7 +46,7 @@ export class YamlParser {
   private pending = new Map<number, (r: Reply) => void>();
 
   constructor(
-    private readonly maxWorkers = Math.min(4, availableParallelism()),
+    private readonly maxWorkers: number = Math.min(4, availableParallelism()),
     private readonly threshold = POOL_THRESHOLD,
   ) {}
 
