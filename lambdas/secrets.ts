@@ -71,14 +71,17 @@ export async function resolveSecrets(spec: SecretSpec, read: ParameterReader): P
 
 /** A reader over the real SSM API (`AWS_ENDPOINT_URL_SSM` points it elsewhere, as in tests). */
 export function ssmParameterReader(opts: { region?: string } = {}): ParameterReader {
-  let client: Promise<import("@aws-sdk/client-ssm").SSMClient> | undefined;
+  // Loaded on first use: functions without secrets never pay for the SSM client at cold start.
+  type Ssm = typeof import("@aws-sdk/client-ssm");
+  let ssm: Promise<{ client: InstanceType<Ssm["SSMClient"]>; GetParameterCommand: Ssm["GetParameterCommand"] }> | undefined;
   return async (name) => {
-    // Loaded on first use: functions without secrets never pay for the SSM client at cold start.
-    client ??= import("@aws-sdk/client-ssm").then((m) => new m.SSMClient(opts.region ? { region: opts.region } : {}));
-    const ssm = await client;
-    const { GetParameterCommand } = await import("@aws-sdk/client-ssm");
+    ssm ??= import("@aws-sdk/client-ssm").then((m) => ({
+      client: new m.SSMClient(opts.region ? { region: opts.region } : {}),
+      GetParameterCommand: m.GetParameterCommand,
+    }));
+    const { client, GetParameterCommand } = await ssm;
     try {
-      const out = await ssm.send(new GetParameterCommand({ Name: name, WithDecryption: true }));
+      const out = await client.send(new GetParameterCommand({ Name: name, WithDecryption: true }));
       return out.Parameter?.Value;
     } catch (err) {
       if ((err as { name?: string }).name === "ParameterNotFound") return undefined;
