@@ -2,7 +2,7 @@
 // client. One connected client per upstream (URL + headers) is reused across calls and replaced
 // when its connection fails.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { CatalogTool } from "../../registry/contract/artifact.js";
 import type { BackendContext, BackendOutput, ToolBackend } from "../core/call/types.js";
@@ -18,6 +18,16 @@ export type McpBackend = ToolBackend & {
 };
 
 type Pooled = { client: Promise<Client>; used: boolean };
+
+/**
+ * The upstream refused the request before running any tool: an unknown session (the server
+ * restarted; servers answer 404 or 400) or nobody listening. Only then is a retry safe.
+ */
+function rejectedBeforeRun(e: unknown): boolean {
+  if (e instanceof StreamableHTTPError) return e.code === 404 || e.code === 400;
+  const cause = (e as { cause?: { code?: string } } | undefined)?.cause;
+  return cause?.code === "ECONNREFUSED";
+}
 
 const textOf = (content: unknown): string =>
   Array.isArray(content)
@@ -53,13 +63,15 @@ export function createMcpBackend(options: McpBackendOptions): McpBackend {
     entry.used = true;
     try {
       const client = await entry.client;
-      return { ok: true as const, result: await client.callTool({ name, arguments: args }, undefined, { signal: ctx.signal, timeout: ctx.timeoutMs }) };
+      // The gateway's own timer ends the call; the SDK's is only a backstop, set past it.
+      const result = await client.callTool({ name, arguments: args }, undefined, { signal: ctx.signal, timeout: ctx.timeoutMs + 5_000 });
+      return { ok: true as const, result };
     } catch (e) {
       if (ctx.signal.aborted) throw ctx.signal.reason;
       // A JSON-RPC error answered by the server leaves the connection usable; anything else does not.
-      const answered = e instanceof McpError && e.code !== ErrorCode.ConnectionClosed && e.code !== ErrorCode.RequestTimeout;
+      const answered = e instanceof McpError && e.code !== ErrorCode.ConnectionClosed;
       if (!answered) evict(key, entry);
-      return { ok: false as const, error: e, retry: !answered && reused };
+      return { ok: false as const, error: e, retry: reused && rejectedBeforeRun(e) };
     }
   };
 
