@@ -4,7 +4,7 @@ import { availableParallelism } from "node:os";
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import type { Diagnostic } from "../registry/contract/diagnostics.js";
-import { lazyLines, parseYaml, syntaxDiagnostic, YAML_OPTIONS, MAX_ALIAS_COUNT, type ParsedFile } from "./yaml.js";
+import { lazyLines, parseYaml, syntaxDiagnostic, treeProblem, YAML_OPTIONS, MAX_ALIAS_COUNT, type ParsedFile } from "./yaml.js";
 
 /**
  * Bytes parsed on the main thread before a pool is worth starting. Workers parse with a cold JIT, so
@@ -55,6 +55,9 @@ export class YamlParser {
     if (this.maxWorkers < 2 || (this.workers.length === 0 && this.bytes < this.threshold)) return parseYaml(text, file);
     const reply = await this.send(text);
     const diagnostics: Diagnostic[] = reply.errors.map((e) => syntaxDiagnostic(file, e.message, e.line));
+    // Structured cloning keeps cycles, so the tree check runs here exactly as after a main-thread parse.
+    const shape = diagnostics.length === 0 ? treeProblem(reply.value) : undefined;
+    if (shape) diagnostics.push(syntaxDiagnostic(file, shape, 1));
     // Line numbers of later diagnostics come from a main-thread parse, done only for files that need one.
     return { value: diagnostics.length > 0 ? undefined : reply.value, diagnostics, lineOf: lazyLines(text) };
   }

@@ -38,6 +38,8 @@ export function parseYaml(text: string, file: string): ParsedFile {
   } catch (e) {
     return { value: undefined, diagnostics: [syntax(file, (e as Error).message, 1)], lineOf: noLines };
   }
+  const shape = treeProblem(value);
+  if (shape) return { value: undefined, diagnostics: [syntax(file, shape, 1)], lineOf: noLines };
   const lineOf = (path: readonly Segment[]) => {
     for (let n = path.length; n >= 0; n--) {
       let node: unknown;
@@ -69,6 +71,25 @@ export function parseJson(text: string, file: string): ParsedFile {
       lineOf: noLines,
     };
   }
+}
+
+/** Registry data must be a finite tree: no alias inside its own anchor, no absurd nesting. */
+export const MAX_DEPTH = 100;
+export function treeProblem(value: unknown): string | undefined {
+  const ancestors = new Set<object>();
+  const walk = (v: unknown, depth: number): string | undefined => {
+    if (typeof v !== "object" || v === null) return undefined;
+    if (ancestors.has(v)) return "an alias refers to its own anchor (recursive data): registry files must be trees";
+    if (depth > MAX_DEPTH) return `nested deeper than ${MAX_DEPTH} levels`;
+    ancestors.add(v);
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      const problem = walk(child, depth + 1);
+      if (problem) return problem;
+    }
+    ancestors.delete(v);
+    return undefined;
+  };
+  return walk(value, 0);
 }
 
 /** Line lookups for a file parsed elsewhere: parse it here on first use only. */

@@ -97,5 +97,10 @@ describe("loader robustness (property)", () => {
     expect(reg.diagnostics.some((d) => d.code === "YAML_SYNTAX" && d.file === "families/weather/tools.yaml")).toBe(true);
     const multi = await load({ ...base(), "families/weather/tools.yaml": "tools: []\n---\ntools: []\n" });
     expect(multi.diagnostics.some((d) => d.code === "YAML_SYNTAX")).toBe(true);
+    const cycle = "tools:\n  - name: loop\n    kind: http\n    url: https://example.org\n    description: Loops.\n    body: &b { inner: *b }\n";
+    const loop = await load({ ...base(), "families/weather/tools.yaml": cycle });
+    expect(loop.diagnostics.filter((d) => d.file === "families/weather/tools.yaml").map((d) => d.message)).toEqual([
+      "YAML syntax: an alias refers to its own anchor (recursive data): registry files must be trees",
+    ]);
   });
 });

@@ -14,6 +14,7 @@ const TEXTS: [string, string][] = [
   ["multi.yaml", "a: 1\n---\nb: 2\n"],
   ["bomb.yaml", "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n"],
   ["empty.yaml", ""],
+  ["cycle.yaml", "a: &a { b: *a }\n"],
 ];
 
 describe("YAML on worker threads", () => {
