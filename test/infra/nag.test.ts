@@ -6,14 +6,17 @@ import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import { HttpJwtAuthorizer } from "aws-cdk-lib/aws-apigatewayv2-authorizers";
 import { AwsSolutionsChecks } from "cdk-nag";
 import type { IConstruct } from "constructs";
-import { makeArtifact, synthStack, type Fixture } from "./stack-fixture.js";
+import { makeArtifact, removeOutdirs, synthStack, type Fixture } from "./stack-fixture.js";
 
 let fixture: Fixture;
 
 beforeAll(async () => {
   fixture = await makeArtifact();
 });
-afterAll(() => fixture.cleanup());
+afterAll(async () => {
+  await fixture.cleanup();
+  await removeOutdirs();
+});
 
 function acknowledgments(root: IConstruct): Array<{ path: string; id: string; reason: string }> {
   return root.node.findAll().flatMap((c) =>

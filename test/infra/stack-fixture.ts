@@ -1,6 +1,7 @@
 // Builds the Toolbelt stack for template tests: a small artifact in a temp dir, a policy with one
 // key digest, and bundling skipped (context `aws:cdk:bundling-stacks: []`) so synth takes milliseconds.
 import { createHash } from "node:crypto";
+import { mkdtempSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -29,6 +30,13 @@ export async function makeArtifact(opts: { timeoutMs?: number; tools?: CatalogTo
   return { artifactDir: dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
+const outdirs: string[] = [];
+
+/** Removes the cloud assemblies synthStack wrote (call in afterAll). */
+export async function removeOutdirs(): Promise<void> {
+  await Promise.all(outdirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+}
+
 export function synthStack(
   gateway: Partial<ToolbeltGatewayProps> & { artifactDir: string },
   opts: {
@@ -41,7 +49,7 @@ export function synthStack(
   } = {},
 ): { app: App; stack: ToolbeltStack; template: Template } {
   const app = new App({
-    ...(opts.outdir ? { outdir: opts.outdir } : {}),
+    outdir: opts.outdir ?? outdirs[outdirs.push(mkdtempSync(join(tmpdir(), "toolbelt-cdk-"))) - 1],
     builtinCloudFormationValidation: opts.cfnValidation ?? false,
     // Asset metadata names each function's asset folder; without bundling, synth skips esbuild.
     context: opts.bundling ? { "aws:cdk:enable-asset-metadata": true } : { "aws:cdk:bundling-stacks": [] },

@@ -7,7 +7,7 @@ import * as logs from "aws-cdk-lib/aws-logs";
 import { ENDPOINT_GROUPS } from "../../infra/endpoint-groups.js";
 import type { ToolbeltStack } from "../../infra/stack.js";
 import { testTool } from "../helpers/artifact.js";
-import { makeArtifact, synthStack, TEST_DIGEST, type Fixture } from "./stack-fixture.js";
+import { makeArtifact, removeOutdirs, synthStack, TEST_DIGEST, type Fixture } from "./stack-fixture.js";
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
 
@@ -50,7 +50,10 @@ beforeAll(async () => {
   ));
 });
 
-afterAll(() => fixture.cleanup());
+afterAll(async () => {
+  await fixture.cleanup();
+  await removeOutdirs();
+});
 
 describe("DynamoDB table", () => {
   it("is on-demand with pk/sk string keys, TTL on expires_at, point-in-time recovery and deletion protection", () => {
