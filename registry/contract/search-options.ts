@@ -41,6 +41,11 @@ export type ScorerParams = {
   b: Record<FieldName, number>;
   /** Weight of a WordNet synonym relative to the word itself (0 disables expansion). */
   synonymWeight: number;
+  /**
+   * Down-weighting of words that are generic in English (many WordNet senses: "make", "get", "home"):
+   * a query word weighs 1 / (1 + genericWeight · ln(senses)). 0 disables.
+   */
+  genericWeight: number;
 };
 
 /** Tuned on seal-tools dev and a metatool sample (see test/eval/README.md). */
@@ -49,6 +54,7 @@ export const DEFAULT_SCORER_PARAMS: ScorerParams = {
   weight: { name: 3, desc: 1.5, params: 0.6, family: 0.4, tags: 1 },
   b: { name: 0.3, desc: 0.75, params: 0.75, family: 0.5, tags: 0.5 },
   synonymWeight: 0,
+  genericWeight: 0,
 };
 
 /**
@@ -70,6 +76,8 @@ export type SearchIndexData = {
   impacts: string;
   /** Build-time expansions: an encoded word → related vocabulary term ids (WordNet synonyms). */
   expand: Record<string, number[]>;
+  /** Per term, its query weight in percent (generic English words weigh less); empty when disabled. */
+  termWeight: number[];
   /** Per document, the ids of the terms of its name (the verb), for the name-coverage boost. */
   nameTerms: number[][];
   /** Exported FlexSearch vocabulary index (key → data). */

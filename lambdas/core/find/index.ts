@@ -54,10 +54,11 @@ export type FinderOptions = {
 };
 
 /**
- * Default `min_score`: the share of a query's weight a tool must match. Chosen on metatool
- * (no_tool none-rate against single false-none) and seal-tools dev; see test/eval/README.md.
+ * Default `min_score`. Scores are 1 − exp(−evidence), one fully matched rarest word ≈ 0.5, so 0.4
+ * asks for about one specific word matched well. Chosen on dev samples (metatool single false-none
+ * ≤ 5% against no_tool none-rate; seal-tools dev); the trade-off is in test/eval/README.md.
  */
-export const DEFAULT_MIN_SCORE = 0.3;
+export const DEFAULT_MIN_SCORE = 0.4;
 export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 100;
 

@@ -68,6 +68,7 @@ export class Scorer {
   private readonly expand: Record<string, number[]>;
   private readonly synonymWeight: number;
   private readonly idfMax: number;
+  private readonly termWeight: Float64Array | undefined;
   private readonly nameTerms: number[][];
   private readonly nameMass: Float64Array;
   private readonly flexData: [string, string][];
@@ -104,6 +105,7 @@ export class Scorer {
     this.expand = data.expand;
     this.synonymWeight = data.params.synonymWeight;
     this.nameTerms = data.nameTerms;
+    this.termWeight = data.termWeight.length ? Float64Array.from(data.termWeight, (w) => w / 100) : undefined;
     this.nameMass = Float64Array.from(data.nameTerms, (ts) => ts.reduce((s, t) => s + this.idf[t]!, 0));
     this.flexData = data.flex;
     this.acc = new Float64Array(n);
@@ -190,7 +192,7 @@ export class Scorer {
           termMask[m.term] = termStamp[m.term] === ps ? termMask[m.term]! | gm : gm;
           termStamp[m.term] = ps;
         }
-        const f = (m.w * idf[m.term]!) / IMPACT_SCALE;
+        const f = (m.w * (this.termWeight?.[m.term] ?? 1) * idf[m.term]!) / IMPACT_SCALE;
         for (let p = start[m.term]!, end = start[m.term + 1]!; p < end; p++) {
           const d = ids[p]!;
           let v = f * imp[p]!;
