@@ -3,9 +3,9 @@
 import type { Catalog, CatalogTool, FamilyInfo } from "../registry/contract/artifact.js";
 import { BriefFile } from "../registry/contract/brief.js";
 import type { Diagnostic } from "../registry/contract/diagnostics.js";
-import { DEFAULT_ALWAYS_LOADED, FamiliesFile, FamilyDef, FamilySource } from "../registry/contract/family.js";
+import { DEFAULT_ALWAYS_LOADED, FamiliesFile, FamilyDef, FamilySource, JsonlSource, McpSource, ToolsSource } from "../registry/contract/family.js";
 import { FAMILY_NAME_RE, canonicalName, familyOf, verbOf } from "../registry/contract/names.js";
-import { PolicyFile } from "../registry/contract/policy.js";
+import { PolicyFile, Principal } from "../registry/contract/policy.js";
 import { FORMAT_VERSION } from "../registry/contract/tool.js";
 import { globMatcher } from "../lambdas/core/globs.js";
 import { diskFs, isSafeRelativePath, type RegistryFs } from "./registry-fs.js";
@@ -14,7 +14,7 @@ import { toolsFromSnapshot } from "./sources/snapshot.js";
 import { toolsFromFile, type ToolEntryResult } from "./sources/tools-folder.js";
 import { checkDescription } from "./validate/description.js";
 import { isRecord, jsonPath, type Finding, type Segment } from "./validate/finding.js";
-import { issuesToFindings } from "./validate/issues.js";
+import { closest, issuesToFindings } from "./validate/issues.js";
 import { checkInputSchema } from "./validate/json-schema.js";
 import { checkNamedValues, checkUrl } from "./validate/secrets.js";
 import { checkNoTemplate } from "./validate/templates.js";
@@ -69,6 +69,17 @@ function diag(f: Finding, loc: Located, severity: Diagnostic["severity"] = f.sev
 }
 
 const isError = (d: Diagnostic) => d.severity === "error";
+
+// "Did you mean" candidates for unknown keys in the family list, briefs and policies.
+const FAMILIES_KEYS = [
+  ...Object.keys(FamiliesFile.shape),
+  ...Object.keys(FamilyDef.shape),
+  ...Object.keys(ToolsSource.shape),
+  ...Object.keys(McpSource.shape),
+  ...Object.keys(McpSource.shape.mcp.shape),
+  ...Object.keys(JsonlSource.shape),
+];
+const suggestFrom = (keys: readonly string[]) => (key: string) => closest(key, keys);
 
 /** A file's `version`: omitted means 1; a version this build does not read stops the file. */
 export function checkVersion(value: unknown): Finding[] {
@@ -133,17 +144,27 @@ export async function loadRegistry(dir: string, opts: LoadOptions = {}): Promise
   const rawFamilies = isRecord(value) && Array.isArray(value.families) ? value.families : [];
   const sourceChecked = new Set<number>();
   rawFamilies.forEach((raw, i) => {
-    const keys = isRecord(raw) && isRecord(raw.source) ? Object.keys(raw.source).filter((k) => ["tools", "mcp", "jsonl"].includes(k)) : undefined;
-    if (keys && keys.length !== 1) {
+    const all = isRecord(raw) && isRecord(raw.source) ? Object.keys(raw.source) : undefined;
+    const keys = all?.filter((k) => ["tools", "mcp", "jsonl"].includes(k));
+    if (all && keys && keys.length !== 1) {
       sourceChecked.add(i);
+      const found = all.length ? ` (found ${all.map((k) => `\`${k}\``).join(", ")})` : "";
+      const hint = keys.length === 0 && all.length === 1 ? closest(all[0]!, ["tools", "mcp", "jsonl"]) : undefined;
       diagnostics.push(
-        diag({ code: keys.length === 0 ? "MISSING_FIELD" : "INVALID_VALUE", at: ["families", i, "source"], message: "a family `source` names exactly one of `tools`, `mcp`, `jsonl`" }, top),
+        diag(
+          {
+            code: keys.length === 0 ? "MISSING_FIELD" : "INVALID_VALUE",
+            at: ["families", i, "source"],
+            message: `a family \`source\` names exactly one of \`tools\`, \`mcp\`, \`jsonl\`${found}${hint ? `: did you mean \`${hint}\`?` : ""}`,
+          },
+          top,
+        ),
       );
     }
   });
   const shell = FamiliesFile.safeParse(value);
   if (!shell.success) {
-    for (const f of issuesToFindings(shell.error.issues, value)) {
+    for (const f of issuesToFindings(shell.error.issues, value, suggestFrom(FAMILIES_KEYS))) {
       if (f.at[0] === "families" && typeof f.at[1] === "number" && f.at[2] === "source" && sourceChecked.has(f.at[1])) continue;
       diagnostics.push(diag(f, top));
     }
@@ -203,6 +224,7 @@ export async function loadRegistry(dir: string, opts: LoadOptions = {}): Promise
       diagnostics.push(diag({ code: "FAMILY_LOAD_FAILED", at, message: `required family \`${def.name}\` cannot load: ${load.failure}` }, top));
       return;
     }
+    const kept: CatalogTool[] = [];
     load.tools.forEach((t, i) => {
       const canon = canonicalName(t.name);
       const origin = load.origins[i] ?? t.source;
@@ -217,19 +239,22 @@ export async function loadRegistry(dir: string, opts: LoadOptions = {}): Promise
         return;
       }
       seen.set(canon, { name: t.name, origin });
-      tools.push(t);
+      kept.push(t);
     });
+    tools.push(...kept);
     families.push({
       name: def.name,
       description: def.description.trim(),
       required: def.required,
-      tool_count: load.tools.length,
-      examples: load.tools.slice(0, EXAMPLES_PER_FAMILY).map((t) => verbOf(t.name)),
+      tool_count: kept.length,
+      examples: kept.slice(0, EXAMPLES_PER_FAMILY).map((t) => verbOf(t.name)),
     });
   });
 
   const names = tools.map((t) => t.name);
-  const alwaysDeclared = isRecord(value) && Array.isArray(value.always_loaded) && shell.success ? shell.data.always_loaded : undefined;
+  // Read on its own, so a broken family entry elsewhere does not silently restore the default list.
+  const alwaysParsed = isRecord(value) ? FamiliesFile.shape.always_loaded.safeParse(value.always_loaded) : undefined;
+  const alwaysDeclared = alwaysParsed?.success ? alwaysParsed.data : undefined;
   const alwaysLoaded = alwaysDeclared ?? [...DEFAULT_ALWAYS_LOADED];
   if (alwaysDeclared) {
     diagnostics.push(...checkReferences(alwaysDeclared, names, skipped).map((f) => diag({ ...f, at: ["always_loaded", ...f.at] }, top)));
@@ -424,7 +449,7 @@ export async function loadBriefs(
     }
     const parsed = BriefFile.safeParse(value);
     if (!parsed.success) {
-      diagnostics.push(...issuesToFindings(parsed.error.issues, value).map((f) => diag(f, loc)));
+      diagnostics.push(...issuesToFindings(parsed.error.issues, value, suggestFrom(Object.keys(BriefFile.shape))).map((f) => diag(f, loc)));
       continue;
     }
     const brief = parsed.data;
@@ -459,7 +484,10 @@ export async function loadPolicy(
   const version = checkVersion(value);
   if (version.length > 0) return { diagnostics: version.map((f) => diag(f, loc)) };
   const parsed = PolicyFile.safeParse(value);
-  if (!parsed.success) return { diagnostics: issuesToFindings(parsed.error.issues, value).map((f) => diag(f, loc)) };
+  if (!parsed.success) {
+    const keys = [...Object.keys(PolicyFile.shape), ...Object.keys(Principal.shape)];
+    return { diagnostics: issuesToFindings(parsed.error.issues, value, suggestFrom(keys)).map((f) => diag(f, loc)) };
+  }
   const diagnostics: Diagnostic[] = [];
   const ids = new Set<string>();
   parsed.data.principals.forEach((p, i) => {

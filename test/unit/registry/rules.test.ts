@@ -33,6 +33,15 @@ describe("registry rules", () => {
     `);
   });
 
+  it("reports unknown keys in the family list, and a source that names no known kind", async () => {
+    expect(await check("unknown-key-family")).toMatchInlineSnapshot(`
+      [
+        "error MISSING_FIELD families.yaml:5 - $.families[0].source: a family \`source\` names exactly one of \`tools\`, \`mcp\`, \`jsonl\` (found \`tool\`): did you mean \`tools\`?",
+        "error UNKNOWN_KEY families.yaml:4 - $.families[0].requried: unknown key \`requried\` (did you mean \`required\`?)",
+      ]
+    `);
+  });
+
   it("reports bad family and tool names, including names over 128 characters", async () => {
     expect(await check("bad-name")).toMatchInlineSnapshot(`
       [
