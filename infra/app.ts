@@ -22,6 +22,8 @@ const policy = ctx("policy") ?? "infra/policy.example.json";
 // Briefs: `-c briefs=PATH` (folder, file), else the registry's own briefs folder when there is one.
 const briefs = ctx("briefs") ?? (!artifactDir && existsSync(join(registryDir, "briefs")) ? join(registryDir, "briefs") : undefined);
 const alarmTopicArn = ctx("alarmTopicArn");
+// `-c alwaysLoaded=toolbelt.*,git.log` replaces the registry's always-loaded list.
+const alwaysLoaded = ctx("alwaysLoaded")?.split(",").map((s) => s.trim()).filter(Boolean);
 const retentionDays = Number(ctx("logRetentionDays") ?? 30) as logs.RetentionDays;
 const throwaway = ctx("throwaway") === "true";
 // `-c runtime=nodejs22.x` moves off Node 20 (see ToolbeltGatewayProps.runtime).
@@ -36,6 +38,7 @@ const stack = new ToolbeltStack(app, ctx("stackName") ?? "Toolbelt", {
     ...(artifactDir ? { artifactDir } : { registryDir }),
     policy,
     ...(briefs ? { briefs } : {}),
+    ...(alwaysLoaded?.length ? { alwaysLoaded } : {}),
     logRetention: retentionDays,
     ...(runtime ? { runtime } : {}),
     // `-c throwaway=true` for test stacks: the table and logs go with the stack.
