@@ -17,7 +17,17 @@ export type McpBackend = ToolBackend & {
   readonly size: number;
 };
 
-type Pooled = { client: Promise<Client>; used: boolean };
+type Pooled = { client: Promise<Client>; instance: Client; used: boolean; connected: boolean };
+
+/** The handshake takes no signal of its own: stop waiting for it when the call is over. */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
 
 /**
  * The upstream refused the request before running any tool: an unknown session (the server
@@ -44,13 +54,22 @@ export function createMcpBackend(options: McpBackendOptions): McpBackend {
   const connect = (url: string, headers: Record<string, string>): Pooled => {
     const client = new Client(info, { capabilities: {} });
     const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
-    return { client: client.connect(transport).then(() => client), used: false };
+    const entry: Pooled = {
+      client: client.connect(transport).then(() => ((entry.connected = true), client)),
+      instance: client,
+      used: false,
+      connected: false,
+    };
+    // Nobody may be awaiting a handshake that was given up on.
+    entry.client.catch(() => undefined);
+    return entry;
   };
 
   const evict = (key: string, entry: Pooled) => {
     if (pool.get(key) !== entry) return;
     pool.delete(key);
-    void entry.client.then((c) => c.close()).catch(() => undefined);
+    // Closing the instance also aborts a handshake still in flight.
+    void entry.instance.close().catch(() => undefined);
   };
 
   const callOnce = async (key: string, url: string, headers: Record<string, string>, tool: CatalogTool, name: string, args: Record<string, unknown>, ctx: BackendContext) => {
@@ -62,12 +81,16 @@ export function createMcpBackend(options: McpBackendOptions): McpBackend {
     const reused = entry.used;
     entry.used = true;
     try {
-      const client = await entry.client;
+      const client = await untilAborted(entry.client, ctx.signal);
       // The gateway's own timer ends the call; the SDK's is only a backstop, set past it.
       const result = await client.callTool({ name, arguments: args }, undefined, { signal: ctx.signal, timeout: ctx.timeoutMs + 5_000 });
       return { ok: true as const, result };
     } catch (e) {
-      if (ctx.signal.aborted) throw ctx.signal.reason;
+      if (ctx.signal.aborted) {
+        // A connection that never finished its handshake would hold every later call: start afresh.
+        if (!entry.connected) evict(key, entry);
+        throw ctx.signal.reason;
+      }
       // A JSON-RPC error answered by the server leaves the connection usable; anything else does not.
       const answered = e instanceof McpError && e.code !== ErrorCode.ConnectionClosed;
       if (!answered) evict(key, entry);
@@ -82,7 +105,7 @@ export function createMcpBackend(options: McpBackendOptions): McpBackend {
     async close() {
       const entries = [...pool.values()];
       pool.clear();
-      await Promise.all(entries.map((e) => e.client.then((c) => c.close()).catch(() => undefined)));
+      await Promise.all(entries.map((e) => e.instance.close().catch(() => undefined)));
     },
     async invoke(tool, args, ctx): Promise<BackendOutput> {
       const b = tool.backend;

@@ -2,10 +2,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMcpBackend, type McpBackend } from "../../../lambdas/backends/mcp.js";
 import { createCallGateway, type CallGateway } from "../../../lambdas/core/call/gateway.js";
-import { callerFor, catalogTool, startEverything, toolMap, type Everything } from "./helpers.js";
+import { callerFor, catalogTool, startEverything, startLoopback, toolMap, type Everything, type Loopback } from "./helpers.js";
 
 const caller = callerFor("agent", "everything.*");
 let upstream: Everything;
+let silent: Loopback;
 let backend: McpBackend;
 let gateway: CallGateway;
 
@@ -17,6 +18,8 @@ const weatherSchema = {
 
 beforeAll(async () => {
   upstream = await startEverything();
+  // Accepts connections and requests, answers nothing: an MCP handshake that never completes.
+  silent = await startLoopback(() => undefined);
   const mcp = (tool: string) => ({ kind: "mcp" as const, url: "${EVERYTHING_URL}", tool });
   const tools = [
     catalogTool("everything.echo", mcp("echo"), {
@@ -32,13 +35,15 @@ beforeAll(async () => {
     // Declares no input schema of its own, so bad arguments reach the upstream and fail there.
     catalogTool("everything.echo_unchecked", mcp("echo")),
     catalogTool("everything.long", mcp("trigger-long-running-operation"), { timeout_ms: 300 }),
+    catalogTool("silent.echo", { kind: "mcp", url: "${SILENT_URL}/mcp", tool: "echo" }, { timeout_ms: 200 }),
   ];
-  backend = createMcpBackend({ env: { EVERYTHING_URL: upstream.url } });
+  backend = createMcpBackend({ env: { EVERYTHING_URL: upstream.url, SILENT_URL: silent.url } });
   gateway = createCallGateway({ tools: toolMap(tools), backends: { mcp: backend } });
 });
 
 afterAll(async () => {
   await backend.close();
+  await silent.close();
   await upstream.stop();
 });
 
@@ -89,6 +94,12 @@ describe("mcp backend", () => {
     await expect(gateway.call({ tool: "everything.echo", args: { message: "after" } }, caller)).resolves.toMatchObject({
       result: { content: [{ type: "text", text: "Echo: after" }] },
     });
+  });
+
+  it("answers 504 when the upstream never completes the handshake, and does not keep that connection", async () => {
+    const before = backend.size;
+    await expect(gateway.call({ tool: "silent.echo", args: {} }, callerFor("agent", "silent.*"))).rejects.toMatchObject({ code: "UPSTREAM_TIMEOUT" });
+    expect(backend.size).toBe(before);
   });
 
   it("reconnects when the upstream restarts (its session is gone)", async () => {
