@@ -3,7 +3,7 @@
 
 const SENTENCE = /(?<=[.!?;。！？；])\s+|[\n\r]+|[。！？；]/u;
 const CONNECTIVE =
-  /,?\s+\b(?:and\s+then|then|after\s+that|afterwards|finally|lastly|additionally|also|next|furthermore|moreover|in\s+addition|as\s+well\s+as|followed\s+by)\b[,:]?\s+/giu;
+  /(?:^|,?\s+)\b(?:and\s+then|then|after\s+that|afterwards|finally|lastly|additionally|also|next|furthermore|moreover|in\s+addition|as\s+well\s+as|followed\s+by)\b[,:]?\s+/giu;
 
 /** The steps of a task-shaped query; a single-capability query comes back as one segment. */
 export function segments(query: string): string[] {

@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { buildSearchIndex } from "../../../build/search-index.js";
+import { artifactFromFiles } from "../../../lambdas/artifact.js";
+import { createFinder } from "../../../lambdas/core/find/index.js";
+import { segments } from "../../../lambdas/core/find/segment.js";
+import { DEFAULT_SCORER_PARAMS, encode, encodeQuery, splitIdentifier } from "../../../registry/contract/search-options.js";
+import { emitTestArtifact } from "./catalog.js";
+
+describe("encoder", () => {
+  it("splits snake, kebab, dotted and camel case, including acronyms", () => {
+    expect(splitIdentifier("get_weather-forecast.v2")).toBe("get weather forecast v2");
+    expect(splitIdentifier("getHTTPServerStatus")).toBe("get HTTP Server Status");
+  });
+
+  it("stems plurals and tenses to the same term and drops stopwords and bare numbers", () => {
+    expect(encode("files")).toEqual(encode("file"));
+    expect(encode("converted")).toEqual(encode("converting"));
+    expect(encode("the 42 of")).toEqual([]);
+  });
+
+  it("turns CJK runs into character bigrams", () => {
+    expect(encode("必应搜索")).toEqual(["必应", "应搜", "搜索"]);
+    expect(encode("图")).toEqual(["图"]);
+  });
+
+  it("drops opaque identifiers but keeps short alphanumerics", () => {
+    expect(encode("device A1b2C3d4 id hXQ7qFFt")).toEqual(encode("device id"));
+    expect(encode("mp3 sha256 k8s")).toEqual(["mp3", "sha256", "k8s"]);
+  });
+
+  it("strips agent phrasing from queries, and keeps a query that is only phrasing", () => {
+    expect(encodeQuery("Can you find me a tool that can resize images?")).toEqual(encode("resize images"));
+    expect(encodeQuery("I need to send an email")).toEqual(encode("send email"));
+    expect(encodeQuery("find a tool").length).toBeGreaterThan(0);
+  });
+});
+
+describe("segments", () => {
+  it("splits a task into steps and leaves one capability whole", () => {
+    expect(segments("Create a document, then convert it to PDF. Finally email it.")).toEqual([
+      "Create a document",
+      "convert it to PDF.",
+      "email it.",
+    ]);
+    expect(segments("convert a Word document to PDF")).toEqual(["convert a Word document to PDF"]);
+  });
+});
+
+describe("build-time expansions", () => {
+  it("reaches a tool through a WordNet synonym only when expansion is on", async () => {
+    const artifact = artifactFromFiles(await emitTestArtifact());
+    const plain = createFinder(artifact);
+    expect((await plain.find({ query: "atmospheric condition prognosis", min_score: 0 })).tools[0]?.name).not.toBe("weather.get_forecast");
+    const expanded = { ...artifact, index: await buildSearchIndex(artifact, { ...DEFAULT_SCORER_PARAMS, synonymWeight: 0.5 }) };
+    const f = createFinder(expanded);
+    expect((await f.find({ query: "prognosis", min_score: 0 })).tools[0]?.name).toBe("weather.get_forecast");
+  });
+});
