@@ -92,6 +92,17 @@ export function createCallGateway<C extends Caller = Caller>(
           }
         }
 
+        const g = tool.governance;
+        if (g.consequential || g.destructive) {
+          // An audit line for calls that affect someone or destroy data: who called, and whom it affected.
+          ports.log?.("info", "consequential call", {
+            tool: tool.name,
+            principal: caller.principal,
+            ...(g.affects ? { affects: args[g.affects] } : {}),
+            ...(g.destructive ? { destructive: true } : {}),
+          });
+        }
+
         if (request.session !== undefined && ports.recordUse && !META_TOOLS.includes(tool.name)) {
           // The tool already ran: a failed pin is logged, not turned into an error the agent would retry.
           await ports.recordUse(request.session, caller, tool.name).catch((e: unknown) =>

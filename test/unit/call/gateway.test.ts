@@ -167,6 +167,21 @@ describe("call gateway", () => {
     ).rejects.toMatchObject({ code: "INVALID_ARGUMENTS", details: { problems: [{ keyword: "recursion" }] } });
   });
 
+  it("writes an audit line naming whom a consequential call affects", async () => {
+    const lines: unknown[] = [];
+    const t = tool("mail.send", {
+      governance: { consequential: true, affects: "to" },
+      input_schema: { type: "object", properties: { to: { type: "string" } }, required: ["to"] },
+    });
+    const gateway = createCallGateway({
+      tools: new Map([[t.name, t]]),
+      backends: { builtin: { invoke: async () => ({ result: "sent" }) } },
+      log: (level, message, fields) => lines.push({ level, message, fields }),
+    });
+    await gateway.call({ tool: "mail.send", args: { to: "ada@example.com" } }, { principal: "p1", granted: () => true });
+    expect(lines).toEqual([{ level: "info", message: "consequential call", fields: { tool: "mail.send", principal: "p1", affects: "ada@example.com" } }]);
+  });
+
   it("says 501 for a kind without a configured backend", async () => {
     const { gateway, caller } = setup();
     await expect(gateway.call({ tool: "llm.summarize", args: { n: 1 } }, caller)).rejects.toMatchObject({ code: "NOT_IMPLEMENTED", status: 501 });
