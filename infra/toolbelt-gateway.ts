@@ -22,6 +22,7 @@ import { parse as parseYaml } from "yaml";
 import { ARTIFACT_FILES, type Catalog, type Manifest } from "../registry/contract/artifact.js";
 import { BriefFile } from "../registry/contract/brief.js";
 import { PolicyFile } from "../registry/contract/policy.js";
+import { SECRETS_ENV } from "../lambdas/secrets.js";
 import {
   BUNDLE_SETTINGS,
   BUNDLED_ARTIFACT_DIR,
@@ -41,7 +42,7 @@ import {
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** The environment variable through which the call function learns where its secrets live. */
-export const SECRETS_ENV = "TOOLBELT_SECRETS";
+export { SECRETS_ENV };
 /** SSM exposes Secrets Manager secrets under this read-only parameter path. */
 export const SECRETS_MANAGER_REFERENCE_PREFIX = "/aws/reference/secretsmanager/";
 
