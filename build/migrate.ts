@@ -4,7 +4,7 @@ import { readFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isMap, isNode, parseDocument, type Document } from "yaml";
 import { FORMAT_VERSION } from "../registry/contract/tool.js";
-import { BRIEFS_DIR, FAMILIES_FILE, POLICY_FILE } from "./load.js";
+import { BRIEFS_DIR, FAMILIES_FILE, POLICY_EXAMPLE_FILE, POLICY_FILE } from "./load.js";
 import { isRecord } from "./validate/finding.js";
 
 /** Plain-data form of a file, upgraded in place from version `n` to `n + 1`. */
@@ -16,7 +16,8 @@ export const MIGRATIONS: Record<number, Migration> = {};
 
 export type MigrateResult = {
   scanned: number;
-  changed: { file: string; from: number; to: number }[];
+  /** `from` is undefined when the file had no `version` (read as 1). */
+  changed: { file: string; from?: number; to: number }[];
   problems: { file: string; message: string }[];
 };
 
@@ -47,7 +48,7 @@ export async function migrateRegistry(dir: string, opts: { write: boolean }): Pr
     }
   }
   for (const name of await listYaml(join(dir, BRIEFS_DIR))) files.push({ file: `${BRIEFS_DIR}/${name}`, kind: "brief" });
-  files.push({ file: POLICY_FILE, kind: "policy" });
+  files.push({ file: POLICY_FILE, kind: "policy" }, { file: POLICY_EXAMPLE_FILE, kind: "policy" });
 
   for (const { file, kind } of files) {
     let text: string;
@@ -83,7 +84,7 @@ export async function migrateRegistry(dir: string, opts: { write: boolean }): Pr
       continue;
     }
     if (hadVersion && outcome.from === FORMAT_VERSION) continue;
-    result.changed.push({ file, from: outcome.from, to: FORMAT_VERSION });
+    result.changed.push({ file, ...(hadVersion ? { from: outcome.from } : {}), to: FORMAT_VERSION });
     if (!opts.write) continue;
     const { version: _old, ...rest } = data;
     const upgraded = { version: FORMAT_VERSION, ...rest };

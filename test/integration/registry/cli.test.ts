@@ -76,6 +76,22 @@ describe("registry:check CLI", () => {
   });
 });
 
+describe("registry:schema and registry:migrate CLI", () => {
+  it("schema --check passes on the committed JSON Schemas", async () => {
+    const r = await cli(["schema", "--check"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("up to date: registry/schema/families.schema.json");
+  });
+
+  it("migrate --check names unversioned files and exits 1; the example registry is current", async () => {
+    const old = await cli(["migrate", "--check", "--registry", `${FIX}/valid`]);
+    expect(old.code).toBe(1);
+    expect(old.stdout).toContain("needs migration: families/meta/tools.yaml (no version → 1)");
+    const current = await cli(["migrate", "--check"]);
+    expect(current.code).toBe(0);
+  });
+});
+
 describe("build:artifact CLI", () => {
   it("writes nothing and exits 1 when the registry has errors", async () => {
     const out = await mkdtemp(join(tmpdir(), "toolbelt-art-"));
