@@ -17,7 +17,7 @@ let assets: Record<keyof typeof ENDPOINT_GROUPS, string>;
 beforeAll(async () => {
   fixture = await makeArtifact();
   outdir = await mkdtemp(join(tmpdir(), "toolbelt-cdkout-"));
-  const briefs = join(outdir, "..", `briefs-${process.pid}.json`);
+  const briefs = join(outdir, "briefs-input.json");
   await writeFile(briefs, JSON.stringify([{ version: 1, name: "git-work", description: "Git chores", tools: ["git.*"] }]));
   const { template } = synthStack({ artifactDir: fixture.artifactDir, briefs }, { bundling: true, outdir });
   const fns = template.findResources("AWS::Lambda::Function") as Record<string, { Properties: { Description: string }; Metadata: Record<string, string> }>;
