@@ -27,6 +27,8 @@ function setup(opts: { grants?: string[]; backend?: ToolBackend } = {}) {
     tool("admin.wipe"),
     tool("toolbelt.call", { input_schema: { type: "object" }, backend: { kind: "builtin", handler: "call" } }),
     tool("toolbelt.reshape", { input_schema: { type: "object" }, backend: { kind: "builtin", handler: "reshape" } }),
+    tool("imported.lookup", { input_schema: { type: "object" }, backend: { kind: "builtin", handler: "unavailable" } }),
+    tool("toolbelt.mystery", { input_schema: { type: "object" }, backend: { kind: "builtin", handler: "mystery" } }),
     tool("llm.summarize", { kind: "prompt", backend: { kind: "prompt", prompt: "x", model: "chat" } }),
   ];
   const invoked: string[] = [];
@@ -57,7 +59,7 @@ function setup(opts: { grants?: string[]; backend?: ToolBackend } = {}) {
     },
     now: () => new Date("2026-12-01T00:00:00Z"),
   });
-  const caller: Caller = { principal: "p1", granted: globMatcher(opts.grants ?? ["math.*", "toolbelt.*", "llm.*"]) };
+  const caller: Caller = { principal: "p1", granted: globMatcher(opts.grants ?? ["math.*", "toolbelt.*", "llm.*", "imported.*"]) };
   return { gateway, caller, invoked, misses, pins, sessionChecks };
 }
 
@@ -180,6 +182,16 @@ describe("call gateway", () => {
     });
     await gateway.call({ tool: "mail.send", args: { to: "ada@example.com" } }, { principal: "p1", granted: () => true });
     expect(lines).toEqual([{ level: "info", message: "consequential call", fields: { tool: "mail.send", principal: "p1", affects: "ada@example.com" } }]);
+  });
+
+  it("says 501 for an imported tool without a backend, and for an unknown builtin handler", async () => {
+    const { gateway, caller } = setup();
+    await expect(gateway.call({ tool: "imported.lookup", args: {} }, caller)).rejects.toMatchObject({
+      code: "NOT_IMPLEMENTED",
+      status: 501,
+      message: expect.stringContaining("without a backend"),
+    });
+    await expect(gateway.call({ tool: "toolbelt.mystery", args: {} }, caller)).rejects.toMatchObject({ code: "NOT_IMPLEMENTED", details: { handler: "mystery" } });
   });
 
   it("says 501 for a kind without a configured backend", async () => {
