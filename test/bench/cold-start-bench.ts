@@ -167,7 +167,7 @@ export async function measureColdStart(opts: ColdStartOptions = {}): Promise<Col
 }
 
 export function formatColdStart(report: ColdStartReport): string {
-  const kb = (b: number) => `${(b / 1024).toFixed(0)} KB`;
+  const kb = (b: number) => `${(b / 1000).toFixed(0)} KB`;
   const ms = (s: Stats) => `${s.median.toFixed(1)} (${s.min.toFixed(1)}–${s.max.toFixed(1)})`;
   const lines = [
     `Cold start of the find bundle (${kb(report.bundleBytes)} minified, without the artifact) in a fresh Node ${report.node} process`,
