@@ -450,12 +450,17 @@ export class ToolbeltGateway extends Construct {
       artifactDir = resolve(props.artifactDir);
     } else if (props.registryDir) {
       artifactDir = join(dir, BUNDLED_ARTIFACT_DIR);
-      // The same build as `npm run build:artifact`; it fails loudly on an invalid registry.
-      execFileSync(
-        process.execPath,
-        ["--import", "tsx", join(PROJECT_ROOT, "build/cli.ts"), "build", "--registry", resolve(props.registryDir), "--out", artifactDir],
-        { cwd: PROJECT_ROOT, stdio: ["ignore", "ignore", "inherit"] },
-      );
+      // The same build as `npm run build:artifact`; an invalid registry fails the synth with its report.
+      try {
+        execFileSync(
+          process.execPath,
+          ["--import", "tsx", join(PROJECT_ROOT, "build/cli.ts"), "build", "--registry", resolve(props.registryDir), "--out", artifactDir],
+          { cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" },
+        );
+      } catch (err) {
+        const { stdout = "", stderr = "" } = err as { stdout?: string; stderr?: string };
+        throw new Error(`the registry in ${props.registryDir} does not build:\n${`${stdout}${stderr}`.trim()}`);
+      }
     } else {
       throw new Error("ToolbeltGateway needs `artifactDir` (a prebuilt artifact) or `registryDir` (built at synth)");
     }

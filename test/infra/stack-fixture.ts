@@ -38,7 +38,7 @@ export async function removeOutdirs(): Promise<void> {
 }
 
 export function synthStack(
-  gateway: Partial<ToolbeltGatewayProps> & { artifactDir: string },
+  gateway: Partial<ToolbeltGatewayProps> & ({ artifactDir: string } | { registryDir: string }),
   opts: {
     bundling?: boolean;
     /** Run CDK's built-in CloudFormation validation (about a second per synth); the nag tests do. */

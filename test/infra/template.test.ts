@@ -1,5 +1,8 @@
 // Template assertions on the Toolbelt stack: table settings, each function's IAM policy, routes,
 // alarms, log retention, and what must never reach the template (policy digests, secret values).
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RemovalPolicy } from "aws-cdk-lib";
 import { Match, type Template } from "aws-cdk-lib/assertions";
@@ -341,6 +344,18 @@ describe("refused at synth", () => {
         policy: { version: 1, principals: [{ id: "a", keys: ["plain-text-key"], allow: ["*"], deny: [], admin: false }] },
       }),
     ).toThrow(/invalid Toolbelt policy: principals\.0\.keys\.0: a lower-case hex SHA-256 digest/);
+  });
+
+  it("a registry that does not build, with the build's own report", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "toolbelt-badreg-"));
+    try {
+      await writeFile(join(dir, "families.yaml"), "families: [{name: x\n");
+      expect(() => synthStack({ registryDir: dir })).toThrow(
+        /the registry in .* does not build:\n[\s\S]*YAML_SYNTAX/,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("an artifact folder without the artifact", () => {
