@@ -8,6 +8,7 @@ import {
   DEFAULT_SCORER_PARAMS,
   encode,
   FIELDS,
+  pairs,
   IMPACT_SCALE,
   SEARCH_INDEX_VERSION,
   vocabIndexOptions,
@@ -62,13 +63,17 @@ export async function buildSearchIndex(
   const docs = catalog.tools.map((tool) => {
     const texts = toolFieldTexts(tool, famDesc.get(tool.family) ?? "");
     const fields = {} as Record<FieldName, { tf: Map<string, number>; len: number }>;
+    const pairTf = new Map<string, number>();
     for (const f of FIELDS) {
       const terms = encode(texts[f], onWord);
       const tf = new Map<string, number>();
       for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
       fields[f] = { tf, len: terms.length };
+      if (params.pairWeight > 0 && f === "desc") {
+        for (const p of pairs(terms)) pairTf.set(p, (pairTf.get(p) ?? 0) + params.pairWeight * params.weight[f]);
+      }
     }
-    return fields;
+    return { ...fields, pairTf };
   });
   const avg = {} as Record<FieldName, number>;
   for (const f of FIELDS) avg[f] = Math.max(1, docs.reduce((s, d) => s + d[f].len, 0) / Math.max(1, n));
@@ -81,6 +86,7 @@ export async function buildSearchIndex(
       const norm = 1 - params.b[f] + (params.b[f] * d[f].len) / avg[f];
       for (const [t, c] of d[f].tf) tfw.set(t, (tfw.get(t) ?? 0) + (params.weight[f] * c) / norm);
     }
+    for (const [t, x] of d.pairTf) tfw.set(t, (tfw.get(t) ?? 0) + x);
     for (const [t, x] of tfw) {
       if (x <= 0) continue;
       const list = post.get(t) ?? [];

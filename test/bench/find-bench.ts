@@ -128,10 +128,10 @@ if (values.json) {
   console.log(JSON.stringify({ node: process.version, rows }));
 } else {
   console.log(`node ${process.version}; find = ours in-process (default min_score, schemas on), fts5 = SQLite FTS5 bm25() ORed, same queries`);
-  console.log("set               tools  queries  find p50/p99 µs   fts5 p50/p99 µs   artifact KB  index KB  build ms  import ms (+typo index)");
+  console.log("set               tools  queries  find p50/p99 µs   fts5 p50/p99 µs   artifact KB  index KB  build ms  import ms  first typo query ms");
   for (const r of rows) {
     console.log(
-      `${r.set.padEnd(16)} ${String(r.tools).padStart(6)} ${String(r.queries).padStart(8)}  ${`${r.find.p50_us}/${r.find.p99_us}`.padStart(15)}   ${`${r.fts5.p50_us}/${r.fts5.p99_us}`.padStart(15)}  ${String(Math.round(r.artifact_bytes / 1024)).padStart(11)}  ${String(Math.round(r.index_bytes / 1024)).padStart(8)}  ${String(Math.round(r.build_ms)).padStart(8)}  ${r.import.import_ms} (+${round(r.import.import_with_fuzzy_ms! - r.import.import_ms! - r.import.next_find_ms!)})`,
+      `${r.set.padEnd(16)} ${String(r.tools).padStart(6)} ${String(r.queries).padStart(8)}  ${`${r.find.p50_us}/${r.find.p99_us}`.padStart(15)}   ${`${r.fts5.p50_us}/${r.fts5.p99_us}`.padStart(15)}  ${String(Math.round(r.artifact_bytes / 1024)).padStart(11)}  ${String(Math.round(r.index_bytes / 1024)).padStart(8)}  ${String(Math.round(r.build_ms)).padStart(8)}  ${r.import.import_ms}  ${r.import.first_typo_find_ms}`,
     );
   }
   console.log("one-capability queries (seal-tools easy):");

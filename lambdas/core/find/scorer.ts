@@ -5,6 +5,7 @@ import { Document } from "flexsearch";
 import {
   encodeQuery,
   IMPACT_SCALE,
+  pairs,
   SEARCH_INDEX_VERSION,
   vocabIndexOptions,
   type SearchIndexData,
@@ -151,7 +152,9 @@ export class Scorer {
   private groups(steps: string[]): Group[] {
     const mask = new Map<string, number>();
     steps.forEach((step, i) => {
-      for (const t of encodeQuery(step)) mask.set(t, (mask.get(t) ?? 0) | (1 << i));
+      const terms = encodeQuery(step);
+      for (const t of terms) mask.set(t, (mask.get(t) ?? 0) | (1 << i));
+      for (const t of pairs(terms)) if (this.termId.has(t)) mask.set(t, (mask.get(t) ?? 0) | (1 << i));
     });
     const groups: Group[] = [];
     for (const [t, m] of mask) {
