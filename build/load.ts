@@ -108,10 +108,17 @@ function errorText(e: unknown): string {
   return err.code === "ENOENT" ? "no such file or folder" : err.code === "ENOTDIR" ? "not a folder" : (err.message ?? String(e));
 }
 
+/** Where a tool was defined: file, JSON path and line, for collision messages that name both places. */
+type Origin = { file: string; path: string; line?: () => number | undefined };
+const showOrigin = (o: Origin) => {
+  const line = o.line?.();
+  return `${o.file}${line ? `:${line}` : ""} ${o.path}`;
+};
+
 type FamilyLoad = {
   tools: CatalogTool[];
   /** Where each tool was defined (parallel to `tools`), for collision messages. */
-  origins: string[];
+  origins: Origin[];
   diagnostics: Diagnostic[];
   /** Why the family could not load at all (unreadable or unparseable source), if so. */
   failure?: string;
@@ -204,7 +211,7 @@ export async function loadRegistry(dir: string, opts: LoadOptions = {}): Promise
   const families: FamilyInfo[] = [];
   const skippedFamilies: string[] = [];
   const skipped = new Set<string>();
-  const seen = new Map<string, { name: string; origin: string }>();
+  const seen = new Map<string, { name: string; origin: Origin }>();
   loads.forEach((load, k) => {
     const { def, index } = defs[k]!;
     const at: Segment[] = ["families", index, "source"];
@@ -227,15 +234,16 @@ export async function loadRegistry(dir: string, opts: LoadOptions = {}): Promise
     const kept: CatalogTool[] = [];
     load.tools.forEach((t, i) => {
       const canon = canonicalName(t.name);
-      const origin = load.origins[i] ?? t.source;
+      const origin = load.origins[i] ?? { file: t.source, path: "$" };
       const prior = seen.get(canon);
       if (prior) {
-        const [file, path] = splitOrigin(origin);
         const message =
           prior.name === t.name
-            ? `\`${t.name}\` is defined twice: here and in ${prior.origin}`
-            : `\`${t.name}\` collides with \`${prior.name}\` defined in ${prior.origin}: names that differ only by case or \`_\`/\`-\`/\`.\` are one tool to the gateway`;
-        diagnostics.push({ severity: "error", code: "NAME_COLLISION", file, tool: t.name, path, message });
+            ? `\`${t.name}\` is defined twice: here and in ${showOrigin(prior.origin)}`
+            : `\`${t.name}\` collides with \`${prior.name}\` defined in ${showOrigin(prior.origin)}: names that differ only by case or \`_\`/\`-\`/\`.\` are one tool to the gateway`;
+        const { file, path } = origin;
+        const line = origin.line?.();
+        diagnostics.push({ severity: "error", code: "NAME_COLLISION", file, tool: t.name, path, message, ...(line ? { line } : {}) });
         return;
       }
       seen.set(canon, { name: t.name, origin });
@@ -279,12 +287,6 @@ export async function loadRegistry(dir: string, opts: LoadOptions = {}): Promise
   };
 }
 
-/** "file $.path" → [file, path], for collision diagnostics placed at the second definition. */
-function splitOrigin(origin: string): [string, string] {
-  const sp = origin.indexOf(" ");
-  return sp < 0 ? [origin, "$"] : [origin.slice(0, sp), origin.slice(sp + 1)];
-}
-
 function checkSource(source: FamilySource, at: Segment[]): Finding[] {
   const out: Finding[] = [];
   const path = (p: string, key: Segment[]) => {
@@ -309,7 +311,9 @@ async function loadFamily(fs: RegistryFs, def: FamilyDef, parser: YamlParser): P
       load.diagnostics.push(...e.findings.map((f) => diag(f, { file, tool: e.tool, lineOf: parsed.lineOf })));
       if (e.catalog && !e.findings.some((f) => (f.severity ?? "error") === "error")) {
         load.tools.push(e.catalog);
-        load.origins.push(`${file} ${jsonPath(["tools", e.index])}`);
+        // Lazy: a line costs a main-thread parse of files the worker pool parsed; only collisions need one.
+        const at = ["tools", e.index];
+        load.origins.push({ file, path: jsonPath(at), line: () => parsed.lineOf(at) });
       }
     }
   };
@@ -395,7 +399,7 @@ async function loadJsonlFamily(fs: RegistryFs, def: FamilyDef, file: string, loa
     load.diagnostics.push(...findings.map((f) => ({ ...diag(f, { file, tool: t.name }), line })));
     if (findings.length === 0) {
       load.tools.push(t);
-      load.origins.push(`${file} ${jsonPath([line - 1])}`);
+      load.origins.push({ file, path: jsonPath([line - 1]), line: () => line });
     }
   });
 }

@@ -55,8 +55,8 @@ describe("registry rules", () => {
   it("reports collisions naming both sources, including case/separator-equivalent names", async () => {
     expect(await check("collision")).toMatchInlineSnapshot(`
       [
-        "error NAME_COLLISION families/user/b.yaml user.list $.tools[0]: \`user.list\` is defined twice: here and in families/user/a.yaml $.tools[1]",
-        "error NAME_COLLISION families/user-get/tools.yaml user-get.Profile $.tools[0]: \`user-get.Profile\` collides with \`user.get.profile\` defined in families/user/a.yaml $.tools[0]: names that differ only by case or \`_\`/\`-\`/\`.\` are one tool to the gateway",
+        "error NAME_COLLISION families/user/b.yaml:2 user.list $.tools[0]: \`user.list\` is defined twice: here and in families/user/a.yaml:3 $.tools[1]",
+        "error NAME_COLLISION families/user-get/tools.yaml:2 user-get.Profile $.tools[0]: \`user-get.Profile\` collides with \`user.get.profile\` defined in families/user/a.yaml:2 $.tools[0]: names that differ only by case or \`_\`/\`-\`/\`.\` are one tool to the gateway",
       ]
     `);
   });
@@ -192,6 +192,17 @@ describe("registry rules", () => {
       [
         "error UNKNOWN_TOOL_REFERENCE briefs/ops.yaml:3 - $.tools[1]: \`demo.ech0\` matches no tool in the registry",
         "error UNKNOWN_TOOL_REFERENCE briefs/ops.yaml:3 - $.tools[2]: \`deploy.*\` matches no tool in the registry",
+      ]
+    `);
+  });
+
+  it("reports JSONL catalog lines that do not parse, bad names, bad schemas and collisions, with line numbers", async () => {
+    expect(await check("jsonl-errors")).toMatchInlineSnapshot(`
+      [
+        "error JSON_SYNTAX catalogs/tools.jsonl:2 - $[1]: line 2: not JSON: Unterminated string in JSON at position 46",
+        "error BAD_NAME catalogs/tools.jsonl:3 imported.123go $[2].name: tool name \`123go\` must start with a letter and use only letters, digits, \`_\`, \`-\` and \`.\`",
+        "error SCHEMA_INVALID catalogs/tools.jsonl:4 imported.rate $[3].input_schema.properties.n.exclusiveMinimum: not a valid JSON Schema: exclusiveMinimum must be number",
+        "error NAME_COLLISION catalogs/tools.jsonl:5 imported.Search $[4]: \`imported.Search\` collides with \`imported.search\` defined in catalogs/tools.jsonl:1 $[0]: names that differ only by case or \`_\`/\`-\`/\`.\` are one tool to the gateway",
       ]
     `);
   });
