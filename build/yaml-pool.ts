@@ -44,6 +44,8 @@ export class YamlParser {
   private next = 0;
   private seq = 0;
   private pending = new Map<number, (r: Reply) => void>();
+  /** After a worker dies, everything left is parsed on the main thread. */
+  private broken = false;
 
   constructor(
     private readonly maxWorkers: number = Math.min(4, availableParallelism()),
@@ -52,7 +54,7 @@ export class YamlParser {
 
   async parse(text: string, file: string): Promise<ParsedFile> {
     this.bytes += text.length;
-    if (this.maxWorkers < 2 || (this.workers.length === 0 && this.bytes < this.threshold)) return parseYaml(text, file);
+    if (this.broken || this.maxWorkers < 2 || (this.workers.length === 0 && this.bytes < this.threshold)) return parseYaml(text, file);
     const reply = await this.send(text);
     const diagnostics: Diagnostic[] = reply.errors.map((e) => syntaxDiagnostic(file, e.message, e.line));
     // Structured cloning keeps cycles, so the tree check runs here exactly as after a main-thread parse.
@@ -82,6 +84,7 @@ export class YamlParser {
       });
       w.on("error", (e) => {
         // A dead worker must not leave a file unanswered: fail every pending parse as a syntax error.
+        this.broken = true;
         for (const [id, resolve] of this.pending) resolve({ id, errors: [{ message: `parser failed: ${e.message}`, line: 1 }] });
         this.pending.clear();
       });
