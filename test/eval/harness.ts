@@ -75,7 +75,8 @@ export class Bm25 {
   search(query: string, limit: number): number[] {
     const N = this.len.length;
     const acc = new Map<number, number>();
-    for (const t of plainTokens(query)) {
+    // Each query word once, as FTS5 and ours do (counting repeats measured 4–5 nDCG lower on seal-tools).
+    for (const t of new Set(plainTokens(query))) {
       const l = this.post.get(t);
       if (!l) continue;
       const idf = Math.log(1 + (N - l.length + 0.5) / (l.length + 0.5));
