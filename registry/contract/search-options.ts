@@ -59,7 +59,7 @@ export const DEFAULT_SCORER_PARAMS: ScorerParams = {
   k1: 1.2,
   weight: { name: 3, desc: 1.5, params: 0.6, family: 0.4, tags: 1 },
   b: { name: 0.3, desc: 0.75, params: 0.75, family: 0.5, tags: 0.5 },
-  synonymWeight: 0,
+  synonymWeight: 0.2,
   genericWeight: 0,
   pairWeight: 0.3,
 };

@@ -47,12 +47,20 @@ describe("segments", () => {
 });
 
 describe("build-time expansions", () => {
-  it("reaches a tool through a WordNet synonym only when expansion is on", async () => {
+  it("reaches a tool through a WordNet synonym, and only through the expansion", async () => {
     const artifact = artifactFromFiles(await emitTestArtifact());
-    const plain = createFinder(artifact);
-    expect((await plain.find({ query: "atmospheric condition prognosis", min_score: 0 })).tools[0]?.name).not.toBe("weather.get_forecast");
-    const expanded = { ...artifact, index: await buildSearchIndex(artifact, { ...DEFAULT_SCORER_PARAMS, synonymWeight: 0.5 }) };
-    const f = createFinder(expanded);
-    expect((await f.find({ query: "prognosis", min_score: 0 })).tools[0]?.name).toBe("weather.get_forecast");
+    expect(DEFAULT_SCORER_PARAMS.synonymWeight).toBeGreaterThan(0);
+    const expanded = createFinder(artifact);
+    expect((await expanded.find({ query: "prognosis", min_score: 0 })).tools[0]?.name).toBe("weather.get_forecast");
+    const plain = createFinder({ ...artifact, index: await buildSearchIndex(artifact, { ...DEFAULT_SCORER_PARAMS, synonymWeight: 0 }) });
+    expect((await plain.find({ query: "prognosis", min_score: 0 })).tools).toEqual([]);
+  });
+
+  it("keeps a synonym below the word itself", async () => {
+    const f = createFinder(artifactFromFiles(await emitTestArtifact()));
+    const forecast = (await f.find({ query: "forecast", min_score: 0 })).tools[0]!;
+    const prognosis = (await f.find({ query: "prognosis", min_score: 0 })).tools[0]!;
+    expect(prognosis.name).toBe(forecast.name);
+    expect(prognosis.score).toBeLessThan(forecast.score);
   });
 });
