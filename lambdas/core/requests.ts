@@ -1,6 +1,6 @@
 // Request shapes shared by REST (parsed with these), the OpenAPI document (generated from these)
 // and the meta-tools' input schemas on the surface (the same shapes, so every entry point agrees).
-import { z } from "zod";
+import * as z from "zod";
 
 export const SESSION_ID_RE = /^[A-Za-z0-9_-]{16,64}$/;
 export const SessionId = z.string().regex(SESSION_ID_RE, "a session id as returned by POST /v1/sessions");

@@ -1,6 +1,6 @@
 // The one surface policy (REST, MCP and unattended runs share it): what a session advertises.
 // Narrowing is measured: only when the granted catalog crosses the tool-count or schema-byte bound.
-import { z } from "zod";
+import * as z from "zod";
 import type { CatalogTool, FamilyInfo } from "../../registry/contract/artifact.js";
 import { META_TOOLS } from "../../registry/contract/family.js";
 import { verbOf } from "../../registry/contract/names.js";

@@ -1,6 +1,6 @@
 // The OpenAPI document, generated from the zod schemas the routes parse with (requests) and
 // describe their answers with (responses), so the document cannot drift from the handlers.
-import { z } from "zod";
+import * as z from "zod";
 import { FindBody, OpenSessionBody } from "../core/requests.js";
 import { ErrorBody } from "./errors.js";
 import { HealthResponse } from "./routes/health.js";

@@ -1,5 +1,5 @@
 // A brief is a declared packing list for a job: pre-loaded on the belt as declared ∩ granted.
-import { z } from "zod";
+import * as z from "zod";
 import { FORMAT_VERSION } from "./tool.js";
 
 export const BriefFile = z.strictObject({

@@ -1,5 +1,5 @@
 // The enumerated family list (`registry/families.yaml`): nothing joins the registry unless listed here.
-import { z } from "zod";
+import * as z from "zod";
 import { FORMAT_VERSION } from "./tool.js";
 
 export const ToolsSource = z.strictObject({

@@ -1,5 +1,5 @@
 // Who may do what: principals, their API key digests and their grants (allow/deny tool globs).
-import { z } from "zod";
+import * as z from "zod";
 import { FORMAT_VERSION } from "./tool.js";
 
 export const Principal = z.strictObject({

@@ -1,6 +1,6 @@
 // The registry's tool file format (YAML). Strict: an unknown key is an error.
 // These schemas are the single source of the format; `npm run registry:schema` publishes them as JSON Schema.
-import { z } from "zod";
+import * as z from "zod";
 
 export const FORMAT_VERSION = 1;
 

@@ -1,7 +1,7 @@
 // POST /v1/call and GET /v1/admin/misses. Mounted through createApp's `extraRoutes`, and imported
 // only by the call handler and the local server, so ajv and the backends stay out of the find bundle.
 import { Hono } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import type { Backends } from "../../core/call/types.js";
 import { createCallGateway, type CallGateway } from "../../core/call/gateway.js";
 import { createBackends } from "../../backends/index.js";

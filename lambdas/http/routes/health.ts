@@ -1,6 +1,6 @@
 // GET /v1/health: the artifact's manifest, so a deployment says which registry it serves. Public.
 import { Hono } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import type { Deps } from "../deps.js";
 import type { AppEnv } from "../env.js";
 
