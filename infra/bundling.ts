@@ -1,6 +1,7 @@
 // The esbuild settings every Lambda bundle is built with. The construct (through NodejsFunction),
 // the bundle tests and the cold-start bench all read them from here, so what is tested is what ships.
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { BuildOptions } from "esbuild";
 import { ARTIFACT_FILES } from "../registry/contract/artifact.js";
 
@@ -27,6 +28,19 @@ export const ESM_REQUIRE_BANNER =
  *   changes it without notice; bundling pins the version the tests ran (3.1169.0), ships only the
  *   clients a function imports, and one minified file loads faster than the runtime's copy.
  */
+/**
+ * Credential providers of the SDK's default chain that read ~/.aws files, SSO caches, a
+ * credential_process or a web-identity token file. None of those sources exists in a Lambda
+ * function (its role credentials are in the environment, the chain's first link, or behind the
+ * container endpoint, a later link that stays bundled), yet together with the STS and SSO clients
+ * they load they were 123 KB of every bundle. Each is aliased to a stand-in whose link says "try the
+ * next one", as the real provider does when its source is missing.
+ */
+export const CREDENTIAL_PROVIDER_STAND_IN = fileURLToPath(new URL("../lambdas/stores/aws-credential-links.ts", import.meta.url));
+export const BUNDLE_ALIASES: Readonly<Record<string, string>> = Object.fromEntries(
+  ["ini", "sso", "process", "web-identity"].map((p) => [`@aws-sdk/credential-provider-${p}`, CREDENTIAL_PROVIDER_STAND_IN]),
+);
+
 export const BUNDLE_SETTINGS = {
   format: "esm",
   platform: "node",
@@ -37,7 +51,13 @@ export const BUNDLE_SETTINGS = {
   mainFields: ["module", "main"],
   externals: [] as string[],
   banner: ESM_REQUIRE_BANNER,
+  alias: BUNDLE_ALIASES,
 } as const;
+
+/** The same aliases as esbuild CLI arguments, for NodejsFunction's `esbuildArgs`. */
+export const ESBUILD_CLI_ARGS: Record<string, string[]> = {
+  "--alias": Object.entries(BUNDLE_ALIASES).map(([from, to]) => `${from}=${to}`),
+};
 
 /** Options for a direct `esbuild.build` of one entry file (bundle tests, bench). */
 export function esbuildOptions(entry: string, outfile: string): BuildOptions {
@@ -54,6 +74,7 @@ export function esbuildOptions(entry: string, outfile: string): BuildOptions {
     mainFields: [...BUNDLE_SETTINGS.mainFields],
     external: [...BUNDLE_SETTINGS.externals],
     banner: { js: BUNDLE_SETTINGS.banner },
+    alias: { ...BUNDLE_SETTINGS.alias },
     metafile: true,
     logLevel: "warning",
   };

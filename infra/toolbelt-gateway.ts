@@ -25,6 +25,7 @@ import { PolicyFile } from "../registry/contract/policy.js";
 import { SECRETS_ENV } from "../lambdas/secrets.js";
 import {
   BUNDLE_SETTINGS,
+  ESBUILD_CLI_ARGS,
   BUNDLED_ARTIFACT_DIR,
   BUNDLED_BRIEFS_FILE,
   BUNDLED_POLICY_FILE,
@@ -305,6 +306,7 @@ export class ToolbeltGateway extends Construct {
         externalModules: [...BUNDLE_SETTINGS.externals],
         bundleAwsSDK: true,
         banner: BUNDLE_SETTINGS.banner,
+        esbuildArgs: ESBUILD_CLI_ARGS,
         commandHooks: {
           beforeBundling: () => [],
           beforeInstall: () => [],

@@ -3,7 +3,7 @@
 // API Gateway v2 events against dynalite. A recording proxy in front of dynalite checks that every
 // DynamoDB action a function issues is one its role grants (and no more are granted than used).
 import { createHash } from "node:crypto";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { request as httpRequest, createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -53,6 +53,13 @@ const upstreamAuth: string[] = [];
 /** A loopback server speaking SSM's JSON protocol: the call bundle resolves its secret from it at cold start. */
 let ssm: Server;
 const SECRET_VALUE = "upstream-token-from-ssm";
+/** The access key id in each SSM request's SigV4 `Authorization` header. */
+const ssmAccessKeys: string[] = [];
+/** A loopback container-credentials endpoint (what Lambda Managed Instances and ECS give a function). */
+let containerCreds: Server;
+let containerCredsUrl: string;
+const CONTAINER_TOKEN = "container-auth-token";
+const CONTAINER_KEY_ID = "ASIACONTAINERKEY";
 
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -78,6 +85,7 @@ beforeAll(async () => {
   });
   const upstreamUrl = await listen(upstream);
   ssm = createServer((req, res) => {
+    ssmAccessKeys.push(/Credential=([^/]+)\//.exec(String(req.headers.authorization))?.[1] ?? "(unsigned)");
     let body = "";
     req.on("data", (c: Buffer) => (body += c.toString()));
     req.on("end", () => {
@@ -90,6 +98,17 @@ beforeAll(async () => {
     });
   });
   ssmEndpoint = await listen(ssm);
+  containerCreds = createServer((req, res) => {
+    res.setHeader("content-type", "application/json");
+    if (req.headers.authorization !== CONTAINER_TOKEN) {
+      res.statusCode = 403;
+      res.end("{}");
+      return;
+    }
+    const expiration = new Date(Date.now() + 3_600_000).toISOString();
+    res.end(JSON.stringify({ AccessKeyId: CONTAINER_KEY_ID, SecretAccessKey: "container-secret", Token: "container-session", Expiration: expiration }));
+  });
+  containerCredsUrl = `${await listen(containerCreds)}/credentials`;
   artifactDir = join(work, "artifact-src");
   const tools = [
     ...defaultTestTools().filter((t) => t.name !== "toolbelt.reshape"),
@@ -138,6 +157,7 @@ afterAll(async () => {
   await new Promise<void>((r) => proxy.close(() => r()));
   await new Promise<void>((r) => upstream.close(() => r()));
   await new Promise<void>((r) => ssm.close(() => r()));
+  await new Promise<void>((r) => containerCreds.close(() => r()));
   await dynamo.close();
   await rm(work, { recursive: true, force: true });
 });
@@ -178,9 +198,9 @@ describe("api bundle (find, sessions, surface)", () => {
 
   it("carries no validator, YAML parser, MCP client, build code or test tooling", () => {
     for (const name of FORBIDDEN.api) expect(bundle.packages, name).not.toContain(name);
-    // The SDK's credential chain carries a `credential_process` provider that Lambda never runs;
-    // nothing of ours may spawn a process in the find function.
-    expect([...importersOf(bundle, "child_process")]).toEqual(["@aws-sdk/credential-provider-process"]);
+    // Nothing may spawn a process in the find function (the SDK's `credential_process` provider,
+    // which a function never runs, is replaced by a stand-in: infra/bundling.ts).
+    expect([...importersOf(bundle, "child_process")]).toEqual([]);
     // It does carry what find needs.
     expect(bundle.packages).toContain("flexsearch");
     expect(bundle.packages).toContain("@aws-sdk/client-dynamodb");
@@ -256,6 +276,33 @@ describe("call bundle (call, misses)", () => {
     expect(res!.body).toContain("octocat");
     expect(res!.body).not.toContain(SECRET_VALUE);
     expect(bundle.text).not.toContain(SECRET_VALUE);
+  });
+
+  it("takes credentials from the container endpoint when the environment has none: the stand-ins for file, SSO, process and web-identity providers pass to the next link", async () => {
+    const { AWS_ACCESS_KEY_ID: _id, AWS_SECRET_ACCESS_KEY: _secret, ...withoutKeys } = lambdaEnv(bundle);
+    ssmAccessKeys.length = 0;
+    upstreamAuth.length = 0;
+    await mkdir(join(work, ".aws"), { recursive: true });
+    await writeFile(join(work, ".aws", "credentials"), "[default]\naws_access_key_id = AKIAPROFILEFILE\naws_secret_access_key = from-a-file\n");
+    const run = await invokeInFreshProcess(
+      bundle,
+      [httpApiV2Event({ method: "POST", path: "/v1/call", headers: auth(), body: { tool: "upstream.whoami", args: {} } })],
+      {
+        ...withoutKeys,
+        // A credentials file the real shared-files provider would prefer: a function has none, and the bundle reads none.
+        HOME: work,
+        AWS_CONTAINER_CREDENTIALS_FULL_URI: containerCredsUrl,
+        AWS_CONTAINER_AUTHORIZATION_TOKEN: CONTAINER_TOKEN,
+        TOOLBELT_SECRETS: JSON.stringify({ UPSTREAM_TOKEN: "/toolbelt/upstream-token" }),
+        AWS_ENDPOINT_URL_SSM: ssmEndpoint,
+      },
+    );
+    expect(run.results[0]!.statusCode).toBe(200);
+    expect(ssmAccessKeys).toEqual([CONTAINER_KEY_ID]);
+    expect(upstreamAuth).toEqual([`Bearer ${SECRET_VALUE}`]);
+    // The real providers (and the STS/SSO clients they load) are not in the bundle.
+    expect(bundle.packages).not.toContain("@aws-sdk/credential-provider-ini");
+    expect(bundle.packages).not.toContain("@aws-sdk/nested-clients");
   });
 
   it("refuses to start when a secret parameter is missing, naming it", async () => {
