@@ -100,7 +100,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
       const schemas = req.schemas ?? true;
       const eligible = (d: number) => !always[d] && (req.family === undefined || tools[d]!.family === req.family);
 
-      const { docs, score } = scorer.rank(req.query, segments(req.query));
+      const { docs, score } = scorer.rank(req.query, segments(req.query), minScore);
       const exact = byName.get(canonicalName(req.query.trim().replace(/\s+/g, "_")));
       if (exact) {
         for (const d of exact) {

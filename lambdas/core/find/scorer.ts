@@ -174,9 +174,10 @@ export class Scorer {
    * query (several steps) also gets each step's score, and a tool keeps its best step, blended with
    * the whole query's score, so one step's words cannot drown another's.
    * The raw evidence is calibrated to [0,1] against the catalog's rarest word (1 − exp(−raw / idfMax)),
-   * so one `min_score` means the same for every query and catalog size.
+   * so one `min_score` means the same for every query and catalog size. Tools that cannot reach
+   * `minScore` get 0.
    */
-  rank(query: string, stepTexts: string[] = []): Ranked {
+  rank(query: string, stepTexts: string[] = [], minScore = 0): Ranked {
     // Steps beyond the mask width are merged into the last one.
     const steps = stepTexts.length > 1 ? stepTexts.slice(0, MAX_STEPS) : [query];
     if (stepTexts.length > MAX_STEPS) steps[MAX_STEPS - 1] = stepTexts.slice(MAX_STEPS - 1).join(". ");
@@ -226,7 +227,14 @@ export class Scorer {
     const boost = this.params.nameBoost;
     const w = S > 1 ? this.params.segmentWeight : 0;
     const hitStep = new Float64Array(S);
+    // A tool whose whole-query evidence, fully boosted, stays under min_score cannot reach it
+    // (steps score at most the whole): skip its finishing work. This is most tools for common words.
+    const floor = minScore > 0 && minScore < 1 ? (-Math.log(1 - minScore) * unit) / (1 + boost) : 0;
     for (const d of docs) {
+      if (acc[d]! < floor) {
+        out[d] = 0;
+        continue;
+      }
       // Name coverage: "water quality" in the query says more about getWaterQuality than about a
       // tool whose description mentions water once.
       const mass = this.nameMass[d]!;
