@@ -7,6 +7,8 @@ import type { Artifact } from "../../artifact.js";
 import { globMatcher } from "../globs.js";
 import { segments } from "./segment.js";
 import { DEFAULT_QUERY_PARAMS, Scorer, type QueryParams } from "./scorer.js";
+import type { AlwaysTool, FindRequest, FindResult, Finder, FoundTool, GrantFilter } from "./types.js";
+
 /** The k best documents by score (ties: catalog order), among those `accept` lets through. */
 function topK(docs: number[], score: Float64Array, k: number, accept: (d: number) => boolean): number[] {
   const heap: number[] = []; // min-heap on (score, -doc): the root is the weakest kept
@@ -41,8 +43,6 @@ function topK(docs: number[], score: Float64Array, k: number, accept: (d: number
   }
   return heap.sort((a, b) => (weaker(a, b) ? 1 : weaker(b, a) ? -1 : 0));
 }
-
-import type { AlwaysTool, FindRequest, FindResult, Finder, FoundTool, GrantFilter } from "./types.js";
 
 export type FinderOptions = {
   /** Always-loaded names or `*` globs; replaces the registry's list when given. */
@@ -111,11 +111,13 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
       const found: FoundTool[] = [];
       const taken = new Set<number>();
       // Top-k by a bounded selection, not a sort of every touched tool; the grant filter (the
-      // caller's authority) is checked on each tool before it is shown.
-      while (found.length < limit) {
-        const picked = topK(docs, score, limit - found.length, (d) => score[d]! >= minScore && score[d]! > 0 && eligible(d) && !taken.has(d));
+      // caller's authority) is checked on each tool before it is shown. Each round that the filter
+      // thins out asks for twice as many, so a narrow grant costs a few rounds, not one per refusal.
+      for (let batch = limit; found.length < limit; batch *= 2) {
+        const picked = topK(docs, score, batch, (d) => score[d]! >= minScore && score[d]! > 0 && eligible(d) && !taken.has(d));
         if (!picked.length) break;
         for (const d of picked) {
+          if (found.length >= limit) break;
           taken.add(d);
           const t = tools[d]!;
           if (granted(t.name)) found.push({ ...shape(t, schemas), score: Math.round(score[d]! * 1e4) / 1e4 });

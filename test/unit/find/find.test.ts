@@ -114,6 +114,19 @@ describe("scope, grants and always-loaded tools", () => {
     expect(finder.alwaysLoaded(granted)).toEqual(["builtin.reshape"]);
   });
 
+  it("with a grant filter, returns exactly the granted part of the full ranking", async () => {
+    const all = artifact.tools.map((t) => t.name);
+    for (let seed = 1; seed <= 20; seed++) {
+      const allowed = new Set(all.filter((_, i) => (i * 7 + seed * 13) % 5 < 2 + (seed % 3)));
+      const granted = (n: string) => allowed.has(n);
+      for (const query of ["file text path", "weather email document", "create"]) {
+        const full = (await finder.find({ query, limit: 100, min_score: 0 })).tools.filter((t) => granted(t.name));
+        const got = await finder.find({ query, limit: 2, min_score: 0 }, granted);
+        expect(got.tools).toEqual(full.slice(0, 2));
+      }
+    }
+  });
+
   it("returns always-loaded tools beside the results and never ranks them", async () => {
     const r = await finder.find({ query: "summarize text with a model", min_score: 0 });
     expect(r.tools.some((t) => t.family === "builtin")).toBe(false);
