@@ -1,7 +1,8 @@
 // Authentication (bearer keys vs SHA-256 digests) and authorization (allow/deny globs): one policy
 // for every entry point (REST, MCP, call), so surface and call agree on what a principal may use.
 import { createHash, timingSafeEqual } from "node:crypto";
-import { PolicyFile, type Principal } from "../../registry/contract/policy.js";
+import type { PolicyFile, Principal } from "../../registry/contract/policy.js";
+import { PolicyFileSchema } from "./deployment-files.js";
 import { ToolbeltError } from "./errors.js";
 import { globMatcher } from "./globs.js";
 
@@ -21,9 +22,9 @@ export function sha256Hex(text: string): string {
   return createHash("sha256").update(text, "utf8").digest("hex");
 }
 
-/** Parse a policy document (JSON text or object) with the contract's strict schema. */
+/** Parse a policy document (JSON text or object) with the contract's strict schema (its zod/mini twin). */
 export function parsePolicy(input: unknown): PolicyFile {
-  const parsed = PolicyFile.safeParse(typeof input === "string" ? JSON.parse(input) : input);
+  const parsed = PolicyFileSchema.safeParse(typeof input === "string" ? JSON.parse(input) : input);
   if (!parsed.success) {
     const where = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
     throw new Error(`invalid policy: ${where}`);

@@ -2,7 +2,7 @@
 // budget; concurrent writers retry on a version check, so no pin is lost and the budget always holds.
 import { randomBytes } from "node:crypto";
 import type { BriefFile } from "../../registry/contract/brief.js";
-import { META_TOOLS } from "../../registry/contract/family.js";
+import { META_TOOLS } from "../../registry/contract/names.js";
 import type { Artifact } from "../artifact.js";
 import type { SurfaceBounds } from "../config.js";
 import type { Pin, SessionRecord, SessionStore } from "../stores/session-store.js";

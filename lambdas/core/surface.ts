@@ -1,9 +1,8 @@
 // The one surface policy (REST, MCP and unattended runs share it): what a session advertises.
 // Narrowing is measured: only when the granted catalog crosses the tool-count or schema-byte bound.
-import * as z from "zod";
+import * as z from "zod/mini";
 import type { CatalogTool, FamilyInfo } from "../../registry/contract/artifact.js";
-import { META_TOOLS } from "../../registry/contract/family.js";
-import { verbOf } from "../../registry/contract/names.js";
+import { META_TOOLS, verbOf } from "../../registry/contract/names.js";
 import type { JsonSchema } from "../../registry/contract/schema-types.js";
 import type { Artifact } from "../artifact.js";
 import type { SurfaceBounds } from "../config.js";
@@ -48,7 +47,7 @@ export type SurfaceInput = {
   bounds: SurfaceBounds;
 };
 
-const toSchema = (s: z.ZodType) => z.toJSONSchema(s, { target: "draft-7", io: "input" }) as JsonSchema;
+const toSchema = (s: z.core.$ZodType) => z.toJSONSchema(s, { target: "draft-7", io: "input" }) as JsonSchema;
 
 /** Built-in definitions of the meta-tools, used when the catalog does not carry them. */
 export const META_TOOL_DEFS: Record<string, { description: string; input_schema: JsonSchema }> = {

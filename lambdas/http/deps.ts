@@ -1,9 +1,10 @@
 // Wiring shared by the Lambda handler, `npm start` and the tests: everything the app needs, built once.
-import { BriefFile } from "../../registry/contract/brief.js";
+import type { BriefFile } from "../../registry/contract/brief.js";
 import type { PolicyFile } from "../../registry/contract/policy.js";
 import type { Artifact } from "../artifact.js";
 import type { Config, HttpLimits, SurfaceBounds } from "../config.js";
 import { createPolicy, type Policy } from "../core/auth.js";
+import { BriefFileSchema } from "../core/deployment-files.js";
 import { createFinder } from "../core/find/index.js";
 import type { Finder } from "../core/find/types.js";
 import { globMatcher } from "../core/globs.js";
@@ -37,13 +38,13 @@ export type DepsInput = {
   finder?: Finder;
 };
 
-/** Parse briefs given as JSON (an array, or `{briefs: [...]}`) with the contract's strict schema. */
+/** Parse briefs given as JSON (an array, or `{briefs: [...]}`) with the contract's strict schema (its zod/mini twin). */
 export function parseBriefs(json: string | unknown): BriefFile[] {
   const value = typeof json === "string" ? (JSON.parse(json) as unknown) : json;
   const list = Array.isArray(value) ? value : (value as { briefs?: unknown })?.briefs;
   if (!Array.isArray(list)) throw new Error("briefs must be a JSON array or an object with a `briefs` array");
   return list.map((b, i) => {
-    const parsed = BriefFile.safeParse(b);
+    const parsed = BriefFileSchema.safeParse(b);
     if (!parsed.success) throw new Error(`brief #${i}: ${parsed.error.issues.map((x) => `${x.path.join(".")}: ${x.message}`).join("; ")}`);
     return parsed.data;
   });

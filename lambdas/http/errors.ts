@@ -1,7 +1,7 @@
 // Error → response mapping: one shape `{error: {code, message, details}}`; a 500 carries only a request id.
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import * as z from "zod";
+import * as z from "../core/zod-mini.js";
 import { ERROR_STATUS, ToolbeltError, type ErrorCode } from "../core/errors.js";
 import type { Logger } from "./logger.js";
 

@@ -1,39 +1,40 @@
 // The OpenAPI document, generated from the zod schemas the routes parse with (requests) and
 // describe their answers with (responses), so the document cannot drift from the handlers.
-import * as z from "zod";
-import { FindBody, OpenSessionBody } from "../core/requests.js";
+import * as z from "../core/zod-mini.js";
+import { described, FindBody, OpenSessionBody } from "../core/requests.js";
 import { ErrorBody } from "./errors.js";
 import { HealthResponse } from "./routes/health.js";
 
-const json = (s: z.ZodType) => z.toJSONSchema(s, { io: "input", unrepresentable: "any" });
+const json = (s: z.ZodMiniType) => z.toJSONSchema(s, { io: "input", unrepresentable: "any" });
 
+const int = () => z.number().check(z.int());
 const anyObject = z.record(z.string(), z.unknown());
 const SurfaceTool = z.object({
   name: z.string(),
   description: z.string(),
   input_schema: anyObject,
-  output_schema: anyObject.optional(),
+  output_schema: z.optional(anyObject),
   on_belt: z.enum(["meta", "always", "declared", "pinned", "granted"]),
 });
-const Size = z.object({ tools: z.number().int(), bytes: z.number().int(), approx_tokens: z.number().int() });
+const Size = z.object({ tools: int(), bytes: int(), approx_tokens: int() });
 export const SurfaceSchema = z.object({
   narrowed: z.boolean(),
   reason: z.string(),
-  bounds: z.object({ max_tools: z.number().int(), max_schema_bytes: z.number().int(), pin_budget_bytes: z.number().int() }),
+  bounds: z.object({ max_tools: int(), max_schema_bytes: int(), pin_budget_bytes: int() }),
   tools: z.array(SurfaceTool),
   manifest: z.object({
-    families: z.array(z.object({ name: z.string(), description: z.string(), tool_count: z.number().int(), examples: z.array(z.string()) })),
+    families: z.array(z.object({ name: z.string(), description: z.string(), tool_count: int(), examples: z.array(z.string()) })),
   }),
   pins: z.object({
-    used_bytes: z.number().int(),
-    budget_bytes: z.number().int(),
-    tools: z.array(z.object({ name: z.string(), bytes: z.number().int(), last_used: z.number() })),
+    used_bytes: int(),
+    budget_bytes: int(),
+    tools: z.array(z.object({ name: z.string(), bytes: int(), last_used: z.number() })),
   }),
   size: z.object({ surface: Size, catalog: Size }),
 });
 const SessionView = z.object({
   id: z.string(),
-  brief: z.string().nullable(),
+  brief: z.nullable(z.string()),
   declared: z.array(z.string()),
   created_at: z.string(),
   expires_at: z.string(),
@@ -44,17 +45,17 @@ const FoundTool = z.object({
   family: z.string(),
   description: z.string(),
   score: z.number(),
-  input_schema: anyObject.optional(),
-  output_schema: anyObject.optional(),
-  on_belt: z.boolean().optional().describe("With a session: the tool is already on its surface"),
+  input_schema: z.optional(anyObject),
+  output_schema: z.optional(anyObject),
+  on_belt: described(z.optional(z.boolean()), "With a session: the tool is already on its surface"),
 });
 export const FindResponse = z.object({
   mode: z.enum(["keyword", "decision"]),
   verdict: z.enum(["match", "none"]),
   tools: z.array(FoundTool),
-  always: z.array(FoundTool.omit({ score: true, on_belt: true })),
-  fallback_reason: z.string().optional(),
-  session: z.string().optional(),
+  always: z.array(z.omit(FoundTool, { score: true, on_belt: true })),
+  fallback_reason: z.optional(z.string()),
+  session: z.optional(z.string()),
 });
 
 type Operation = Record<string, unknown>;
@@ -64,10 +65,10 @@ const errors = (...statuses: number[]) =>
   Object.fromEntries(
     statuses.map((s) => [String(s), { description: "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } }]),
   );
-const ok = (description: string, schema: z.ZodType, status = 200) => ({
+const ok = (description: string, schema: z.ZodMiniType, status = 200) => ({
   [String(status)]: { description, content: { "application/json": { schema: json(schema) } } },
 });
-const body = (schema: z.ZodType, required = true) => ({ required, content: { "application/json": { schema: json(schema) } } });
+const body = (schema: z.ZodMiniType, required = true) => ({ required, content: { "application/json": { schema: json(schema) } } });
 
 export const CORE_PATHS: PathItems = {
   "/v1/find": {

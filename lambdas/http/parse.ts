@@ -1,14 +1,14 @@
 // Request parsing: content type, size, JSON syntax and the zod schema, each failing with a 4xx that says what to fix.
 import type { Context } from "hono";
-import type { z } from "zod";
 import { ToolbeltError } from "../core/errors.js";
+import type * as z from "../core/zod-mini.js";
 
 type Issue = { path: string; code: string; message: string };
 
 const where = (path: readonly PropertyKey[]) => (path.length ? path.map(String).join(".") : "(body)");
 
 /** zod issues as data an agent can act on: every issue, its path, and a sentence naming the fix. */
-export function formatIssues(error: z.ZodError, allowedKeys: readonly string[] = []): Issue[] {
+export function formatIssues(error: z.core.$ZodError, allowedKeys: readonly string[] = []): Issue[] {
   return error.issues.flatMap((i): Issue[] => {
     if (i.code === "unrecognized_keys") {
       return i.keys.map((k) => ({
@@ -31,7 +31,7 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
  * Read and parse a JSON body. `optional` bodies may be absent (no bytes at all), read as `{}`.
  * The body-limit middleware has already refused oversized streams; the length is checked again for adapters without it.
  */
-export async function parseJsonBody<S extends z.ZodType>(
+export async function parseJsonBody<S extends z.ZodMiniType>(
   c: Context,
   schema: S,
   opts: { maxBytes: number; optional?: boolean },

@@ -39,5 +39,5 @@ export type FamiliesFile = z.infer<typeof FamiliesFile>;
 
 /** Default always-loaded tools when `always_loaded` is not given. */
 export const DEFAULT_ALWAYS_LOADED = ["toolbelt.reshape"];
-/** Meta-tools that are always on every surface (the search is never taken off the belt). */
-export const META_TOOLS = ["toolbelt.find", "toolbelt.call"];
+// Defined beside the name rules, which import no zod: the Lambdas read it without the registry schemas.
+export { META_TOOLS } from "./names.js";

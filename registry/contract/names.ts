@@ -7,6 +7,8 @@ export const FAMILY_NAME_RE = /^[a-z][a-z0-9_-]{0,63}$/;
 /** A verb: starts with a letter, MCP-compatible characters. */
 export const VERB_RE = /^[A-Za-z][A-Za-z0-9_.-]{0,126}$/;
 export const MAX_TOOL_NAME = 128;
+/** Meta-tools that are always on every surface (the search is never taken off the belt). */
+export const META_TOOLS = ["toolbelt.find", "toolbelt.call"];
 
 export function fullName(family: string, verb: string): string {
   return `${family}.${verb}`;

@@ -1,39 +1,39 @@
 // POST /v1/call and GET /v1/admin/misses. Mounted through createApp's `extraRoutes`, and imported
 // only by the call handler and the local server, so ajv and the backends stay out of the find bundle.
 import { Hono } from "hono";
-import * as z from "zod";
+import * as z from "../../core/zod-mini.js";
 import type { Backends } from "../../core/call/types.js";
 import { createCallGateway, type CallGateway } from "../../core/call/gateway.js";
 import { createBackends } from "../../backends/index.js";
 import type { EnvMap } from "../../backends/templates.js";
 import type { Principal } from "../../core/auth.js";
 import { ToolbeltError } from "../../core/errors.js";
-import { CallInput, SessionId } from "../../core/requests.js";
+import { CallInput, described, SessionId } from "../../core/requests.js";
 import type { MissStore } from "../../stores/misses.js";
 import type { RouteModule } from "../app.js";
 import type { Deps } from "../deps.js";
 import { principalOf, type AppEnv } from "../env.js";
 import { parseJsonBody } from "../parse.js";
 
-export const CallBody = CallInput.extend({
-  session: SessionId.optional().describe("Your session: the tool is pinned on its surface after a successful call"),
+export const CallBody = z.extend(CallInput, {
+  session: described(z.optional(SessionId), "Your session: the tool is pinned on its surface after a successful call"),
 });
 export const CallResponseSchema = z.object({
-  tool: z.string().describe("Full name of the tool that ran"),
-  resolved_from: z.string().optional().describe("The name you sent, when it was a near-miss that resolved"),
-  resolution: z.enum(["case", "separators", "family_prefix", "typo"]).optional(),
+  tool: described(z.string(), "Full name of the tool that ran"),
+  resolved_from: described(z.optional(z.string()), "The name you sent, when it was a near-miss that resolved"),
+  resolution: z.optional(z.enum(["case", "separators", "family_prefix", "typo"])),
   result: z.unknown(),
 });
 export const MissesResponse = z.object({
   misses: z.array(
     z.object({
       canonical: z.string(),
-      count: z.number().int(),
+      count: z.number().check(z.int()),
       names: z.array(z.string()),
       last_at: z.string(),
       last_principal: z.string(),
       last_outcome: z.enum(["resolved", "ambiguous", "not_found"]),
-      resolved_to: z.string().optional(),
+      resolved_to: z.optional(z.string()),
     }),
   ),
 });
@@ -101,7 +101,7 @@ export function createAppCallGateway(deps: Deps, options: CallModuleOptions): Ap
   };
 }
 
-const json = (s: z.ZodType) => z.toJSONSchema(s, { io: "input", unrepresentable: "any" });
+const json = (s: z.ZodMiniType) => z.toJSONSchema(s, { io: "input", unrepresentable: "any" });
 const errorRef = { description: "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [String(s), errorRef]));
 

@@ -1,14 +1,14 @@
 // GET /v1/health: the artifact's manifest, so a deployment says which registry it serves. Public.
 import { Hono } from "hono";
-import * as z from "zod";
+import * as z from "../../core/zod-mini.js";
 import type { Deps } from "../deps.js";
 import type { AppEnv } from "../env.js";
 
 export const HealthResponse = z.object({
   status: z.literal("ok"),
-  format_version: z.number().int(),
+  format_version: z.number().check(z.int()),
   registry_hash: z.string(),
-  counts: z.object({ families: z.number().int(), tools: z.number().int() }),
+  counts: z.object({ families: z.number().check(z.int()), tools: z.number().check(z.int()) }),
   always_loaded: z.array(z.string()),
   skipped_families: z.array(z.string()),
 });

@@ -57,7 +57,7 @@ describe("GET /v1/health and /v1/openapi.json (public)", () => {
     };
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths).sort()).toEqual(["/v1/find", "/v1/health", "/v1/openapi.json", "/v1/sessions", "/v1/sessions/{id}/surface"]);
-    const json = (s: z.ZodType) => JSON.parse(JSON.stringify(z.toJSONSchema(s, { io: "input", unrepresentable: "any" })));
+    const json = (s: z.core.$ZodType) => JSON.parse(JSON.stringify(z.toJSONSchema(s, { io: "input", unrepresentable: "any" })));
     expect(doc.paths["/v1/find"]?.post?.requestBody?.content["application/json"]?.schema).toEqual(json(FindBody));
     expect(doc.paths["/v1/sessions"]?.post?.requestBody?.content["application/json"]?.schema).toEqual(json(OpenSessionBody));
     // Strict bodies: the document says unknown fields are refused, as the route does.
