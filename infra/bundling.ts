@@ -16,19 +16,6 @@ export const ESM_REQUIRE_BANNER =
   "import { createRequire as __tbCreateRequire } from 'node:module'; const require = __tbCreateRequire(import.meta.url);";
 
 /**
- * Shared settings.
- * - ESM: top-level await lets a handler finish cold-start work (artifact, secrets) before the
- *   first event, and `module` entry points of dependencies tree-shake better than `main`.
- * - minify + keepNames: smaller bundles parse faster at cold start; kept names keep stack traces
- *   readable without a source map.
- * - No source map: a map roughly doubles the asset and `--enable-source-maps` slows every
- *   `Error.stack` and the cold start; a 500 only carries a request id anyway, and the same code
- *   runs unminified under `npm start` for debugging.
- * - No externals, AWS SDK included: the Node 20 runtime ships an SDK v3 of its own choosing and
- *   changes it without notice; bundling pins the version the tests ran (3.1169.0), ships only the
- *   clients a function imports, and one minified file loads faster than the runtime's copy.
- */
-/**
  * Credential providers of the SDK's default chain that read ~/.aws files, SSO caches, a
  * credential_process or a web-identity token file. None of those sources exists in a Lambda
  * function (its role credentials are in the environment, the chain's first link, or behind the
@@ -41,6 +28,19 @@ export const BUNDLE_ALIASES: Readonly<Record<string, string>> = Object.fromEntri
   ["ini", "sso", "process", "web-identity"].map((p) => [`@aws-sdk/credential-provider-${p}`, CREDENTIAL_PROVIDER_STAND_IN]),
 );
 
+/**
+ * Shared settings.
+ * - ESM: top-level await lets a handler finish cold-start work (artifact, secrets) before the
+ *   first event, and `module` entry points of dependencies tree-shake better than `main`.
+ * - minify + keepNames: smaller bundles parse faster at cold start; kept names keep stack traces
+ *   readable without a source map.
+ * - No source map: a map roughly doubles the asset and `--enable-source-maps` slows every
+ *   `Error.stack` and the cold start; a 500 only carries a request id anyway, and the same code
+ *   runs unminified under `npm start` for debugging.
+ * - No externals, AWS SDK included: the Node 20 runtime ships an SDK v3 of its own choosing and
+ *   changes it without notice; bundling pins the version the tests ran (3.1169.0), ships only the
+ *   clients a function imports, and one minified file loads faster than the runtime's copy.
+ */
 export const BUNDLE_SETTINGS = {
   format: "esm",
   platform: "node",
