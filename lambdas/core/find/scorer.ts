@@ -188,7 +188,22 @@ export class Scorer {
     if (!groups.length) return { docs, score: out };
     const ps = ++this.stamp;
     const { acc, best, stepAcc, groupStamp, passStamp, ids, imp, start, idf, termStamp, termMask } = this;
-    for (const g of groups) {
+    const unit = this.params.scale * this.idfMax;
+    const boost = this.params.nameBoost;
+    // A tool whose whole-query evidence, fully boosted, stays under min_score cannot reach it.
+    const floor = minScore > 0 && minScore < 1 ? (-Math.log(1 - minScore) * unit) / (1 + boost) : 0;
+    // MaxScore: the weakest words, whose summed upper bounds stay under the floor, cannot lift a
+    // tool there on their own; they only add to tools the stronger words found (exact scores for
+    // every tool that can reach min_score, and far fewer tools touched for common words).
+    const weight = (m: Member) => m.w * (this.termWeight?.[m.term] ?? 1) * idf[m.term]!;
+    const bound = groups.map((g) => Math.max(...g.members.map(weight)));
+    const order = groups.map((_, i) => i).sort((a, b) => bound[a]! - bound[b]! || a - b);
+    let weak = 0;
+    for (let sum = 0; weak < order.length && sum + bound[order[weak]!]! < floor; weak++) sum += bound[order[weak]!]!;
+    const sequence = [...order.slice(weak).reverse(), ...order.slice(0, weak)];
+    for (let k = 0; k < sequence.length; k++) {
+      const g = groups[sequence[k]!]!;
+      const onlyKnown = k >= sequence.length - weak;
       const gs = ++this.stamp;
       const gm = g.mask;
       for (const m of g.members) {
@@ -196,11 +211,12 @@ export class Scorer {
           termMask[m.term] = termStamp[m.term] === ps ? termMask[m.term]! | gm : gm;
           termStamp[m.term] = ps;
         }
-        const f = (m.w * (this.termWeight?.[m.term] ?? 1) * idf[m.term]!) / IMPACT_SCALE;
+        const f = weight(m) / IMPACT_SCALE;
         for (let p = start[m.term]!, end = start[m.term + 1]!; p < end; p++) {
           const d = ids[p]!;
           let v = f * imp[p]!;
           if (passStamp[d] !== ps) {
+            if (onlyKnown) continue;
             passStamp[d] = ps;
             acc[d] = 0;
             if (S > 1) stepAcc.fill(0, d * MAX_STEPS, d * MAX_STEPS + S);
@@ -223,14 +239,10 @@ export class Scorer {
         }
       }
     }
-    const unit = this.params.scale * this.idfMax;
-    const boost = this.params.nameBoost;
     const w = S > 1 ? this.params.segmentWeight : 0;
     const hitStep = new Float64Array(S);
-    // A tool whose whole-query evidence, fully boosted, stays under min_score cannot reach it
-    // (steps score at most the whole): skip its finishing work. This is most tools for common words.
-    const floor = minScore > 0 && minScore < 1 ? (-Math.log(1 - minScore) * unit) / (1 + boost) : 0;
     for (const d of docs) {
+      // Steps score at most the whole, so under the floor there is no finishing work to do.
       if (acc[d]! < floor) {
         out[d] = 0;
         continue;

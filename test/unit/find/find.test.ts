@@ -85,6 +85,15 @@ describe("result contract", () => {
     expect(DEFAULT_MIN_SCORE).toBeGreaterThan(0);
   });
 
+  it("prunes only tools that cannot reach min_score (same results as ranking everything)", async () => {
+    for (const query of ["file text path directory", "weather email document event", "get the latest price", "create a new file"]) {
+      for (const min_score of [0.2, 0.3, DEFAULT_MIN_SCORE, 0.5]) {
+        const all = (await finder.find({ query, limit: 100, min_score: 0 })).tools.filter((t) => t.score >= min_score);
+        expect((await finder.find({ query, min_score })).tools).toEqual(all.slice(0, 10));
+      }
+    }
+  });
+
   it("includes schemas unless schemas is false", async () => {
     const withSchemas = await finder.find({ query: "share price", limit: 1 });
     expect(withSchemas.tools[0]).toMatchObject({
