@@ -4,6 +4,7 @@ import type { CatalogTool } from "../../../registry/contract/artifact.js";
 import { canonicalName } from "../../../registry/contract/names.js";
 import type { SearchIndexData } from "../../../registry/contract/search-options.js";
 import type { Artifact } from "../../artifact.js";
+import { ToolbeltError } from "../errors.js";
 import { globMatcher } from "../globs.js";
 import { segments } from "./segment.js";
 import { DEFAULT_QUERY_PARAMS, Scorer, type QueryParams } from "./scorer.js";
@@ -65,7 +66,7 @@ export const MAX_LIMIT = 100;
 export function createFinder(artifact: Artifact, options: FinderOptions = {}): Finder {
   const data = artifact.index as SearchIndexData;
   if (!data || typeof data !== "object" || data.docs !== artifact.tools.length) {
-    throw new Error("the artifact's search index does not match its catalog: rebuild it with npm run build:artifact");
+    throw new ToolbeltError("INTERNAL", "the artifact's search index does not match its catalog: rebuild it with npm run build:artifact");
   }
   const scorer = new Scorer(data, { ...DEFAULT_QUERY_PARAMS, ...options.query });
   if (options.eagerFuzzy) scorer.loadFuzzy();

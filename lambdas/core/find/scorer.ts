@@ -2,6 +2,7 @@
 // the postings of the query's terms. Typos and prefixes go through the imported FlexSearch
 // vocabulary index; synonyms through the build-time expansion table. Nothing is rebuilt here.
 import { Document } from "flexsearch";
+import { ToolbeltError } from "../errors.js";
 import {
   encodeQuery,
   IMPACT_SCALE,
@@ -88,7 +89,7 @@ export class Scorer {
 
   constructor(data: SearchIndexData, readonly params: QueryParams = DEFAULT_QUERY_PARAMS) {
     if (data.version !== SEARCH_INDEX_VERSION) {
-      throw new Error(`search index version ${data.version}, this runtime reads ${SEARCH_INDEX_VERSION}: rebuild the artifact`);
+      throw new ToolbeltError("INTERNAL", `search index version ${data.version}, this runtime reads ${SEARCH_INDEX_VERSION}: rebuild the artifact`);
     }
     const n = data.docs;
     this.docs = n;
