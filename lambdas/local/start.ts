@@ -1,9 +1,7 @@
 // `npm start`: the local gateway. Builds the artifact if missing or older than the registry, runs
 // dynalite in-process, the loopback upstreams the example families call (the demo http service and
 // server-everything over MCP), and serves the same app as the Lambdas on 127.0.0.1:${PORT:-8787}.
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { createServer, connect } from "node:net";
 import { join, resolve } from "node:path";
 import { serve } from "@hono/node-server";
 import { parse as parseYaml } from "yaml";
@@ -17,6 +15,7 @@ import { createCallModule } from "../http/routes/call.js";
 import { DynamoMissStore } from "../stores/misses.js";
 import { jsonLogger } from "../http/logger.js";
 import { startLocalDynamo } from "./dynalite.js";
+import { everythingInstalled, startEverything } from "./everything.js";
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 const root = resolve(import.meta.dirname, "../..");
@@ -64,47 +63,6 @@ function loadBriefs(artifactDir: string, inline: string | undefined): BriefFile[
   return existsSync(file) ? parseBriefs(readFileSync(file, "utf8")) : [];
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const s = createServer();
-    s.once("error", fail);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
-    });
-  });
-}
-
-async function waitForPort(port: number, child: ChildProcess, ms = 15_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`server-everything exited with ${child.exitCode}`);
-    const ok = await new Promise<boolean>((done) => {
-      const sock = connect(port, "127.0.0.1", () => (sock.end(), done(true)));
-      sock.once("error", () => done(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`server-everything did not listen on port ${port} within ${ms} ms`);
-}
-
-/** server-everything (the example MCP family's upstream) as a child process on loopback. */
-async function startEverything(): Promise<{ url: string; stop(): void } | undefined> {
-  const entry = join(root, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-  if (!existsSync(entry)) return undefined;
-  const port = await freePort();
-  const child = spawn(process.execPath, [entry, "streamableHttp"], {
-    cwd: root,
-    // A minimal environment: its get-env tool echoes whatever it was given (no tokens or keys).
-    env: { PATH: process.env.PATH ?? "", PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production" },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  child.stderr?.resume();
-  await waitForPort(port, child);
-  return { url: `http://127.0.0.1:${port}/mcp`, stop: () => void child.kill("SIGTERM") };
-}
-
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const artifactDir = resolve(root, config.artifactDir);
@@ -149,9 +107,9 @@ async function main(): Promise<void> {
       say("lambdas/local/demo-service.ts not found: the http example families will fail upstream");
     }
 
-    const everything = await startEverything();
-    if (everything) {
-      cleanups.push(() => everything.stop());
+    if (everythingInstalled()) {
+      const everything = await startEverything();
+      cleanups.push(() => everything.close());
       process.env.EVERYTHING_MCP_URL = everything.url;
       say(`server-everything (MCP) on ${everything.url}`);
     } else {

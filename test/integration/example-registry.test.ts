@@ -2,10 +2,9 @@
 // It must parse with the contract's schemas, check clean, be honest about governance, and every
 // example tool must really answer: each http and exec tool (and two mcp tools) is called through the
 // real call gateway and backends against the demo service, server-everything and a temp git repo.
-import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { accessSync, constants, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
-import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,6 +22,7 @@ import { createFinder } from "../../lambdas/core/find/index.js";
 import type { Finder } from "../../lambdas/core/find/types.js";
 import { globMatcher } from "../../lambdas/core/globs.js";
 import { startDemoService, type DemoService } from "../../lambdas/local/demo-service.js";
+import { startEverything, type Everything } from "../../lambdas/local/everything.js";
 import type { CatalogTool } from "../../registry/contract/artifact.js";
 import { BriefFile } from "../../registry/contract/brief.js";
 import { FamiliesFile } from "../../registry/contract/family.js";
@@ -221,30 +221,6 @@ describe("example registry through the build", () => {
 
 // ---------- every tool really answers ----------
 
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const s = createServer();
-    s.once("error", fail);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
-    });
-  });
-}
-
-async function waitForPort(port: number, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 150; i++) {
-    if (child.exitCode !== null) throw new Error(`server-everything exited with ${child.exitCode}`);
-    const up = await new Promise<boolean>((done) => {
-      const sock = connect(port, "127.0.0.1", () => (sock.end(), done(true)));
-      sock.once("error", () => done(false));
-    });
-    if (up) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`server-everything did not listen on ${port}`);
-}
-
 const PACKAGE_JSON = '{ "name": "demo", "version": "1.0.0" }\n';
 
 /** A small repository with two commits and a tag, so the git tools have something to show. */
@@ -266,7 +242,7 @@ function makeRepo(): string {
 
 describe("every example tool really answers", () => {
   let demo: DemoService;
-  let everything: ChildProcess;
+  let everything: Everything;
   let repo: string;
   let artifact: Artifact;
   let finder: Finder;
@@ -277,18 +253,13 @@ describe("every example tool really answers", () => {
   beforeAll(async () => {
     repo = makeRepo();
     demo = await startDemoService({ port: 0 });
-    const port = await freePort();
-    // A minimal environment: the upstream's get-env tool must not see the demo service's token.
-    everything = spawn(process.execPath, [join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js"), "streamableHttp"], {
-      env: { PATH: process.env.PATH ?? "", PORT: String(port), HOST: "127.0.0.1" },
-      stdio: ["ignore", "ignore", "ignore"],
-    });
-    await waitForPort(port, everything);
+    // A minimal environment (the module's rule): the upstream's get-env tool must not see the demo service's token.
+    everything = await startEverything();
     const built = await compileRegistry(REGISTRY);
     if (!built.files) throw new Error(`the example registry does not build: ${JSON.stringify(built.diagnostics)}`);
     artifact = artifactFromFiles(built.files);
     finder = createFinder(artifact);
-    const env = { ...process.env, DEMO_SERVICE_URL: demo.url, DEMO_SERVICE_TOKEN: demo.token, EVERYTHING_MCP_URL: `http://127.0.0.1:${port}/mcp` };
+    const env = { ...process.env, DEMO_SERVICE_URL: demo.url, DEMO_SERVICE_TOKEN: demo.token, EVERYTHING_MCP_URL: everything.url };
     const b = createBackends({ env, finder });
     mcp = b.mcp;
     gateway = createCallGateway({ tools: artifact.byName, backends: b.backends });
@@ -296,7 +267,7 @@ describe("every example tool really answers", () => {
 
   afterAll(async () => {
     await mcp?.close();
-    everything?.kill("SIGTERM");
+    await everything?.close();
     await demo?.close();
     if (repo) rmSync(repo, { recursive: true, force: true });
   });

@@ -2,22 +2,15 @@
 // server-everything on loopback, serves the app, answers find and calls, and stops cleanly on SIGTERM.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp } from "node:fs/promises";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { portOpen } from "../../../lambdas/local/ports.js";
 
 let child: ChildProcess;
 let url = "";
 let output = "";
 const KEY = "local-start-test-key";
-
-function portOpen(port: number): Promise<boolean> {
-  return new Promise((done) => {
-    const s = connect(port, "127.0.0.1", () => (s.end(), done(true)));
-    s.once("error", () => done(false));
-  });
-}
 
 beforeAll(async () => {
   const artifactDir = join(await mkdtemp(join(tmpdir(), "toolbelt-start-")), "artifact");

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import type { Backend, CatalogTool } from "../../../registry/contract/artifact.js";
 import type { Caller } from "../../../lambdas/core/call/types.js";
 import { globMatcher } from "../../../lambdas/core/globs.js";
+import { startEverything as startUpstream, type Everything as Upstream } from "../../../lambdas/local/everything.js";
 
 export function catalogTool(name: string, backend: Backend, over: Partial<CatalogTool> = {}): CatalogTool {
   return {
@@ -51,47 +52,21 @@ export function latch(): { promise: Promise<void>; release(): void } {
   return { promise, release };
 }
 
-import { spawn, type ChildProcess } from "node:child_process";
-import { createServer as createNetServer } from "node:net";
-
-async function freePort(): Promise<number> {
-  const s = createNetServer();
-  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
-
 export type Everything = { url: string; stop(): Promise<void>; start(): Promise<void> };
 
-/** @modelcontextprotocol/server-everything over Streamable HTTP, as a child process on a free port. */
+/** server-everything that a test can kill (SIGKILL, as a crash) and start again on the same port. */
 export async function startEverything(): Promise<Everything> {
-  const port = await freePort();
-  let child: ChildProcess | undefined;
-  const start = async () => {
-    const proc = spawn(process.execPath, ["node_modules/@modelcontextprotocol/server-everything/dist/index.js", "streamableHttp"], {
-      env: { ...process.env, PORT: String(port) },
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    child = proc;
-    await new Promise<void>((resolve, reject) => {
-      let err = "";
-      proc.stderr!.on("data", (d: Buffer) => {
-        err += d.toString();
-        if (/listening on port/i.test(err)) resolve();
-      });
-      proc.once("exit", (code) => reject(new Error(`server-everything exited (${code}): ${err}`)));
-    });
+  let child: Upstream | undefined = await startUpstream();
+  const { port, url } = child;
+  return {
+    url,
+    start: async () => {
+      child = await startUpstream({ port });
+    },
+    stop: async () => {
+      const proc = child;
+      child = undefined;
+      await proc?.close("SIGKILL");
+    },
   };
-  const stop = async () => {
-    const proc = child;
-    child = undefined;
-    if (!proc || proc.exitCode !== null) return;
-    await new Promise<void>((resolve) => {
-      proc.once("exit", () => resolve());
-      proc.kill("SIGKILL");
-    });
-  };
-  await start();
-  return { url: `http://127.0.0.1:${port}/mcp`, start, stop };
 }

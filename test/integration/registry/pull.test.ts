@@ -1,8 +1,7 @@
 // registry:pull against real MCP servers on loopback: server-everything, and an SDK server that paginates.
-import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, type Server as HttpServer } from "node:http";
 import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
-import { createServer as netServer, type AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -11,43 +10,19 @@ import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadRegistry } from "../../../build/load.js";
 import { pullSnapshot } from "../../../build/pull.js";
+import { startEverything, type Everything } from "../../../lambdas/local/everything.js";
+import { freePort } from "../../../lambdas/local/ports.js";
 import { cli, ROOT } from "./cli-helpers.js";
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = netServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-
-let everything: ChildProcess | undefined;
+let everything: Everything | undefined;
 let everythingUrl = "";
 let paged: HttpServer | undefined;
 let pagedUrl = "";
 const temps: string[] = [];
 
-async function startEverything(): Promise<void> {
-  const port = await freePort();
-  everything = spawn(process.execPath, [join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js"), "streamableHttp"], {
-    env: { ...process.env, PORT: String(port) },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let log = "";
-    const timer = setTimeout(() => reject(new Error(`server-everything did not start: ${log}`)), 30_000);
-    everything!.stderr!.on("data", (chunk: Buffer) => {
-      log += chunk.toString();
-      if (log.includes("listening on port")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    everything!.once("exit", (code) => reject(new Error(`server-everything exited with ${code}: ${log}`)));
-  });
-  everythingUrl = `http://127.0.0.1:${port}/mcp`;
+async function startUpstream(): Promise<void> {
+  everything = await startEverything();
+  everythingUrl = everything.url;
 }
 
 /** Five tools served two per page, in an order that is not sorted, to test pagination and sorting. */
@@ -69,11 +44,11 @@ async function startPaged(): Promise<void> {
 }
 
 beforeAll(async () => {
-  await Promise.all([startEverything(), startPaged()]);
+  await Promise.all([startUpstream(), startPaged()]);
 });
 
 afterAll(async () => {
-  everything?.kill();
+  await everything?.close();
   await new Promise<void>((resolve) => (paged ? paged.close(() => resolve()) : resolve()));
   await Promise.all(temps.map((d) => rm(d, { recursive: true, force: true })));
 });
