@@ -9,6 +9,7 @@ import { parsePolicy } from "../core/auth.js";
 import { createApp } from "../http/app.js";
 import { createDeps, parseBriefs } from "../http/deps.js";
 import { jsonLogger } from "../http/logger.js";
+import { CALL_PATHS } from "../http/openapi-call.js";
 import { createDynamoClient, DynamoSessionStore } from "../stores/dynamodb.js";
 
 /** Briefs come from TOOLBELT_BRIEFS (JSON or a file), else `briefs.json` beside the artifact, else none. */
@@ -34,5 +35,6 @@ export const deps = createDeps({
   logger,
 });
 
-export const app = createApp(deps);
+// The call Lambda serves POST /v1/call and GET /v1/admin/misses behind the same HTTP API: documented here.
+export const app = createApp(deps, { documentOnly: CALL_PATHS });
 export const handler = handle(app);

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENDPOINT_GROUPS } from "../../../infra/endpoint-groups.js";
 import { testPolicy, testBriefs, TEST_KEYS } from "../../helpers/api.js";
 import { buildTestArtifact } from "../../helpers/artifact.js";
 import { startDynalite, type TestDynamo } from "../../helpers/dynalite.js";
@@ -47,6 +48,19 @@ async function invoke(input: V2EventInput & { as?: keyof typeof TEST_KEYS | null
 }
 
 describe("the api Lambda handler with API Gateway v2 events", () => {
+  it("documents every route of the HTTP API in its OpenAPI, the call Lambda's included", async () => {
+    const res = await invoke({ method: "GET", path: "/v1/openapi.json", as: null });
+    expect(res.status).toBe(200);
+    const documented = Object.entries(res.body.paths as Record<string, Record<string, unknown>>)
+      .flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`))
+      .sort();
+    const routed = Object.values(ENDPOINT_GROUPS)
+      .flatMap((g) => g.routes.map((r) => `${r.method} ${r.path}`))
+      .sort();
+    expect(routed).toContain("POST /v1/call");
+    expect(documented).toEqual(routed);
+  });
+
   it("serves health without a key", async () => {
     const res = await invoke({ method: "GET", path: "/v1/health", as: null });
     expect(res.status).toBe(200);

@@ -5,6 +5,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENDPOINT_GROUPS } from "../../../infra/endpoint-groups.js";
 import { portOpen } from "../../../lambdas/local/ports.js";
 
 let child: ChildProcess;
@@ -61,6 +62,13 @@ describe("npm start", () => {
     expect(JSON.stringify(await mcp.json())).toContain("Echo: hello");
     const surface = (await (await call(`/v1/sessions/${session}/surface`)).json()) as { surface: { pins: { tools: { name: string }[] } } };
     expect(surface.surface.pins.tools.map((p) => p.name)).toEqual(["convert.temperature", "everything.echo"]);
+  });
+
+  it("documents the same routes as the deployed HTTP API", async () => {
+    const doc = (await (await call("/v1/openapi.json")).json()) as { paths: Record<string, Record<string, unknown>> };
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    const routed = Object.values(ENDPOINT_GROUPS).flatMap((g) => g.routes.map((r) => `${r.method} ${r.path}`));
+    expect(documented.sort()).toEqual(routed.sort());
   });
 
   it("gives server-everything none of the gateway's secrets", async () => {
