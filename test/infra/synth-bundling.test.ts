@@ -43,6 +43,17 @@ describe("synth with real bundling", () => {
     }
   });
 
+  it("passes the credential-provider aliases to esbuild through esbuildArgs (the stand-ins are in each asset, the real providers are not)", () => {
+    for (const dir of Object.values(assets)) {
+      const code = readFileSync(join(dir, "index.mjs"), "utf8");
+      // Message of lambdas/stores/aws-credential-links.ts, and two of the real ini and process providers.
+      // Booleans, so that a failure does not print a whole bundle.
+      expect(code.includes("is not read inside a Lambda bundle"), `${dir}: stand-in`).toBe(true);
+      expect(code.includes("Could not resolve credentials using profile"), `${dir}: real ini provider`).toBe(false);
+      expect(code.includes("did not contain credential_process"), `${dir}: real process provider`).toBe(false);
+    }
+  });
+
   it("produces an api asset that answers from its own folder, as Lambda runs it", async () => {
     const dir = assets.api;
     const bundle = { dir, file: join(dir, "index.mjs") } as BundleResult;
