@@ -25,6 +25,30 @@ export function formatIssues(error: z.core.$ZodError, allowedKeys: readonly stri
   });
 }
 
+/**
+ * Deepest nesting of arrays and objects a body may have: far beyond real arguments, far below the
+ * few thousand levels at which the recursive code after parsing (structuredClone of call
+ * arguments, ajv, JSON.stringify) overflows the stack and would end the request as a 500.
+ */
+export const MAX_JSON_DEPTH = 256;
+
+/** Nesting depth of JSON text, read without recursion (strings skipped, escapes honoured). */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 0x5c) i++; // backslash: skip the escaped character
+      else if (ch === 0x22) inString = false;
+    } else if (ch === 0x22) inString = true;
+    else if (ch === 0x5b || ch === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (ch === 0x5d || ch === 0x7d) depth--;
+  }
+  return deepest;
+}
+
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 /**
@@ -59,6 +83,11 @@ export async function parseJsonBody<S extends z.ZodMiniType>(
       value = JSON.parse(text);
     } catch (err) {
       throw new ToolbeltError("BAD_JSON", `request body is not valid JSON: ${(err as Error).message}`);
+    }
+    const depth = jsonDepth(text);
+    if (depth > MAX_JSON_DEPTH) {
+      const message = `request body nests arrays and objects ${depth} levels deep; the limit is ${MAX_JSON_DEPTH}: send flatter JSON`;
+      throw new ToolbeltError("INVALID_REQUEST", message, { issues: [{ path: "(body)", code: "too_deep", message }], limit_depth: MAX_JSON_DEPTH });
     }
   }
   const parsed = schema.safeParse(value);

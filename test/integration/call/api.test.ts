@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
 import type { PolicyFile } from "../../../registry/contract/policy.js";
 import { sha256Hex } from "../../../lambdas/core/auth.js";
+import { MAX_JSON_DEPTH } from "../../../lambdas/http/parse.js";
 import { createCallModule, type CallModule } from "../../../lambdas/http/routes/call.js";
 import { DynamoMissStore } from "../../../lambdas/stores/misses.js";
 import { startTestApi, TEST_KEYS, type TestApi } from "../../helpers/api.js";
@@ -123,6 +124,18 @@ describe("POST /v1/call", () => {
     const body = (await res.json()) as { error: { code: string; details: { issues: { path: string }[] } } };
     expect(body.error.code).toBe("INVALID_REQUEST");
     expect(body.error.details.issues.map((i) => i.path).sort()).toEqual(["args", "extra"]);
+  });
+
+  it("answers deeply nested arguments with 400, not a 500 from a stack overflow (bug: structuredClone RangeError)", async () => {
+    const nested = (depth: number) => `{"tool":"toolbelt.reshape","args":{"data":${"[".repeat(depth)}${"]".repeat(depth)},"mapping":{}}}`;
+    const res = await api.request("/v1/call", { as: "alice", method: "POST", headers: { "content-type": "application/json" }, body: nested(20_000) });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      error: { code: "INVALID_REQUEST", details: { limit_depth: MAX_JSON_DEPTH, issues: [{ path: "(body)", code: "too_deep" }] } },
+    });
+    // At the limit the call goes through to the tool.
+    const ok = await api.request("/v1/call", { as: "alice", method: "POST", headers: { "content-type": "application/json" }, body: nested(MAX_JSON_DEPTH - 2) });
+    expect(ok.status).toBe(200);
   });
 
   it("answers invalid arguments with 422 listing every problem by JSON path", async () => {

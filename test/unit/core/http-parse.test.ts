@@ -6,6 +6,7 @@ import { createDeps } from "../../../lambdas/http/deps.js";
 import { memoryLogger } from "../../../lambdas/http/logger.js";
 import { DEFAULT_HTTP_LIMITS, DEFAULT_SURFACE_BOUNDS, loadConfig } from "../../../lambdas/config.js";
 import { parseBriefs } from "../../../lambdas/http/deps.js";
+import { jsonDepth } from "../../../lambdas/http/parse.js";
 import { testBriefs, testPolicy, TEST_KEYS } from "../../helpers/api.js";
 import { memoryTestArtifact } from "../../helpers/artifact.js";
 import { MemorySessionStore } from "../../helpers/memory-store.js";
@@ -72,5 +73,14 @@ describe("config and briefs", () => {
     expect(parseBriefs(JSON.stringify(testBriefs())).map((b) => b.name)).toEqual(["review", "notes"]);
     expect(parseBriefs({ briefs: testBriefs() })).toHaveLength(2);
     expect(() => parseBriefs([{ name: "x", description: "d", tools: [], extra: 1 }])).toThrow(/brief #0/);
+  });
+});
+
+describe("jsonDepth", () => {
+  it("counts nesting of arrays and objects, not brackets inside strings or after escapes", () => {
+    expect(jsonDepth("5")).toBe(0);
+    expect(jsonDepth('{"a":[1,{"b":[]}]}')).toBe(4);
+    expect(jsonDepth('{"a":"[[[{{\\"[["}')).toBe(1);
+    expect(jsonDepth('["\\\\",[]]')).toBe(2);
   });
 });
