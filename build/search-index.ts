@@ -17,6 +17,7 @@ import {
   type SearchIndexData,
   type VocabRecord,
 } from "../registry/contract/search-options.js";
+import { lexiconGroups } from "./lexicon.js";
 import { wordnetSenses, wordnetSynonyms } from "./wordnet.js";
 
 type Props = Record<string, { description?: unknown; properties?: unknown; items?: unknown } | undefined>;
@@ -131,6 +132,25 @@ export async function buildSearchIndex(
     for (const key of [...rel.keys()].sort()) expand[key] = [...rel.get(key)!].sort((a, b) => a - b);
   }
 
+  // Lexicon: each word of a group reaches the group's other words the catalog contains (one term each).
+  const related: Record<string, number[]> = {};
+  if ((params.lexiconWeight ?? 0) > 0) {
+    const rel = new Map<string, Set<number>>();
+    for (const group of lexiconGroups()) {
+      const stems = group.map((w) => encode(w)).filter((e) => e.length === 1).map((e) => e[0]!);
+      for (const a of stems) {
+        for (const b of stems) {
+          const target = termId.get(b);
+          if (a === b || target === undefined) continue;
+          const set = rel.get(a) ?? new Set<number>();
+          set.add(target);
+          rel.set(a, set);
+        }
+      }
+    }
+    for (const key of [...rel.keys()].sort()) related[key] = [...rel.get(key)!].sort((a, b) => a - b);
+  }
+
   // Generic English words weigh less as query words: the stem takes the most specific word it stands for.
   let termWeight: number[] = [];
   if (params.genericWeight > 0) {
@@ -161,6 +181,7 @@ export async function buildSearchIndex(
     postings: b64(ids),
     impacts: b64(imp),
     expand,
+    related,
     termWeight,
     nameTerms,
     flex,

@@ -6,7 +6,7 @@ import { Charset, type DocumentOptions } from "flexsearch";
 import { stemmer } from "stemmer";
 
 /** Bump when the encoder, the scorer's statistics or the FlexSearch options change. */
-export const SEARCH_INDEX_VERSION = 1;
+export const SEARCH_INDEX_VERSION = 2;
 
 /** FlexSearch record: one vocabulary term (a stem) per record, id = its index in `terms`; `s` repeats it. */
 export type VocabRecord = { id: number; t: string; s: string };
@@ -52,6 +52,8 @@ export type ScorerParams = {
    * "quality" far apart. 0 disables. (Name pairs measured worse: the name-coverage boost covers them.)
    */
   pairWeight: number;
+  /** Weight of a word reached through the hand-written lexicon (build/lexicon.ts: save → write, folder → directory, search → 搜索). 0 disables. */
+  lexiconWeight: number;
 };
 
 /** Tuned on seal-tools dev and a metatool sample (see test/eval/README.md). */
@@ -62,6 +64,7 @@ export const DEFAULT_SCORER_PARAMS: ScorerParams = {
   synonymWeight: 0.2,
   genericWeight: 0,
   pairWeight: 0.3,
+  lexiconWeight: 0.5,
 };
 
 /**
@@ -83,6 +86,8 @@ export type SearchIndexData = {
   impacts: string;
   /** Build-time expansions: an encoded word → related vocabulary term ids (WordNet synonyms). */
   expand: Record<string, number[]>;
+  /** Lexicon expansions: an encoded word → vocabulary term ids meant alike (weight `lexiconWeight`). */
+  related: Record<string, number[]>;
   /** Per term, its query weight in percent (generic English words weigh less); empty when disabled. */
   termWeight: number[];
   /** Per document, the ids of the terms of its name (the verb), for the name-coverage boost. */

@@ -69,6 +69,8 @@ export class Scorer {
   private readonly imp: Uint16Array;
   private readonly expand: Record<string, number[]>;
   private readonly synonymWeight: number;
+  private readonly related: Record<string, number[]>;
+  private readonly lexiconWeight: number;
   private readonly idfMax: number;
   private readonly termWeight: Float64Array | undefined;
   private readonly nameTerms: number[][];
@@ -106,6 +108,8 @@ export class Scorer {
     this.imp = new Uint16Array(imp.buffer, 0, imp.byteLength / 2);
     this.expand = data.expand;
     this.synonymWeight = data.params.synonymWeight;
+    this.related = data.related;
+    this.lexiconWeight = data.params.lexiconWeight ?? 0;
     this.nameTerms = data.nameTerms;
     this.termWeight = data.termWeight.length ? Float64Array.from(data.termWeight, (w) => w / 100) : undefined;
     this.nameMass = Float64Array.from(data.nameTerms, (ts) => ts.reduce((s, t) => s + this.idf[t]!, 0));
@@ -163,6 +167,14 @@ export class Scorer {
       const members: Member[] = exact !== undefined ? [{ term: exact, w: 1 }] : [...this.fuzzy(t)];
       if (this.synonymWeight > 0) {
         for (const id of this.expand[t] ?? []) if (id !== exact) members.push({ term: id, w: this.synonymWeight });
+      }
+      if (this.lexiconWeight > 0) {
+        for (const id of this.related[t] ?? []) {
+          if (id === exact) continue;
+          const had = members.find((m) => m.term === id);
+          if (had) had.w = Math.max(had.w, this.lexiconWeight);
+          else members.push({ term: id, w: this.lexiconWeight });
+        }
       }
       if (members.length) groups.push({ mask: m, members });
     }
