@@ -61,7 +61,6 @@ function osa(a: string, b: string, max: number): number {
 
 export class Scorer {
   readonly docs: number;
-  private readonly termId: Map<string, number>;
   private readonly terms: string[];
   private readonly start: Uint32Array;
   private readonly idf: Float64Array;
@@ -96,7 +95,6 @@ export class Scorer {
     const n = data.docs;
     this.docs = n;
     this.terms = data.terms;
-    this.termId = new Map(data.terms.map((t, i) => [t, i]));
     this.start = new Uint32Array(data.terms.length + 1);
     data.df.forEach((df, i) => (this.start[i + 1] = this.start[i]! + df));
     const N = Math.max(1, n);
@@ -122,6 +120,19 @@ export class Scorer {
     this.passStamp = new Uint32Array(n);
     this.termStamp = new Uint32Array(data.terms.length);
     this.termMask = new Uint32Array(data.terms.length);
+  }
+
+  /** Id of a vocabulary term: the build sorts the terms, so a binary search (no map to build at import). */
+  private termOf(t: string): number | undefined {
+    const terms = this.terms;
+    let lo = 0;
+    let hi = terms.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (terms[mid]! < t) lo = mid + 1;
+      else hi = mid;
+    }
+    return terms[lo] === t ? lo : undefined;
   }
 
   /** Import the FlexSearch vocabulary index (once; only queries with unknown words need it). */
@@ -159,11 +170,11 @@ export class Scorer {
     steps.forEach((step, i) => {
       const terms = encodeQuery(step);
       for (const t of terms) mask.set(t, (mask.get(t) ?? 0) | (1 << i));
-      for (const t of pairs(terms)) if (this.termId.has(t)) mask.set(t, (mask.get(t) ?? 0) | (1 << i));
+      for (const t of pairs(terms)) if (this.termOf(t) !== undefined) mask.set(t, (mask.get(t) ?? 0) | (1 << i));
     });
     const groups: Group[] = [];
     for (const [t, m] of mask) {
-      const exact = this.termId.get(t);
+      const exact = this.termOf(t);
       const members: Member[] = exact !== undefined ? [{ term: exact, w: 1 }] : [...this.fuzzy(t)];
       if (this.synonymWeight > 0) {
         for (const id of this.expand[t] ?? []) if (id !== exact) members.push({ term: id, w: this.synonymWeight });
@@ -219,6 +230,10 @@ export class Scorer {
       const onlyKnown = k >= sequence.length - weak;
       const gs = ++this.stamp;
       const gm = g.mask;
+      // The hot loop: a word of one member and one step (most words of most queries) skips the
+      // best-of-members bookkeeping and the walk over the step bits.
+      const single = g.members.length === 1;
+      const oneStep = S > 1 && (gm & (gm - 1)) === 0 ? 31 - Math.clz32(gm) : -1;
       for (const m of g.members) {
         if (m.w >= this.params.fuzzyWeight * 0.8) {
           termMask[m.term] = termStamp[m.term] === ps ? termMask[m.term]! | gm : gm;
@@ -232,19 +247,22 @@ export class Scorer {
             if (onlyKnown) continue;
             passStamp[d] = ps;
             acc[d] = 0;
-            if (S > 1) stepAcc.fill(0, d * MAX_STEPS, d * MAX_STEPS + S);
+            if (S > 1) for (let s = d * MAX_STEPS, e = s + S; s < e; s++) stepAcc[s] = 0;
             docs.push(d);
           }
-          if (groupStamp[d] !== gs) {
-            groupStamp[d] = gs;
-            best[d] = v;
-          } else if (v > best[d]!) {
-            const gain = v - best[d]!;
-            best[d] = v;
-            v = gain;
-          } else continue;
+          if (!single) {
+            if (groupStamp[d] !== gs) {
+              groupStamp[d] = gs;
+              best[d] = v;
+            } else if (v > best[d]!) {
+              const gain = v - best[d]!;
+              best[d] = v;
+              v = gain;
+            } else continue;
+          }
           acc[d] = acc[d]! + v;
-          if (S > 1) {
+          if (oneStep >= 0) stepAcc[d * MAX_STEPS + oneStep] = stepAcc[d * MAX_STEPS + oneStep]! + v;
+          else if (S > 1) {
             for (let s = 0, bits = gm; bits; s++, bits >>>= 1) {
               if (bits & 1) stepAcc[d * MAX_STEPS + s] = stepAcc[d * MAX_STEPS + s]! + v;
             }
