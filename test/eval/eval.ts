@@ -1,10 +1,10 @@
 // npm run eval -- --tools FILE --queries FILE [--split NAME] [--sample N] [--seed S] [--json]
-//   [--min-score X] [--systems ours,bm25,fts5] [--params JSON] [--qparams JSON]
+//   [--min-score X] [--systems ours,bm25,fts5] [--params JSON] [--qparams JSON] [--verdict on|off] [--verdict-sweep]
 // Builds the index from a JSONL catalog through the real build path and prints, for ours and the
 // two baselines, Recall@1/5/10, nDCG@10, completeness@10, none-rate (no-gold) and false-none.
 import { parseArgs } from "node:util";
 import { DEFAULT_SCORER_PARAMS, type ScorerParams } from "../../registry/contract/search-options.js";
-import { evaluate, loadJsonlTools, loadTools, readJsonl, sample, type EvalQuery, type SystemName } from "./harness.js";
+import { evaluate, verdictSweep, loadJsonlTools, loadTools, readJsonl, sample, type EvalQuery, type SystemName } from "./harness.js";
 
 const { values } = parseArgs({
   options: {
@@ -18,6 +18,10 @@ const { values } = parseArgs({
     systems: { type: "string", default: "ours,bm25,fts5" },
     params: { type: "string" },
     qparams: { type: "string" },
+    // The "no tool fits" trade-off: none-rate and false-none by min_score, without and with the verdict.
+    "verdict-sweep": { type: "boolean", default: false },
+    // "off": the verdict by the lexical score alone (the figures before verdict.ts).
+    verdict: { type: "string", default: "on" },
   },
 });
 
@@ -46,13 +50,26 @@ const params: ScorerParams | undefined = over
     }
   : undefined;
 
+if (values["verdict-sweep"]) {
+  const loaded = await loadTools(rows, values.tools, params);
+  const sweep = await verdictSweep(loaded, queries, [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6]);
+  if (values.json) console.log(JSON.stringify({ tools: rows.length, queries: queries.length, split: values.split ?? null, verdict_sweep: sweep }));
+  else {
+    const f = (x: number | null) => (x === null ? "-" : x.toFixed(1));
+    console.log(`${rows.length} tools, ${queries.length} queries${values.split ? ` (${values.split})` : ""}`);
+    console.log("min_score  verdict  none(no-gold)  false-none");
+    for (const r of sweep) console.log(`${r.min_score.toFixed(2).padEnd(10)} ${(r.verdict ? "on" : "off").padEnd(8)} ${f(r.none_rate).padStart(13)}  ${f(r.false_none).padStart(10)}`);
+  }
+  process.exit(0);
+}
+
 const t0 = performance.now();
 const loaded = await loadTools(rows, values.tools, params);
 const buildMs = performance.now() - t0;
 const figures = await evaluate(loaded, queries, {
   systems: values.systems.split(",") as SystemName[],
   ...(values["min-score"] ? { minScore: Number(values["min-score"]) } : {}),
-  ...(values.qparams ? { finder: { query: JSON.parse(values.qparams) } } : {}),
+  finder: { ...(values.qparams ? { query: JSON.parse(values.qparams) } : {}), ...(values.verdict === "off" ? { verdict: false as const } : {}) },
 });
 
 if (values.json) {

@@ -253,3 +253,33 @@ export function loadJsonlTools(path: string): JsonlTool[] {
   if (errors.length) throw new Error(`${path}: ${errors.length} bad lines, first at line ${errors[0]!.line}: ${errors[0]!.message}`);
   return tools;
 }
+
+// --- the "no tool fits" verdict ----------------------------------------------------------------
+
+export type VerdictRow = { min_score: number; verdict: boolean; none_rate: number | null; false_none: number | null };
+
+/** None-rate (no-gold queries) and false-none (the others) at each min_score, lexical score alone and with the verdict. */
+export async function verdictSweep(loaded: Loaded, queries: EvalQuery[], minScores: number[]): Promise<VerdictRow[]> {
+  const rows: VerdictRow[] = [];
+  for (const verdict of [false, true]) {
+    const finder = createFinder(loaded.artifact, { alwaysLoaded: [], ...(verdict ? {} : { verdict: false }) });
+    const none = minScores.map(() => ({ noGold: 0, noGoldNone: 0, gold: 0, falseNone: 0 }));
+    for (const q of queries) {
+      const answerable = goldGroups(q).length > 0;
+      for (let i = 0; i < minScores.length; i++) {
+        const r = await finder.find({ query: q.query, limit: 1, min_score: minScores[i]!, schemas: false });
+        const c = none[i]!;
+        if (answerable) {
+          c.gold++;
+          if (r.verdict === "none") c.falseNone++;
+        } else {
+          c.noGold++;
+          if (r.verdict === "none") c.noGoldNone++;
+        }
+      }
+    }
+    const pct = (a: number, b: number) => (b ? Math.round((1000 * a) / b) / 10 : null);
+    minScores.forEach((m, i) => rows.push({ min_score: m, verdict, none_rate: pct(none[i]!.noGoldNone, none[i]!.noGold), false_none: pct(none[i]!.falseNone, none[i]!.gold) }));
+  }
+  return rows;
+}

@@ -9,6 +9,7 @@ import { globMatcher } from "../globs.js";
 import { segments } from "./segment.js";
 import { DEFAULT_QUERY_PARAMS, Scorer, type QueryParams } from "./scorer.js";
 import type { AlwaysTool, FindRequest, FindResult, Finder, FoundTool, GrantFilter } from "./types.js";
+import { VERDICT_MODEL, Verdict, type VerdictModel } from "./verdict.js";
 
 /** The k best documents by score (ties: catalog order), among those `accept` lets through. */
 function topK(docs: number[], score: Float64Array, k: number, accept: (d: number) => boolean): number[] {
@@ -52,6 +53,8 @@ export type FinderOptions = {
   query?: Partial<QueryParams>;
   /** Import the FlexSearch typo index now instead of at the first query with an unknown word. */
   eagerFuzzy?: boolean;
+  /** The "no tool fits" model (verdict.ts); false scores by the lexical score alone (the eval's "before"). */
+  verdict?: VerdictModel | false;
 };
 
 /**
@@ -70,6 +73,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
   }
   const scorer = new Scorer(data, { ...DEFAULT_QUERY_PARAMS, ...options.query });
   if (options.eagerFuzzy) scorer.loadFuzzy();
+  const verdict = options.verdict === false ? undefined : new Verdict(data, options.verdict ?? VERDICT_MODEL);
   const tools = artifact.tools;
   const isAlways = globMatcher(options.alwaysLoaded ?? artifact.manifest.always_loaded);
   const always = tools.map((t) => isAlways(t.name));
@@ -109,7 +113,8 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
           score[d] = 1;
         }
       }
-      const found: FoundTool[] = [];
+      let found: FoundTool[] = [];
+      const foundDocs: number[] = [];
       const taken = new Set<number>();
       // Top-k by a bounded selection, not a sort of every touched tool; the grant filter (the
       // caller's authority) is checked on each tool before it is shown. Each round that the filter
@@ -121,7 +126,19 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
           if (found.length >= limit) break;
           taken.add(d);
           const t = tools[d]!;
-          if (granted(t.name)) found.push({ ...shape(t, schemas), score: Math.round(score[d]! * 1e4) / 1e4 });
+          if (granted(t.name)) {
+            found.push({ ...shape(t, schemas), score: Math.round(score[d]! * 1e4) / 1e4 });
+            foundDocs.push(d);
+          }
+        }
+      }
+      // The verdict's fit factor (≤ 1, one per query: order kept) from the top tool shown; an exact name needs none.
+      if (verdict && found.length && !exact) {
+        const c = verdict.factor(verdict.features(req.query, foundDocs[0]!, score[foundDocs[0]!]!), DEFAULT_MIN_SCORE);
+        if (c < 1) {
+          found = found
+            .map((f, i) => ({ ...f, score: Math.round(score[foundDocs[i]!]! * c * 1e4) / 1e4 }))
+            .filter((_, i) => score[foundDocs[i]!]! * c >= minScore && score[foundDocs[i]!]! * c > 0);
         }
       }
       return {

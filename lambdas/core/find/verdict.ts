@@ -1,0 +1,158 @@
+// "No tool fits": the top tool's lexical score alone cannot tell a request a tool answers from a
+// question the agent can answer itself (most such questions share a rare word or two with some
+// tool). The verdict also looks at how much of the query the top tool accounts for, how much of it
+// the catalog knows at all, and whether it is phrased as a language task (explain, write, a
+// wh-question) rather than an action. The features give a fit factor c in (0, 1] that multiplies
+// every tool's score of the query: one factor per query, so the order is kept, scores stay in
+// [0,1] and comparable, and `min_score` keeps its meaning (the confidence a shown tool fits).
+import { encodeQuery, type SearchIndexData } from "../../../registry/contract/search-options.js";
+
+export type VerdictFeatures = {
+  /** The top tool's calibrated score. */
+  score: number;
+  /** IDF-weighted share of the query's known words (or their synonyms) that the top tool contains. */
+  coverage: number;
+  /** IDF-weighted share of the query's words the catalog knows (an unknown word weighs as the rarest). */
+  known: number;
+  /** Number of distinct content words (encoded terms). */
+  terms: number;
+  /** 1 when it contains a question sentence not addressed to the assistant ("what is ...?", "can planets ...?"). */
+  question: number;
+  /** 1 when it narrates about a third person (he, she, his). */
+  narrative: number;
+  /** 1 when it asks for a language task the agent does itself (explain, describe, write, a joke). */
+  language: number;
+  /** 1 when it carries its own input ("the following", "this paragraph", "Text: ..."): nothing to fetch. */
+  selfContained: number;
+};
+
+/**
+ * Logistic weights over the features (log score, coverage, known, log(1 + terms), question,
+ * language), fitted on the dev halves only (test/eval/verdict-fit.ts; README "No tool fits").
+ * `bias` already holds the threshold chosen on dev for the default min_score.
+ */
+export const VERDICT_MODEL = {
+  logScore: 1.16,
+  coverage: 0.5028,
+  known: 1.2653,
+  logTerms: 0.2567,
+  question: -1.4077,
+  narrative: -0.7943,
+  language: -1.2994,
+  selfContained: -1.6804,
+  bias: 1.0498,
+};
+export type VerdictModel = typeof VERDICT_MODEL;
+
+// A question sentence: a wh-word before its question mark, or a yes/no question about something other
+// than the assistant or the asker ("Can planets orbit ...?", not "Can you find ...?").
+const QUESTION =
+  /\b(?:what|why|who|whom|whose|when|where|which|how)\b[^.!?]*\?|(?:^|[.!?]\s+)(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have|had)\s+(?!(?:you|i|we|there)\b)\w[^.!?]*\?/i;
+const QUOTED = /"[^"]*"|“[^”]*”|(?<!\w)'[^']*'(?!\w)/g;
+// Third-person narration ("John was late, so what did he ...?"): a story or riddle, not a request.
+const NARRATIVE = /\b(?:he|she|his|him|hers)\b/i;
+// Verbs and nouns of language tasks: text produced from the model's own knowledge, not an action on a
+// system (generic English, not taken from any test file).
+const LANGUAGE =
+  /\b(?:explain|describe|imagine|pretend|discuss|summari[sz]e|paraphrase|rephrase|rewrite|brainstorm|elaborate|write|compose|draft|poem|essay|joke|riddle|haiku|limerick|slogan|lyrics|opinion|advice|metaphor|analogy|story)\b/i;
+// The query brings its input with it: a text to work on, introduced by "following"/"given"/"this
+// paragraph", after a label and a colon, or on its own lines.
+const SELF_CONTAINED = /\bfollowing\b|\bgiven\b|\b(?:this|the)\s+(?:passage|text|sentence|sentences|paragraph|article|excerpt|statement|claim)\b|:\s+\S|\n/i;
+
+export class Verdict {
+  private readonly termId: Map<string, number>;
+  private readonly idf: Float64Array;
+  private readonly idfMax: number;
+  private readonly start: Uint32Array;
+  private readonly ids: Uint16Array | Uint32Array;
+  private readonly expand: Record<string, number[]>;
+
+  constructor(data: SearchIndexData, private readonly model: VerdictModel = VERDICT_MODEL) {
+    const N = Math.max(1, data.docs);
+    this.termId = new Map(data.terms.map((t, i) => [t, i]));
+    this.idf = Float64Array.from(data.df, (df) => Math.log((N - df + 0.5) / (df + 0.5) + 1));
+    this.idfMax = Math.log((N - 1 + 0.5) / 1.5 + 1);
+    this.start = new Uint32Array(data.terms.length + 1);
+    data.df.forEach((df, i) => (this.start[i + 1] = this.start[i]! + df));
+    const bytes = new Uint8Array(Buffer.from(data.postings, "base64"));
+    this.ids = data.docs < 65536 ? new Uint16Array(bytes.buffer, 0, bytes.byteLength / 2) : new Uint32Array(bytes.buffer, 0, bytes.byteLength / 4);
+    this.expand = data.expand;
+  }
+
+  /** Whether `doc` is among the postings of `term` (postings are in catalog order: a binary search). */
+  private has(term: number, doc: number): boolean {
+    let lo = this.start[term]!;
+    let hi = this.start[term + 1]!;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = this.ids[mid]!;
+      if (v === doc) return true;
+      if (v < doc) lo = mid + 1;
+      else hi = mid;
+    }
+    return false;
+  }
+
+  features(query: string, top: number, score: number): VerdictFeatures {
+    const words = [...new Set(encodeQuery(query))];
+    // Quoted text is data the request works on ("translate 'How are you?'"), not the request's form.
+    const bare = query.replace(QUOTED, " ");
+    let mass = 0;
+    let knownMass = 0;
+    let covered = 0;
+    for (const w of words) {
+      const id = this.termId.get(w);
+      const syn = this.expand[w];
+      if (id === undefined && !syn?.length) {
+        mass += this.idfMax;
+        continue;
+      }
+      // A word known only through synonyms weighs as its rarest synonym.
+      const idf = id !== undefined ? this.idf[id]! : Math.max(...syn!.map((t) => this.idf[t]!));
+      mass += idf;
+      knownMass += idf;
+      if (top < 0) continue;
+      if (id !== undefined && this.has(id, top)) covered += idf;
+      else if (syn?.some((t) => this.has(t, top))) covered += 0.5 * idf;
+    }
+    return {
+      score,
+      coverage: knownMass > 0 ? covered / knownMass : 0,
+      known: mass > 0 ? knownMass / mass : 0,
+      terms: words.length,
+      question: QUESTION.test(bare) ? 1 : 0,
+      narrative: NARRATIVE.test(bare) ? 1 : 0,
+      language: LANGUAGE.test(bare) ? 1 : 0,
+      selfContained: SELF_CONTAINED.test(query) ? 1 : 0,
+    };
+  }
+
+  /** The model's margin: > 0 means a tool fits (at the default min_score). */
+  margin(f: VerdictFeatures): number {
+    const m = this.model;
+    return (
+      m.logScore * Math.log(Math.max(1e-6, f.score)) +
+      m.coverage * f.coverage +
+      m.known * f.known +
+      m.logTerms * Math.log1p(f.terms) +
+      m.question * f.question +
+      m.narrative * f.narrative +
+      m.language * f.language +
+      m.selfContained * f.selfContained +
+      m.bias
+    );
+  }
+
+  /**
+   * The factor in (0, 1] for every score of the query. margin ≥ 0 ⇔ score·exp(rest/logScore) ≥ 1
+   * (rest = the margin without the score's term), so with c = m·exp(rest/logScore), m the default
+   * min_score, score·c ≥ m exactly when the margin is ≥ 0; capped at 1, the verdict only ever lowers
+   * a score, and at the default min_score a tool is shown when its own score is ≥ m and the margin ≥ 0.
+   */
+  factor(f: VerdictFeatures, defaultMinScore: number): number {
+    const m = this.model;
+    if (m.logScore <= 0) return 1;
+    const rest = this.margin(f) - m.logScore * Math.log(Math.max(1e-6, f.score));
+    return Math.min(1, defaultMinScore * Math.exp(rest / m.logScore));
+  }
+}
