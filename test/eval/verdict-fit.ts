@@ -13,6 +13,7 @@ const { values } = parseArgs({ options: { seed: { type: "string", default: "2026
 const seed = Number(values.seed);
 const E = "../shared/eval";
 
+const timing: string[] = [];
 type Row = { set: string; y: number; f: VerdictFeatures; q?: string; top?: string; s?: number[] };
 const halves = <T,>(items: T[]): [T[], T[]] => {
   const s = sample(items, items.length, seed);
@@ -34,6 +35,12 @@ async function rows(tools: string, sets: Record<string, EvalQuery[]>): Promise<R
       out.push({ set, y: goldGroups(q).length ? 1 : 0, f, q: q.query, top: top?.name ?? "", s: r.tools.map((t) => t.score) });
     }
   }
+  // Cost of the verdict per query (features + factor on the top tool, after the finder warmed the
+  // stem cache as it does in service), printed, not asserted.
+  const qs0 = Object.values(sets).flat();
+  const t0 = performance.now();
+  for (const q of qs0) verdict.factor(verdict.features(q.query, 0, 0.5), 0.4);
+  timing.push(`${tools.split("/").at(-2)}: ${((1000 * (performance.now() - t0)) / Math.max(1, qs0.length)).toFixed(1)} µs/query`);
   return out;
 }
 
@@ -53,8 +60,8 @@ const dev = all.filter((r) => /-dev$|^cases$/.test(r.set));
 const MIN = 0.4;
 // Share of the loss on answerable rows: the operating point is at high recall of answerable queries.
 const POSW = Number(process.env.VERDICT_POSW ?? "0.5");
-const x = (f: VerdictFeatures) => [Math.log(Math.max(1e-6, f.score)), f.coverage, f.known, Math.log1p(f.terms), f.question, f.narrative, f.language, f.selfContained];
-const KEYS = ["logScore", "coverage", "known", "logTerms", "question", "narrative", "language", "selfContained"] as const;
+const x = (f: VerdictFeatures) => [Math.log(Math.max(1e-6, f.score)), f.coverage, f.known, Math.log1p(f.terms), f.question, f.narrative, f.language, f.selfContained, f.fresh];
+const KEYS = ["logScore", "coverage", "known", "logTerms", "question", "narrative", "language", "selfContained", "fresh"] as const;
 
 // Weighted logistic regression (Newton steps would need a solver; plain gradient descent on 6 features is enough).
 // Classes balanced: the no_tool rows weigh as much in total as the answerable ones.
@@ -81,10 +88,10 @@ function fit(data: Row[], l2: number): number[] {
 }
 
 const model = (w: number[], bias: number): VerdictModel => ({
-  logScore: w[0]!, coverage: w[1]!, known: w[2]!, logTerms: w[3]!, question: w[4]!, narrative: w[5]!, language: w[6]!, selfContained: w[7]!, bias,
+  logScore: w[0]!, coverage: w[1]!, known: w[2]!, logTerms: w[3]!, question: w[4]!, narrative: w[5]!, language: w[6]!, selfContained: w[7]!, fresh: w[8]!, bias,
 });
 const margin = (m: VerdictModel, f: VerdictFeatures) =>
-  m.logScore * Math.log(Math.max(1e-6, f.score)) + m.coverage * f.coverage + m.known * f.known + m.logTerms * Math.log1p(f.terms) + m.question * f.question + m.narrative * f.narrative + m.language * f.language + m.selfContained * f.selfContained + m.bias;
+  m.logScore * Math.log(Math.max(1e-6, f.score)) + m.coverage * f.coverage + m.known * f.known + m.logTerms * Math.log1p(f.terms) + m.question * f.question + m.narrative * f.narrative + m.language * f.language + m.selfContained * f.selfContained + m.fresh * f.fresh + m.bias;
 // The finder's decision at the default min_score: the top score ≥ m and the margin ≥ 0 (the factor is capped at 1).
 const none = (m: VerdictModel | null, f: VerdictFeatures, minScore = MIN) => f.score < minScore || (m !== null && margin(m, f) < 0);
 const rate = (rs: Row[], m: VerdictModel | null, minScore = MIN) => (rs.length ? (100 * rs.filter((r) => none(m, r.f, minScore)).length) / rs.length : NaN);
@@ -109,6 +116,7 @@ for (let b = w[KEYS.length]! - 10; b < w[KEYS.length]! + 10; b += 0.01) {
 }
 for (const d of [-0.5, -0.25, 0, 0.25, 0.5]) console.log(line(`fitted, bias ${d >= 0 ? "+" : ""}${d}`, model(w, bias + d)));
 const r4 = (v: number) => Math.round(v * 1e4) / 1e4;
+console.log("verdict cost (features + factor):", timing.join(", "));
 console.log("fitted:", JSON.stringify(Object.fromEntries(Object.entries(model(w, bias)).map(([k, v]) => [k, r4(v)]))));
 if (process.env.VERDICT_DUMP) {
   const { writeFileSync } = await import("node:fs");

@@ -22,6 +22,8 @@ export type VerdictFeatures = {
   narrative: number;
   /** 1 when it asks for a language task the agent does itself (explain, describe, write, a joke). */
   language: number;
+  /** 1 when it asks for something fresh (today, latest, current, the last few days): data the agent cannot know. */
+  fresh: number;
   /** 1 when it carries its own input ("the following", "this paragraph", "Text: ..."): nothing to fetch. */
   selfContained: number;
 };
@@ -32,15 +34,16 @@ export type VerdictFeatures = {
  * `bias` already holds the threshold chosen on dev for the default min_score.
  */
 export const VERDICT_MODEL = {
-  logScore: 1.16,
-  coverage: 0.5028,
-  known: 1.2653,
-  logTerms: 0.2567,
-  question: -1.4077,
-  narrative: -0.7943,
-  language: -1.2994,
-  selfContained: -1.6804,
-  bias: 1.0498,
+  logScore: 1.148,
+  coverage: 0.5058,
+  known: 1.2356,
+  logTerms: 0.2102,
+  question: -1.3974,
+  narrative: -0.7937,
+  language: -1.275,
+  selfContained: -1.6635,
+  fresh: 0.6762,
+  bias: 1.098,
 };
 export type VerdictModel = typeof VERDICT_MODEL;
 
@@ -48,6 +51,11 @@ export type VerdictModel = typeof VERDICT_MODEL;
 // than the assistant or the asker ("Can planets orbit ...?", not "Can you find ...?").
 const QUESTION =
   /\b(?:what|why|who|whom|whose|when|where|which|how)\b[^.!?]*\?|(?:^|[.!?]\s+)(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have|had)\s+(?!(?:you|i|we|there)\b)\w[^.!?]*\?/i;
+// Freshness: the agent's knowledge stops at its training, so "now" needs a tool.
+const FRESH =
+  /\b(?:today|tonight|tomorrow|yesterday|now|currently|current|latest|recent|recently|real[- ]?time|live|upcoming|this\s+(?:week|weekend|month|year)|(?:last|past|next)\s+(?:few\s+)?(?:days?|weeks?|months?|hours?))\b/i;
+// A data blob (base64, a hash) is input, not words: it would count as dozens of unknown words.
+const BLOB = /[A-Za-z0-9+/=]{40,}/g;
 const QUOTED = /"[^"]*"|“[^”]*”|(?<!\w)'[^']*'(?!\w)/g;
 // Third-person narration ("John was late, so what did he ...?"): a story or riddle, not a request.
 const NARRATIVE = /\b(?:he|she|his|him|hers)\b/i;
@@ -94,7 +102,7 @@ export class Verdict {
   }
 
   features(query: string, top: number, score: number): VerdictFeatures {
-    const words = [...new Set(encodeQuery(query))];
+    const words = [...new Set(encodeQuery(query.replace(BLOB, " ")))];
     // Quoted text is data the request works on ("translate 'How are you?'"), not the request's form.
     const bare = query.replace(QUOTED, " ");
     let mass = 0;
@@ -124,6 +132,7 @@ export class Verdict {
       narrative: NARRATIVE.test(bare) ? 1 : 0,
       language: LANGUAGE.test(bare) ? 1 : 0,
       selfContained: SELF_CONTAINED.test(query) ? 1 : 0,
+      fresh: FRESH.test(bare) ? 1 : 0,
     };
   }
 
@@ -139,6 +148,7 @@ export class Verdict {
       m.narrative * f.narrative +
       m.language * f.language +
       m.selfContained * f.selfContained +
+      m.fresh * f.fresh +
       m.bias
     );
   }

@@ -34,6 +34,8 @@ describe("verdict features", () => {
     expect(f.known).toBeGreaterThan(0);
     expect(f.known).toBeLessThan(0.5);
     expect(verdict.features("xylophonist", 0, 0.5)).toMatchObject({ known: 0, coverage: 0, terms: 1 });
+    // A data blob is input, not dozens of unknown words.
+    expect(verdict.features(`weather forecast ${"QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo".repeat(3)}`, 0, 0.5)).toMatchObject({ known: 1, terms: 2 });
   });
 
   it.each([
@@ -50,13 +52,16 @@ describe("verdict features", () => {
     ["Classify this sentence as positive or negative", "selfContained", 1],
     ["Extract the names. Text: Ann met Bob", "selfContained", 1],
     ["list the entries of a directory", "selfContained", 0],
+    ["latest news about the election", "fresh", 1],
+    ["weather in Paris over the last few days", "fresh", 1],
+    ["Write a story set in a 'live' village", "fresh", 0],
   ] as const)("%j → %s = %d", (query, key, value) => {
     expect(verdict.features(query, 0, 0.5)[key]).toBe(value);
   });
 });
 
 describe("fit factor", () => {
-  const base: VerdictFeatures = { score: 0.8, coverage: 1, known: 1, terms: 3, question: 0, narrative: 0, language: 0, selfContained: 0 };
+  const base: VerdictFeatures = { score: 0.8, coverage: 1, known: 1, terms: 3, question: 0, narrative: 0, language: 0, selfContained: 0, fresh: 0 };
 
   it("stays in (0, 1] and falls with each sign of a question the agent can answer itself", () => {
     const c0 = verdict.factor(base, DEFAULT_MIN_SCORE);
@@ -90,6 +95,7 @@ describe("fit factor", () => {
     expect(VERDICT_MODEL.logScore).toBeGreaterThan(0);
     expect(VERDICT_MODEL.coverage).toBeGreaterThan(0);
     expect(VERDICT_MODEL.known).toBeGreaterThan(0);
+    expect(VERDICT_MODEL.fresh).toBeGreaterThan(0);
     for (const k of ["question", "narrative", "language", "selfContained"] as const) expect(VERDICT_MODEL[k]).toBeLessThan(0);
   });
 });
