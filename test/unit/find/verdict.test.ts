@@ -101,18 +101,18 @@ describe("fit factor", () => {
 });
 
 describe("find with the verdict", () => {
-  it("answers none to a question the catalog only touches by a word, and still matches a request", async () => {
-    const q = "Explain why the weather forecast is so often wrong?";
-    expect((await lexical.find({ query: q })).verdict).toBe("match");
-    expect(await withVerdict.find({ query: q })).toMatchObject({ verdict: "none", tools: [] });
-    expect((await withVerdict.find({ query: "Summarize the following email: Dear team, the meeting moved." })).verdict).toBe("none");
+  const TASK = "Summarize the following email: Dear team, the meeting moved.";
+
+  it("answers none to a language task the catalog only touches by a word, and still matches a request", async () => {
+    expect((await lexical.find({ query: TASK })).verdict).toBe("match");
+    expect(await withVerdict.find({ query: TASK })).toMatchObject({ verdict: "none", tools: [] });
     const r = await withVerdict.find({ query: "weather forecast for Paris", schemas: false });
     expect(r.verdict).toBe("match");
     expect(r.tools[0]!.name).toBe("weather.get_forecast");
   });
 
   it("keeps the order and scales every score of a query by one factor in (0, 1]", async () => {
-    const q = "Explain why the weather forecast is so often wrong?";
+    const q = TASK;
     const a = (await withVerdict.find({ query: q, min_score: 0, schemas: false })).tools;
     const b = (await lexical.find({ query: q, min_score: 0, schemas: false })).tools;
     expect(a.map((t) => t.name)).toEqual(b.map((t) => t.name));
@@ -126,7 +126,7 @@ describe("find with the verdict", () => {
   });
 
   it("min_score still filters the scores it returns", async () => {
-    const q = "Explain why the weather forecast is so often wrong?";
+    const q = TASK;
     const all = (await withVerdict.find({ query: q, min_score: 0, schemas: false })).tools;
     expect(all.length).toBeGreaterThan(1);
     const cut = (all[0]!.score + all[1]!.score) / 2;
