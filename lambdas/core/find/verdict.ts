@@ -69,32 +69,51 @@ const LANGUAGE =
 const SELF_CONTAINED = /\bfollowing\b|\bgiven\b|\b(?:this|the)\s+(?:passage|text|sentence|sentences|paragraph|article|excerpt|statement|claim)\b|:\s+\S|\n/i;
 
 export class Verdict {
-  private readonly termId: Map<string, number>;
-  private readonly idf: Float64Array;
   private readonly idfMax: number;
-  private readonly start: Uint32Array;
-  private readonly ids: Uint16Array | Uint32Array;
-  private readonly expand: Record<string, number[]>;
+  private readonly N: number;
+  // Postings view, decoded at the first coverage check: nothing is added to the artifact's import.
+  private post: { start: Uint32Array; ids: Uint16Array | Uint32Array } | undefined;
 
-  constructor(data: SearchIndexData, private readonly model: VerdictModel = VERDICT_MODEL) {
-    const N = Math.max(1, data.docs);
-    this.termId = new Map(data.terms.map((t, i) => [t, i]));
-    this.idf = Float64Array.from(data.df, (df) => Math.log((N - df + 0.5) / (df + 0.5) + 1));
-    this.idfMax = Math.log((N - 1 + 0.5) / 1.5 + 1);
-    this.start = new Uint32Array(data.terms.length + 1);
-    data.df.forEach((df, i) => (this.start[i + 1] = this.start[i]! + df));
-    const bytes = new Uint8Array(Buffer.from(data.postings, "base64"));
-    this.ids = data.docs < 65536 ? new Uint16Array(bytes.buffer, 0, bytes.byteLength / 2) : new Uint32Array(bytes.buffer, 0, bytes.byteLength / 4);
-    this.expand = data.expand;
+  constructor(private readonly data: SearchIndexData, private readonly model: VerdictModel = VERDICT_MODEL) {
+    this.N = Math.max(1, data.docs);
+    this.idfMax = Math.log((this.N - 1 + 0.5) / 1.5 + 1);
+  }
+
+  private idf(term: number): number {
+    const df = this.data.df[term]!;
+    return Math.log((this.N - df + 0.5) / (df + 0.5) + 1);
+  }
+
+  /** Id of an encoded word in the sorted vocabulary (binary search, no map to build at import). */
+  private termId(word: string): number | undefined {
+    const terms = this.data.terms;
+    let lo = 0;
+    let hi = terms.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const t = terms[mid]!;
+      if (t === word) return mid;
+      if (t < word) lo = mid + 1;
+      else hi = mid;
+    }
+    return undefined;
   }
 
   /** Whether `doc` is among the postings of `term` (postings are in catalog order: a binary search). */
   private has(term: number, doc: number): boolean {
-    let lo = this.start[term]!;
-    let hi = this.start[term + 1]!;
+    if (!this.post) {
+      const start = new Uint32Array(this.data.terms.length + 1);
+      this.data.df.forEach((df, i) => (start[i + 1] = start[i]! + df));
+      const bytes = new Uint8Array(Buffer.from(this.data.postings, "base64")); // aligned copy for the typed view
+      const ids = this.data.docs < 65536 ? new Uint16Array(bytes.buffer, 0, bytes.byteLength / 2) : new Uint32Array(bytes.buffer, 0, bytes.byteLength / 4);
+      this.post = { start, ids };
+    }
+    const { start, ids } = this.post;
+    let lo = start[term]!;
+    let hi = start[term + 1]!;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const v = this.ids[mid]!;
+      const v = ids[mid]!;
       if (v === doc) return true;
       if (v < doc) lo = mid + 1;
       else hi = mid;
@@ -110,14 +129,15 @@ export class Verdict {
     let knownMass = 0;
     let covered = 0;
     for (const w of words) {
-      const id = this.termId.get(w);
-      const syn = this.expand[w];
+      const id = this.termId(w);
+      const syn = Object.hasOwn(this.data.expand, w) ? this.data.expand[w] : undefined; // not "constructor" of Object
+
       if (id === undefined && !syn?.length) {
         mass += this.idfMax;
         continue;
       }
       // A word known only through synonyms weighs as its rarest synonym.
-      const idf = id !== undefined ? this.idf[id]! : Math.max(...syn!.map((t) => this.idf[t]!));
+      const idf = id !== undefined ? this.idf(id) : Math.max(...syn!.map((t) => this.idf(t)));
       mass += idf;
       knownMass += idf;
       if (top < 0) continue;

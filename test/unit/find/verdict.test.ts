@@ -34,6 +34,8 @@ describe("verdict features", () => {
     expect(f.known).toBeGreaterThan(0);
     expect(f.known).toBeLessThan(0.5);
     expect(verdict.features("xylophonist", 0, 0.5)).toMatchObject({ known: 0, coverage: 0, terms: 1 });
+    // Words that name Object's own properties are plain unknown words.
+    expect(verdict.features("constructor", 0, 0.5)).toMatchObject({ known: 0, terms: 1 });
     // A data blob is input, not dozens of unknown words.
     expect(verdict.features(`weather forecast ${"QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo".repeat(3)}`, 0, 0.5)).toMatchObject({ known: 1, terms: 2 });
   });
