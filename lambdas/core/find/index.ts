@@ -59,8 +59,10 @@ export type FinderOptions = {
 
 /**
  * Default `min_score`. Scores are 1 − exp(−evidence), one fully matched rarest word ≈ 0.5, so 0.4
- * asks for about one specific word matched well. Chosen on dev samples (metatool single false-none
- * ≤ 5% against no_tool none-rate; seal-tools dev); the trade-off is in test/eval/README.md.
+ * asks for about one specific word matched well; the verdict's fit factor (verdict.ts, ≤ 1) then
+ * lowers the scores of a query no tool seems to fit, its threshold fitted at this default. Chosen on
+ * dev halves (metatool single false-none ≤ 5% against no_tool none-rate; seal-tools dev); the
+ * trade-off is in test/eval/README.md, "No tool fits".
  */
 export const DEFAULT_MIN_SCORE = 0.4;
 export const DEFAULT_LIMIT = 10;
