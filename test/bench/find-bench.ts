@@ -11,8 +11,16 @@ import { catalogFromJsonl, type JsonlTool } from "../../build/sources/jsonl.js";
 import { artifactFromFiles } from "../../lambdas/artifact.js";
 import { createFinder } from "../../lambdas/core/find/index.js";
 import { Fts5, loadJsonlTools, loadTools, readJsonl, sample, type EvalQuery } from "../eval/harness.js";
+import { formatColdStart, measureColdStart } from "./cold-start-bench.js";
 
-const { values } = parseArgs({ options: { json: { type: "boolean", default: false }, queries: { type: "string", default: "2000" } } });
+const { values } = parseArgs({
+  options: {
+    json: { type: "boolean", default: false },
+    queries: { type: "string", default: "2000" },
+    // Fresh processes per catalog for the Lambda cold-start figure; 0 skips it.
+    "cold-runs": { type: "string", default: "5" },
+  },
+});
 const EVAL = process.env.TOOLBELT_EVAL_DIR ?? join(import.meta.dirname, "../../../shared/eval");
 const MAX_Q = Number(values.queries);
 
@@ -64,9 +72,12 @@ type Row = {
   find_one?: { p50_us: number; p99_us: number; mean_us: number };
   fts5_one?: { p50_us: number; p99_us: number; mean_us: number };
   import: Record<string, number>;
-  /** Cold start of the bundled find Lambda: measured by the deployment bench, not here. */
+  /** Bundled find Lambda, fresh process: import until the first POST /v1/find answer (median ms). */
   lambda_cold_start_ms: number | null;
 };
+
+// Artifact folders stay until the cold-start runs below have read them.
+const artifactDirs: { label: string; artifactDir: string }[] = [];
 
 async function bench(set: string, rows: JsonlTool[], queries: string[], one?: string[]): Promise<Row> {
   const catalog = catalogFromJsonl(rows, { source: set });
@@ -84,15 +95,11 @@ async function bench(set: string, rows: JsonlTool[], queries: string[], one?: st
     : {};
   fts.close();
   const dir = await mkdtemp(join(tmpdir(), "toolbelt-bench-"));
-  let imp: Record<string, number>;
-  try {
-    await writeArtifact(dir, files);
-    const child = join(import.meta.dirname, "import-child.ts");
-    imp = JSON.parse(execFileSync(process.execPath, ["--import", "tsx", child, dir], { encoding: "utf8" })) as Record<string, number>;
-    for (const k of Object.keys(imp)) imp[k] = round(imp[k]!);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  artifactDirs.push({ label: set, artifactDir: dir });
+  await writeArtifact(dir, files);
+  const child = join(import.meta.dirname, "import-child.ts");
+  const imp = JSON.parse(execFileSync(process.execPath, ["--import", "tsx", child, dir], { encoding: "utf8" })) as Record<string, number>;
+  for (const k of Object.keys(imp)) imp[k] = round(imp[k]!);
   const bytes = Object.values(files).reduce((s, f) => s + Buffer.byteLength(f), 0);
   return {
     set,
@@ -124,6 +131,11 @@ rows.push(await bench("livemcpbench", live, liveQ));
 rows.push(await bench("seal-tools", seal, sealQ, sealOne));
 rows.push(await bench("seal-tools x2.5", scale(seal, 10_000), sealQ, sealOne));
 
+const coldRuns = Number(values["cold-runs"]);
+const cold = coldRuns > 0 ? await measureColdStart({ catalogs: artifactDirs, runs: coldRuns }) : undefined;
+for (const r of rows) r.lambda_cold_start_ms = cold?.rows.find((c) => c.label === r.set)?.firstAnswerMs.median ?? null;
+await Promise.all(artifactDirs.map((d) => rm(d.artifactDir, { recursive: true, force: true })));
+
 if (values.json) {
   console.log(JSON.stringify({ node: process.version, rows }));
 } else {
@@ -138,5 +150,5 @@ if (values.json) {
   for (const r of rows.filter((x) => x.find_one)) {
     console.log(`${r.set.padEnd(16)} ${String(r.tools).padStart(6)}  find p50/p99 ${r.find_one!.p50_us}/${r.find_one!.p99_us} µs   fts5 ${r.fts5_one!.p50_us}/${r.fts5_one!.p99_us} µs`);
   }
-  console.log("lambda cold start: not measured here (see the deployment bench)");
+  console.log(cold ? formatColdStart(cold) : "lambda cold start: skipped (--cold-runs 0)");
 }
