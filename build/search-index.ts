@@ -114,7 +114,8 @@ export async function buildSearchIndex(
 
   // Build-time expansion: WordNet synonyms of indexed words that are themselves indexed, keyed by
   // the synonym's stem, so a query word absent from the catalog still reaches the tools that say it otherwise.
-  const expand: Record<string, number[]> = {};
+  // Null-prototype tables: a word "__proto__" is a key like any other, not the object's prototype.
+  const expand: Record<string, number[]> = Object.create(null) as Record<string, number[]>;
   if (params.synonymWeight > 0) {
     const rel = new Map<string, Set<number>>();
     const syn = await wordnetSynonyms();
@@ -133,7 +134,7 @@ export async function buildSearchIndex(
   }
 
   // Lexicon: each word of a group reaches the group's other words the catalog contains (one term each).
-  const related: Record<string, number[]> = {};
+  const related: Record<string, number[]> = Object.create(null) as Record<string, number[]>;
   if ((params.lexiconWeight ?? 0) > 0) {
     const rel = new Map<string, Set<number>>();
     for (const group of lexiconGroups()) {

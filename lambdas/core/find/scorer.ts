@@ -59,6 +59,15 @@ function osa(a: string, b: string, max: number): number {
   return prev[n]!;
 }
 
+/**
+ * A table's entry for a query word, own keys only: the tables are plain objects from JSON and a
+ * word like "constructor" or "toString" must not answer with Object.prototype's function.
+ * (A guard, not a Map: it keeps the artifact format and costs nothing at import.)
+ */
+export function ownList(table: Record<string, number[]>, key: string): readonly number[] {
+  return Object.hasOwn(table, key) ? table[key]! : [];
+}
+
 export class Scorer {
   readonly docs: number;
   private readonly terms: string[];
@@ -177,10 +186,10 @@ export class Scorer {
       const exact = this.termOf(t);
       const members: Member[] = exact !== undefined ? [{ term: exact, w: 1 }] : [...this.fuzzy(t)];
       if (this.synonymWeight > 0) {
-        for (const id of this.expand[t] ?? []) if (id !== exact) members.push({ term: id, w: this.synonymWeight });
+        for (const id of ownList(this.expand, t)) if (id !== exact) members.push({ term: id, w: this.synonymWeight });
       }
       if (this.lexiconWeight > 0) {
-        for (const id of this.related[t] ?? []) {
+        for (const id of ownList(this.related, t)) {
           if (id === exact) continue;
           const had = members.find((m) => m.term === id);
           if (had) had.w = Math.max(had.w, this.lexiconWeight);

@@ -1,0 +1,27 @@
+// Bug: POST /v1/find {query: "constructor"} answered 500 ("function is not iterable": the find
+// index's lookup tables are plain objects read with query words). Object.prototype names are words.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApi, type TestApi } from "../../helpers/api.js";
+
+let api: TestApi;
+
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+describe("POST /v1/find with Object.prototype words", () => {
+  it.each(["constructor", "__proto__ toString", "hasOwnProperty valueOf", "constructor: recent commits"])("answers %j with 200", async (query) => {
+    const res = await api.request("/v1/find", { json: { query, schemas: false } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { tools: { name: string }[] };
+    expect(Array.isArray(body.tools)).toBe(true);
+  });
+
+  it("still ranks by the query's other words", async () => {
+    const res = await api.request("/v1/find", { json: { query: "constructor: recent commits of a repository", schemas: false } });
+    expect(((await res.json()) as { tools: { name: string }[] }).tools[0]?.name).toBe("git.log");
+  });
+});
