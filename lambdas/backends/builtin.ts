@@ -38,19 +38,20 @@ export function reshape(args: Record<string, unknown>, tool: string): Record<str
       problems: [{ path: "$.mapping", message: "must be an object of output key → path", keyword: "type" }],
     });
   }
-  const out: Record<string, unknown> = {};
+  const out: [string, unknown][] = [];
   const problems: { path: string; message: string; keyword: string }[] = [];
   for (const [key, path] of Object.entries(mapping)) {
     if (typeof path !== "string") {
       problems.push({ path: `$.mapping.${key}`, message: "must be a string path", keyword: "type" });
       continue;
     }
-    out[key] = pick(args.data, path) ?? null;
+    out.push([key, pick(args.data, path) ?? null]);
   }
   if (problems.length) {
     throw new ToolbeltError("INVALID_ARGUMENTS", `${tool}: ${problems.map((p) => `${p.path} ${p.message}`).join("; ")}`, { tool, problems });
   }
-  return out;
+  // fromEntries defines keys: an output key "__proto__" is a key, never the result's prototype.
+  return Object.fromEntries(out);
 }
 
 export function createBuiltinBackend(options: BuiltinBackendOptions = {}): ToolBackend {

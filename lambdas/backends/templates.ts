@@ -37,10 +37,11 @@ export class Secrets {
   }
 }
 
+/** Own properties only: `{{input.constructor}}` of an input without one is absent, not Object's function. */
 export function lookup(input: unknown, dotted: string): unknown {
   let cur: unknown = input;
   for (const key of dotted.split(".").filter(Boolean)) {
-    if (cur === null || typeof cur !== "object") return undefined;
+    if (cur === null || typeof cur !== "object" || !Object.hasOwn(cur, key)) return undefined;
     cur = (cur as Record<string, unknown>)[key];
   }
   return cur;
@@ -57,8 +58,9 @@ export type RenderContext = { input: Record<string, unknown>; env: EnvMap; secre
 
 export function substituteEnv(template: string, ctx: RenderContext): string {
   return template.replace(ENV_RE, (_, name: string) => {
-    const value = ctx.env[name];
-    if (value === undefined) {
+    // Own string values only: `${constructor}` or `${toString}` are unset variables, not Object's methods.
+    const value = Object.hasOwn(ctx.env, name) ? ctx.env[name] : undefined;
+    if (typeof value !== "string") {
       throw new ToolbeltError(
         "UNAVAILABLE",
         `${ctx.tool} needs the environment variable ${name}, which is not set on this gateway; tell the operator`,
@@ -92,12 +94,13 @@ export function renderJson(template: unknown, ctx: RenderContext): unknown {
   if (typeof template === "string") return renderValue(template, ctx);
   if (Array.isArray(template)) return template.map((t) => renderJson(t, ctx)).filter((v) => v !== undefined);
   if (template && typeof template === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(template)) {
-      const r = renderJson(v, ctx);
-      if (r !== undefined) out[k] = r;
-    }
-    return out;
+    // fromEntries defines keys: a `"__proto__"` key stays a key instead of replacing the prototype.
+    return Object.fromEntries(
+      Object.entries(template).flatMap(([k, v]) => {
+        const r = renderJson(v, ctx);
+        return r !== undefined ? [[k, r]] : [];
+      }),
+    );
   }
   return template;
 }

@@ -424,7 +424,7 @@ function evaluate(src: string): number {
     if (/^[A-Za-z_]/.test(tok)) {
       const name = tok.toLowerCase();
       if (peek() === "(") {
-        const fn = FUNCS[name];
+        const fn = Object.hasOwn(FUNCS, name) ? FUNCS[name] : undefined; // "__proto__(1)" is unknown, not Object.prototype
         if (!fn) throw bad(`unknown function \`${tok}\`; known: ${Object.keys(FUNCS).join(", ")}`);
         take("(");
         const args = [expr()];
@@ -432,7 +432,7 @@ function evaluate(src: string): number {
         take(")");
         return fn(...args);
       }
-      const c = CONSTS[name];
+      const c = Object.hasOwn(CONSTS, name) ? CONSTS[name] : undefined;
       if (c === undefined) throw bad(`unknown name \`${tok}\`; constants: ${Object.keys(CONSTS).join(", ")}`);
       return c;
     }

@@ -98,7 +98,7 @@ export function createCallGateway<C extends Caller = Caller>(
           ports.log?.("info", "consequential call", {
             tool: tool.name,
             principal: caller.principal,
-            ...(g.affects ? { affects: args[g.affects] } : {}),
+            ...(g.affects && Object.hasOwn(args, g.affects) ? { affects: args[g.affects] } : {}),
             ...(g.destructive ? { destructive: true } : {}),
           });
         }
@@ -129,7 +129,7 @@ export function createCallGateway<C extends Caller = Caller>(
     options: CallOptions,
   ): Promise<BackendOutput> => {
     const outer = options.signal;
-    const backend = ports.backends[tool.backend.kind];
+    const backend = Object.hasOwn(ports.backends, tool.backend.kind) ? ports.backends[tool.backend.kind] : undefined;
     if (!backend) {
       throw new ToolbeltError("NOT_IMPLEMENTED", `${tool.name} is a ${tool.backend.kind} tool and this gateway has no ${tool.backend.kind} backend configured`, {
         tool: tool.name,
