@@ -27,6 +27,9 @@ const options = (flavour: Flavour) => ({
   addUsedSchema: false,
   // Defaults fill arguments the templates need; results are checked, never changed.
   useDefaults: flavour === "input",
+  // Own properties only: an optional parameter named `constructor` or `toString` that was not sent is
+  // absent, not Object's function (without this every call omitting it failed "must be string").
+  ownProperties: true,
 });
 
 function draftOf(schema: JsonSchema): Draft {

@@ -1,7 +1,11 @@
 // Bug class: user- or registry-controlled strings ("constructor", "__proto__", "toString") used as keys
 // of plain objects reached Object.prototype. Templates and reshape must treat them as ordinary keys.
 import { describe, expect, it } from "vitest";
+import type { CatalogTool } from "../../../registry/contract/artifact.js";
 import { reshape } from "../../../lambdas/backends/builtin.js";
+import { createCallGateway } from "../../../lambdas/core/call/gateway.js";
+import type { Caller, ToolBackend } from "../../../lambdas/core/call/types.js";
+import { globMatcher } from "../../../lambdas/core/globs.js";
 import { lookup, renderJson, renderString, renderValue, Secrets, type RenderContext } from "../../../lambdas/backends/templates.js";
 
 const ctx = (input: Record<string, unknown>, env: Record<string, string> = {}): RenderContext => ({ input, env, secrets: new Secrets(), tool: "t.x" });
@@ -59,5 +63,79 @@ describe("reshape with prototype-named keys and paths", () => {
     expect(Object.keys(out).sort()).toEqual(["__proto__", "constructor"]);
     expect(JSON.stringify(out)).toBe('{"__proto__":{"polluted":"yes"},"constructor":1}');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe("call gateway with prototype-named tools, arguments and backends", () => {
+  const schema = {
+    type: "object",
+    properties: JSON.parse('{"__proto__":{"type":"string"},"constructor":{"type":"string"},"toString":{"type":"string"}}') as Record<string, unknown>,
+    additionalProperties: false,
+  };
+  const tool = (name: string, over: Partial<CatalogTool> = {}): CatalogTool => ({
+    name,
+    family: name.split(".")[0]!,
+    kind: "builtin",
+    description: `${name}.`,
+    input_schema: schema,
+    governance: {},
+    timeout_ms: 1000,
+    backend: { kind: "builtin", handler: "echo" },
+    source: "test",
+    ...over,
+  });
+  const setup = () => {
+    const lines: { message: string; fields?: Record<string, unknown> }[] = [];
+    const tools = [
+      tool("x.constructor", { governance: { consequential: true, affects: "constructor" } }),
+      // An artifact that names a backend kind through a prototype key must not reach Object.prototype.
+      tool("x.odd", { backend: { kind: "toString" } as unknown as CatalogTool["backend"] }),
+    ];
+    const echo: ToolBackend = { invoke: async (_t, args) => ({ result: { args } }) };
+    const gateway = createCallGateway({
+      tools: new Map(tools.map((t) => [t.name, t])),
+      backends: { builtin: echo },
+      misses: { record: async () => undefined },
+      log: (_level, message, fields) => lines.push({ message, ...(fields ? { fields } : {}) }),
+      now: () => new Date("2026-12-01T00:00:00Z"),
+    });
+    const caller: Caller = { principal: "p1", granted: globMatcher(["*"]) };
+    return { gateway, caller, lines };
+  };
+
+  it("passes prototype-named arguments through as data", async () => {
+    const { gateway, caller } = setup();
+    const args = { constructor: "c", toString: "t" };
+    const res = await gateway.call({ tool: "x.constructor", args }, caller);
+    expect(JSON.stringify(res.result)).toBe('{"args":{"constructor":"c","toString":"t"}}');
+  });
+
+  it("accepts a call that omits the optional parameters named `constructor` and `toString`", async () => {
+    const { gateway, caller } = setup();
+    await expect(gateway.call({ tool: "x.constructor", args: { constructor: "c" } }, caller)).resolves.toMatchObject({ result: { args: { constructor: "c" } } });
+    await expect(gateway.call({ tool: "x.constructor", args: {} }, caller)).resolves.toMatchObject({ result: { args: {} } });
+  });
+
+  it("refuses a `__proto__` argument as data (JSON Schema validators never accept that name), without polluting", async () => {
+    const { gateway, caller } = setup();
+    const args = JSON.parse('{"__proto__":{"polluted":"yes"}}') as Record<string, unknown>;
+    await expect(gateway.call({ tool: "x.constructor", args }, caller)).rejects.toMatchObject({ code: "INVALID_ARGUMENTS" });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("logs `affects` only when the argument was sent, never Object's constructor", async () => {
+    const { gateway, caller, lines } = setup();
+    await gateway.call({ tool: "x.constructor", args: {} }, caller);
+    expect(lines).toEqual([{ message: "consequential call", fields: { tool: "x.constructor", principal: "p1" } }]);
+  });
+
+  it("answers NOT_IMPLEMENTED for a backend kind named like an Object.prototype member", async () => {
+    const { gateway, caller } = setup();
+    await expect(gateway.call({ tool: "x.odd", args: {} }, caller)).rejects.toMatchObject({ code: "NOT_IMPLEMENTED" });
+  });
+
+  it.each(["__proto__", "toString", "hasOwnProperty", "valueOf"])("answers an unknown tool named %j as not found", async (name) => {
+    const { gateway, caller } = setup();
+    await expect(gateway.call({ tool: name, args: {} }, caller)).rejects.toMatchObject({ code: "TOOL_NOT_FOUND" });
   });
 });
