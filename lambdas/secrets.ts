@@ -30,7 +30,8 @@ export function parseSecretSpec(raw: string | undefined): SecretSpec {
   }
   const spec: SecretSpec = {};
   for (const [name, parameter] of Object.entries(parsed)) {
-    if (!ENV_NAME.test(name) || typeof parameter !== "string" || parameter === "") {
+    // `__proto__` cannot be a key of the spec or of the values put into the environment (assigning it sets a prototype).
+    if (!ENV_NAME.test(name) || name === "__proto__" || typeof parameter !== "string" || parameter === "") {
       throw new ToolbeltError("INTERNAL", `${SECRETS_ENV}: entry ${JSON.stringify(name)} must map a variable name to a parameter name`);
     }
     spec[name] = parameter;
@@ -97,7 +98,8 @@ export function ssmParameterReader(opts: { region?: string } = {}): ParameterRea
  */
 export async function loadSecretsIntoEnv(env: Env = process.env, read?: ParameterReader): Promise<string[]> {
   const spec = parseSecretSpec(env[SECRETS_ENV]);
-  const wanted = Object.fromEntries(Object.entries(spec).filter(([name]) => env[name] === undefined));
+  // A string value means set; process.env inherits `constructor`, which is not a set variable.
+  const wanted = Object.fromEntries(Object.entries(spec).filter(([name]) => typeof env[name] !== "string"));
   if (Object.keys(wanted).length === 0) return [];
   const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
   const values = await resolveSecrets(wanted, read ?? ssmParameterReader(region ? { region } : {}));

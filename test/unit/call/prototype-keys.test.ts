@@ -6,6 +6,7 @@ import { reshape } from "../../../lambdas/backends/builtin.js";
 import { createCallGateway } from "../../../lambdas/core/call/gateway.js";
 import type { Caller, ToolBackend } from "../../../lambdas/core/call/types.js";
 import { globMatcher } from "../../../lambdas/core/globs.js";
+import { loadSecretsIntoEnv, parseSecretSpec } from "../../../lambdas/secrets.js";
 import { lookup, renderJson, renderString, renderValue, Secrets, type RenderContext } from "../../../lambdas/backends/templates.js";
 
 const ctx = (input: Record<string, unknown>, env: Record<string, string> = {}): RenderContext => ({ input, env, secrets: new Secrets(), tool: "t.x" });
@@ -137,5 +138,38 @@ describe("call gateway with prototype-named tools, arguments and backends", () =
   it.each(["__proto__", "toString", "hasOwnProperty", "valueOf"])("answers an unknown tool named %j as not found", async (name) => {
     const { gateway, caller } = setup();
     await expect(gateway.call({ tool: name, args: {} }, caller)).rejects.toMatchObject({ code: "TOOL_NOT_FOUND" });
+  });
+});
+
+describe("process.env and secrets with prototype names", () => {
+  it("renders a real variable of process.env and refuses `${constructor}` against it", () => {
+    process.env.TOOLBELT_PROTO_TEST = "from-env";
+    try {
+      const c: RenderContext = { input: {}, env: process.env, secrets: new Secrets(), tool: "t.x" };
+      expect(renderString("${TOOLBELT_PROTO_TEST}", c)).toBe("from-env");
+      expect(() => renderString("${constructor}", c)).toThrowError(expect.objectContaining({ code: "UNAVAILABLE" }));
+    } finally {
+      delete process.env.TOOLBELT_PROTO_TEST;
+    }
+  });
+
+  it("loads a secret named `constructor` into process.env (it inherits one, which is not a set variable)", async () => {
+    const env: Record<string, string | undefined> = process.env;
+    const before = env.TOOLBELT_SECRETS;
+    env.TOOLBELT_SECRETS = JSON.stringify({ constructor: "/p/ctor" });
+    try {
+      const read = async (name: string) => (name === "/p/ctor" ? "ctor-value" : undefined);
+      expect(await loadSecretsIntoEnv(env, read)).toEqual(["constructor"]);
+      expect(Object.hasOwn(env, "constructor") && env["constructor"]).toBe("ctor-value");
+    } finally {
+      delete env["constructor"];
+      if (before === undefined) delete env.TOOLBELT_SECRETS;
+      else env.TOOLBELT_SECRETS = before;
+    }
+  });
+
+  it("refuses a secret spec entry named `__proto__` instead of dropping it silently", () => {
+    expect(() => parseSecretSpec('{"__proto__":"/p/x"}')).toThrowError(expect.objectContaining({ code: "INTERNAL" }));
+    expect(parseSecretSpec('{"toString":"/p/x"}')).toEqual({ toString: "/p/x" });
   });
 });
