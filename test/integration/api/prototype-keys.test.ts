@@ -25,3 +25,26 @@ describe("POST /v1/find with Object.prototype words", () => {
     expect(((await res.json()) as { tools: { name: string }[] }).tools[0]?.name).toBe("git.log");
   });
 });
+
+describe("sessions and bodies with Object.prototype names", () => {
+  it.each(["constructor", "__proto__", "toString"])("answers a brief named %j as unknown (4xx), not 500", async (brief) => {
+    const res = await api.request("/v1/sessions", { json: { brief } });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+  });
+
+  it.each(["constructor", "__proto__", "toString"])("answers the surface of a session %j as not found", async (id) => {
+    const res = await api.request(`/v1/sessions/${id}/surface`);
+    expect(res.status).toBe(404);
+  });
+
+  it("treats a `__proto__` member of a find body as an unknown field, not a prototype", async () => {
+    const res = await api.request("/v1/find", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"query":"recent commits","__proto__":{"limit":1,"schemas":false}}',
+    });
+    expect(res.status).toBe(400);
+    expect(({} as Record<string, unknown>).limit).toBeUndefined();
+  });
+});
