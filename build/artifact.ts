@@ -9,6 +9,8 @@ import {
   type CatalogTool,
   type FamilyInfo,
   type Manifest,
+  type StoredCatalog,
+  type StoredCatalogTool,
 } from "../registry/contract/artifact.js";
 import { buildSearchIndex } from "./search-index.js";
 
@@ -27,7 +29,18 @@ export async function emitArtifact(input: ArtifactInput): Promise<ArtifactFiles>
   const tools = [...input.tools].sort(byName);
   const families = [...input.families].sort(byName);
   const catalog: Catalog = { families, tools };
+  // The hash covers the catalog as objects (the registry's content), not its storage form.
   const catalogJson = JSON.stringify(catalog);
+  const stored: StoredCatalog = {
+    families,
+    // Same keys in the same order, the schemas as text.
+    tools: tools.map(
+      (t) =>
+        Object.fromEntries(
+          Object.entries(t).map(([k, v]) => [k, k === "input_schema" || k === "output_schema" ? JSON.stringify(v) : v]),
+        ) as StoredCatalogTool,
+    ),
+  };
   const indexJson = JSON.stringify(await buildSearchIndex(catalog));
   const manifest: Manifest = {
     format_version: ARTIFACT_FORMAT_VERSION,
@@ -38,11 +51,18 @@ export async function emitArtifact(input: ArtifactInput): Promise<ArtifactFiles>
   };
   return {
     [ARTIFACT_FILES.manifest]: JSON.stringify(manifest, null, 2) + "\n",
-    [ARTIFACT_FILES.catalog]: catalogJson,
+    [ARTIFACT_FILES.catalog]: asciiJson(JSON.stringify(stored)),
     [ARTIFACT_FILES.names]: JSON.stringify(tools.map((t) => t.name)),
     [ARTIFACT_FILES.index]: indexJson,
   } as ArtifactFiles;
 }
+
+/**
+ * Non-ASCII characters as \u escapes (the same JSON value): an all-ASCII file decodes to a one-byte
+ * string at import, where one Chinese description or curly quote would make the whole catalog a
+ * two-byte string, slower to read and to parse.
+ */
+const asciiJson = (json: string) => json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
 export async function writeArtifact(dir: string, files: ArtifactFiles): Promise<void> {
   await mkdir(dir, { recursive: true });

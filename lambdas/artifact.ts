@@ -7,6 +7,7 @@ import {
   type Catalog,
   type CatalogTool,
   type Manifest,
+  type StoredCatalog,
 } from "../registry/contract/artifact.js";
 
 export type Artifact = Catalog & {
@@ -37,11 +38,47 @@ function parseArtifact(readText: (file: string) => string, dir: string): Artifac
       `artifact in ${dir} has format ${manifest.format_version}, this runtime reads ${ARTIFACT_FORMAT_VERSION}: rebuild it with npm run build:artifact`,
     );
   }
-  const catalog = read(ARTIFACT_FILES.catalog) as Catalog;
+  const stored = read(ARTIFACT_FILES.catalog) as StoredCatalog;
+  for (const t of stored.tools) lazySchemas(t);
+  const catalog = stored as unknown as Catalog;
   return {
     ...catalog,
     manifest,
     index: read(ARTIFACT_FILES.index),
     byName: new Map(catalog.tools.map((t) => [t.name, t])),
   };
+}
+
+// The schemas stay JSON text until something reads them (find shows ≤ 10 tools, a call needs one):
+// parsing every schema into objects was most of the import time. Each tool's `input_schema` and
+// `output_schema` become enumerable accessors (spread, JSON.stringify and equality still see
+// objects) that parse once and then turn into plain data properties. The getters are shared by all
+// tools, the text kept aside, so the tools keep one shape.
+const rawSchemas = new WeakMap<object, { input_schema: string; output_schema?: string }>();
+
+function schemaAccessor(key: "input_schema" | "output_schema"): PropertyDescriptor {
+  const settle = (tool: object, value: unknown) =>
+    Object.defineProperty(tool, key, { value, writable: true, enumerable: true, configurable: true });
+  return {
+    enumerable: true,
+    configurable: true,
+    get(this: object) {
+      const text = rawSchemas.get(this)?.[key];
+      const value = text === undefined ? undefined : (JSON.parse(text) as unknown);
+      settle(this, value);
+      return value;
+    },
+    set(this: object, value: unknown) {
+      settle(this, value);
+    },
+  };
+}
+
+const INPUT = schemaAccessor("input_schema");
+const OUTPUT = schemaAccessor("output_schema");
+
+function lazySchemas(t: { input_schema: string; output_schema?: string }): void {
+  rawSchemas.set(t, t.output_schema === undefined ? { input_schema: t.input_schema } : { input_schema: t.input_schema, output_schema: t.output_schema });
+  Object.defineProperty(t, "input_schema", INPUT);
+  if (t.output_schema !== undefined) Object.defineProperty(t, "output_schema", OUTPUT);
 }

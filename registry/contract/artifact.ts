@@ -3,7 +3,11 @@
 import type { JsonSchema } from "./schema-types.js";
 import type { ToolKind } from "./tool.js";
 
-export const ARTIFACT_FORMAT_VERSION = 1;
+/**
+ * 2: catalog.json stores each tool's `input_schema`/`output_schema` as JSON text (`StoredCatalogTool`),
+ * parsed on first use by the runtime: scanning a string is far cheaper at import than building objects.
+ */
+export const ARTIFACT_FORMAT_VERSION = 2;
 /** File names inside the artifact directory. */
 export const ARTIFACT_FILES = {
   manifest: "manifest.json",
@@ -83,3 +87,7 @@ export type Manifest = {
 };
 
 export type Catalog = { families: FamilyInfo[]; tools: CatalogTool[] };
+
+/** A tool as catalog.json stores it (format 2): the schemas as JSON text. `loadArtifact` gives `CatalogTool`. */
+export type StoredCatalogTool = Omit<CatalogTool, "input_schema" | "output_schema"> & { input_schema: string; output_schema?: string };
+export type StoredCatalog = { families: FamilyInfo[]; tools: StoredCatalogTool[] };

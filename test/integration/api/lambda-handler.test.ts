@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENDPOINT_GROUPS } from "../../../infra/endpoint-groups.js";
+import { ARTIFACT_FORMAT_VERSION } from "../../../registry/contract/artifact.js";
 import { testPolicy, testBriefs, TEST_KEYS } from "../../helpers/api.js";
 import { buildTestArtifact } from "../../helpers/artifact.js";
 import { startDynalite, type TestDynamo } from "../../helpers/dynalite.js";
@@ -64,7 +65,7 @@ describe("the api Lambda handler with API Gateway v2 events", () => {
   it("serves health without a key", async () => {
     const res = await invoke({ method: "GET", path: "/v1/health", as: null });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: "ok", format_version: 1, counts: { tools: 10 } });
+    expect(res.body).toMatchObject({ status: "ok", format_version: ARTIFACT_FORMAT_VERSION, counts: { tools: 10 } });
   });
 
   it("opens a session with a brief, reads its surface, and keeps it from another principal", async () => {

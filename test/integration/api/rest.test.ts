@@ -3,6 +3,7 @@
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { principalOf, type AppEnv } from "../../../lambdas/http/env.js";
+import { ARTIFACT_FORMAT_VERSION } from "../../../registry/contract/artifact.js";
 import { ERROR_STATUS } from "../../../lambdas/core/errors.js";
 import { ToolbeltError } from "../../../lambdas/core/errors.js";
 import { FindBody, OpenSessionBody } from "../../../lambdas/core/requests.js";
@@ -41,7 +42,7 @@ describe("GET /v1/health and /v1/openapi.json (public)", () => {
     const body = (await res.json()) as Record<string, unknown>;
     expect(body).toMatchObject({
       status: "ok",
-      format_version: 1,
+      format_version: ARTIFACT_FORMAT_VERSION,
       registry_hash: api.artifact.manifest.registry_hash,
       counts: { tools: 10, families: 4 },
       always_loaded: ["toolbelt.reshape"],

@@ -1,0 +1,64 @@
+// Artifact format 2: schemas stored as JSON text, read back as objects only when used.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { emitArtifact, writeArtifact } from "../../../build/artifact.js";
+import { artifactFromFiles, loadArtifact } from "../../../lambdas/artifact.js";
+import type { CatalogTool, StoredCatalog } from "../../../registry/contract/artifact.js";
+
+const tool = (name: string, extra: Partial<CatalogTool> = {}): CatalogTool => ({
+  name,
+  family: "demo",
+  kind: "builtin",
+  description: `Tool ${name}: 搜索 “quoted”`,
+  input_schema: { type: "object", properties: { q: { type: "string", description: "词" } }, required: ["q"] },
+  governance: {},
+  timeout_ms: 1000,
+  backend: { kind: "builtin", handler: "x" },
+  source: "demo.yaml",
+  ...extra,
+});
+const TOOLS = [
+  tool("demo.b", { output_schema: { type: "object", properties: { n: { type: "number" } } } }),
+  tool("demo.a"),
+];
+const FAMILIES = [{ name: "demo", description: "Demo.", required: true, tool_count: 2, examples: ["a", "b"] }];
+const emit = () => emitArtifact({ families: FAMILIES, tools: TOOLS, always_loaded: [] });
+
+describe("artifact schemas", () => {
+  it("stores each schema as JSON text in an all-ASCII catalog, byte-identical across builds", async () => {
+    const files = await emit();
+    expect(files["catalog.json"]).toBe((await emit())["catalog.json"]);
+    expect(files["catalog.json"]).toMatch(/^[\x00-\x7f]*$/);
+    const stored = JSON.parse(files["catalog.json"]) as StoredCatalog;
+    expect(stored.tools.map((t) => t.name)).toEqual(["demo.a", "demo.b"]);
+    expect(typeof stored.tools[0]!.input_schema).toBe("string");
+    expect(stored.tools[0]).not.toHaveProperty("output_schema");
+    expect(JSON.parse(stored.tools[1]!.output_schema!)).toEqual(TOOLS[0]!.output_schema);
+    expect(stored.tools[0]!.description).toBe("Tool demo.a: 搜索 “quoted”");
+  });
+
+  it("reads every tool back as the tool that went in, schemas as objects", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "toolbelt-artifact-"));
+    try {
+      await writeArtifact(dir, await emit());
+      for (const artifact of [loadArtifact(dir), artifactFromFiles(await emit())]) {
+        const [a, b] = artifact.tools;
+        expect(a).toEqual(TOOLS[1]);
+        expect(b).toEqual(TOOLS[0]);
+        expect({ ...b }).toEqual(TOOLS[0]);
+        expect(JSON.parse(JSON.stringify(artifact.tools))).toEqual([TOOLS[1], TOOLS[0]]);
+        expect("output_schema" in a!).toBe(false);
+        expect(artifact.byName.get("demo.b")!.output_schema).toEqual({ type: "object", properties: { n: { type: "number" } } });
+        // Parsed once: the same object on every read; an assignment replaces it.
+        expect(a!.input_schema).toBe(a!.input_schema);
+        a!.input_schema = { type: "object" };
+        expect(a!.input_schema).toEqual({ type: "object" });
+        expect(Object.keys(b!)).toEqual(Object.keys(TOOLS[0]!));
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
