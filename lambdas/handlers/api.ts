@@ -19,12 +19,12 @@ function briefsText(inline: string | undefined, artifactDir: string): string | u
   return existsSync(file) ? readFileSync(file, "utf8") : undefined;
 }
 
-const config = loadConfig(process.env);
+export const config = loadConfig(process.env);
 if (!config.policyJson) throw new Error("TOOLBELT_POLICY is not set: give the policy JSON (principals, key digests, grants) or a file path");
 const artifact = loadArtifact(config.artifactDir);
 const logger = jsonLogger();
 const briefs = briefsText(config.briefsJson, config.artifactDir);
-const client = createDynamoClient({ region: config.region, ...(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint } : {}) });
+export const client = createDynamoClient({ region: config.region, ...(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint } : {}) });
 
 export const deps = createDeps({
   artifact,

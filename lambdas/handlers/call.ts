@@ -4,14 +4,9 @@
 import { handle } from "hono/aws-lambda";
 import { createApp } from "../http/app.js";
 import { createCallModule } from "../http/routes/call.js";
-import { loadConfig } from "../config.js";
 import { loadSecretsIntoEnv } from "../secrets.js";
-import { createDynamoClient } from "../stores/dynamodb.js";
 import { DynamoMissStore } from "../stores/misses.js";
-import { deps } from "./api.js";
-
-const config = loadConfig(process.env);
-const client = createDynamoClient({ region: config.region, ...(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint } : {}) });
+import { client, config, deps } from "./api.js";
 
 // Upstream secrets (`${NAME}` in tool templates) come from SSM before the first request.
 await loadSecretsIntoEnv(process.env);
