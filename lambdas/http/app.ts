@@ -80,14 +80,12 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   ];
   for (const m of modules) app.route("/", m.routes(deps));
 
-  const doc = openApiDocument(
-    deps.artifact.manifest.registry_hash.slice(0, 12),
-    Object.assign({}, options.documentOnly ?? {}, ...extra.map((m) => m.openapi ?? {})),
-  );
+  const extraPaths: PathItems = Object.assign({}, ...extra.map((m) => m.openapi ?? {}));
+  const doc = openApiDocument(deps.artifact.manifest.registry_hash.slice(0, 12), { ...options.documentOnly, ...extraPaths });
   app.get("/v1/openapi.json", (c) => c.json(doc));
 
   // A known path with the wrong method is 405 with the allowed methods, not a 404.
-  const allPaths: PathItems = { ...CORE_PATHS, ...Object.assign({}, ...extra.map((m) => m.openapi ?? {})) };
+  const allPaths: PathItems = { ...CORE_PATHS, ...extraPaths };
   for (const [path, ops] of Object.entries(allPaths)) {
     const allow = Object.keys(ops).map((m) => m.toUpperCase());
     app.all(path.replace(/\{(\w+)\}/g, ":$1"), () => {
