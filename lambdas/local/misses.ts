@@ -11,16 +11,33 @@ import { DynamoMissStore, type MissSummary } from "../stores/misses.js";
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
-const { values } = parseArgs({
-  options: {
-    limit: { type: "string", default: "20" },
-    name: { type: "string" },
-    url: { type: "string" },
-    key: { type: "string" },
-    direct: { type: "boolean", default: false },
-    json: { type: "boolean", default: false },
-  },
-});
+const USAGE = "usage: npm run misses -- [--name NAME] [--limit N] [--url URL] [--key KEY] [--direct] [--json]";
+
+function args() {
+  try {
+    return parseArgs({
+      options: {
+        limit: { type: "string", default: "20" },
+        name: { type: "string" },
+        url: { type: "string" },
+        key: { type: "string" },
+        direct: { type: "boolean", default: false },
+        json: { type: "boolean", default: false },
+        help: { type: "boolean", default: false },
+      },
+    }).values;
+  } catch (e) {
+    // An unknown option is a usage error (exit 2), not a stack trace.
+    console.error(`${(e as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+const values = args();
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 
 const limit = Number(values.limit);
 if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
