@@ -23,8 +23,9 @@ const MAX_PAGES = 1000;
 
 export function expandEnv(text: string, env: NodeJS.ProcessEnv): string {
   return text.replace(ENV_REF_RE, (_, name: string) => {
-    const v = env[name];
-    if (v === undefined) throw new Error(`environment variable ${name} is not set`);
+    // Own string values only: process.env inherits `constructor`, which is not a set variable.
+    const v = Object.hasOwn(env, name) ? env[name] : undefined;
+    if (typeof v !== "string") throw new Error(`environment variable ${name} is not set`);
     return v;
   });
 }
