@@ -22,13 +22,13 @@ export function parseYaml(text: string, file: string): ParsedFile {
   try {
     doc = parseDocument(text, { ...YAML_OPTIONS, lineCounter });
   } catch (e) {
-    return { value: undefined, diagnostics: [syntax(file, (e as Error).message, 1)], lineOf: noLines };
+    return { value: undefined, diagnostics: [syntaxDiagnostic(file, (e as Error).message, 1)], lineOf: noLines };
   }
   const lineAt = (offset: number) => lineCounter.linePos(offset).line;
   if (doc.errors.length > 0) {
     const diagnostics = doc.errors.map((e) => {
       const line = e.linePos?.[0]?.line ?? lineAt(e.pos[0]);
-      return syntax(file, `${e.message.split("\n")[0]} (line ${line})`, line);
+      return syntaxDiagnostic(file, `${e.message.split("\n")[0]} (line ${line})`, line);
     });
     return { value: undefined, diagnostics, lineOf: noLines };
   }
@@ -36,10 +36,10 @@ export function parseYaml(text: string, file: string): ParsedFile {
   try {
     value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (e) {
-    return { value: undefined, diagnostics: [syntax(file, (e as Error).message, 1)], lineOf: noLines };
+    return { value: undefined, diagnostics: [syntaxDiagnostic(file, (e as Error).message, 1)], lineOf: noLines };
   }
   const shape = treeProblem(value);
-  if (shape) return { value: undefined, diagnostics: [syntax(file, shape, 1)], lineOf: noLines };
+  if (shape) return { value: undefined, diagnostics: [syntaxDiagnostic(file, shape, 1)], lineOf: noLines };
   const lineOf = (path: readonly Segment[]) => {
     for (let n = path.length; n >= 0; n--) {
       let node: unknown;
@@ -99,9 +99,5 @@ export function lazyLines(text: string): ParsedFile["lineOf"] {
 }
 
 export function syntaxDiagnostic(file: string, message: string, line: number): Diagnostic {
-  return syntax(file, message, line);
-}
-
-function syntax(file: string, message: string, line: number): Diagnostic {
   return { severity: "error", code: "YAML_SYNTAX", file, path: "$", message: `YAML syntax: ${message}`, line };
 }
