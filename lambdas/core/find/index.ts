@@ -81,14 +81,21 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
   const always = tools.map((t) => isAlways(t.name));
   const alwaysIdx = tools.flatMap((t, i) => (always[i] ? [i] : []));
   // Exact name lookup: an agent that already knows the name (full or verb, any separators) gets it first.
-  const byName = new Map<string, number[]>();
-  tools.forEach((t, i) => {
-    for (const key of new Set([canonicalName(t.name), canonicalName(t.name.slice(t.family.length + 1))])) {
-      const list = byName.get(key);
-      if (list) list.push(i);
-      else byName.set(key, [i]);
-    }
-  });
+  // A key holds its one tool as a number (an array only where names collide): no Set or array per
+  // tool at import.
+  const byName = new Map<string, number | number[]>();
+  const addName = (key: string, i: number) => {
+    const hit = byName.get(key);
+    if (hit === undefined) byName.set(key, i);
+    else if (typeof hit === "number") {
+      if (hit !== i) byName.set(key, [hit, i]);
+    } else if (!hit.includes(i)) hit.push(i);
+  };
+  for (let i = 0; i < tools.length; i++) {
+    const name = tools[i]!.name;
+    addName(canonicalName(name), i);
+    addName(canonicalName(name.slice(tools[i]!.family.length + 1)), i);
+  }
 
   const alwaysLoaded = (granted: GrantFilter = () => true) => alwaysIdx.filter((i) => granted(tools[i]!.name)).map((i) => tools[i]!.name);
 
@@ -108,7 +115,8 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
       const eligible = (d: number) => !always[d] && (req.family === undefined || tools[d]!.family === req.family);
 
       const { docs, score } = scorer.rank(req.query, segments(req.query), minScore);
-      const exact = byName.get(canonicalName(req.query.trim().replace(/\s+/g, "_")));
+      const hit = byName.get(canonicalName(req.query.trim().replace(/\s+/g, "_")));
+      const exact = hit === undefined ? undefined : typeof hit === "number" ? [hit] : hit;
       if (exact) {
         for (const d of exact) {
           if (!docs.includes(d)) docs.push(d);
