@@ -40,7 +40,8 @@ export function asToolbeltError(err: unknown): ToolbeltError {
 export function errorResponse(c: Context, err: unknown, logger: Logger, requestId: string): Response {
   const e = asToolbeltError(err);
   const status = e.status;
-  if (!e.expose || status >= 500) {
+  // Every 5xx is logged (an unexposed error is always INTERNAL, a 500).
+  if (status >= 500) {
     logger.error("request failed", { request_id: requestId, code: e.code, method: c.req.method, path: c.req.path, error: e.cause ?? e });
   }
   const body: ErrorBody = e.expose
