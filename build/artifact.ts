@@ -33,13 +33,9 @@ export async function emitArtifact(input: ArtifactInput): Promise<ArtifactFiles>
   const catalogJson = JSON.stringify(catalog);
   const stored: StoredCatalog = {
     families,
-    // Same keys in the same order, the schemas as text.
-    tools: tools.map(
-      (t) =>
-        Object.fromEntries(
-          Object.entries(t).map(([k, v]) => [k, k === "input_schema" || k === "output_schema" ? JSON.stringify(v) : v]),
-        ) as StoredCatalogTool,
-    ),
+    tools: tools.map(({ input_schema: _i, output_schema: _o, ...rest }): StoredCatalogTool => rest),
+    // Apart from the tools, so that the runtime adds them as new properties (the tools keep one fast shape).
+    schemas: tools.flatMap((t) => [JSON.stringify(t.input_schema), t.output_schema === undefined ? null : JSON.stringify(t.output_schema)]),
   };
   const indexJson = JSON.stringify(await buildSearchIndex(catalog));
   const manifest: Manifest = {

@@ -39,8 +39,8 @@ function parseArtifact(readText: (file: string) => string, dir: string): Artifac
     );
   }
   const stored = read(ARTIFACT_FILES.catalog) as StoredCatalog;
-  for (const t of stored.tools) lazySchemas(t);
-  const catalog = stored as unknown as Catalog;
+  stored.tools.forEach((t, i) => lazySchemas(t, stored.schemas[2 * i], stored.schemas[2 * i + 1]));
+  const catalog: Catalog = { families: stored.families, tools: stored.tools as CatalogTool[] };
   return {
     ...catalog,
     manifest,
@@ -50,11 +50,11 @@ function parseArtifact(readText: (file: string) => string, dir: string): Artifac
 }
 
 // The schemas stay JSON text until something reads them (find shows ≤ 10 tools, a call needs one):
-// parsing every schema into objects was most of the import time. Each tool's `input_schema` and
-// `output_schema` become enumerable accessors (spread, JSON.stringify and equality still see
-// objects) that parse once and then turn into plain data properties. The getters are shared by all
-// tools, the text kept aside, so the tools keep one shape.
-const rawSchemas = new WeakMap<object, { input_schema: string; output_schema?: string }>();
+// parsing every schema into objects was most of the import time. Each tool gets `input_schema` (and
+// `output_schema` when it has one) as enumerable accessors (spread, JSON.stringify and equality
+// still see objects) that parse once and then turn into plain data properties. The getters are
+// shared by all tools and the text kept aside, so the tools keep one shape.
+const rawSchemas = { input_schema: new WeakMap<object, string>(), output_schema: new WeakMap<object, string>() };
 
 function schemaAccessor(key: "input_schema" | "output_schema"): PropertyDescriptor {
   const settle = (tool: object, value: unknown) =>
@@ -63,7 +63,7 @@ function schemaAccessor(key: "input_schema" | "output_schema"): PropertyDescript
     enumerable: true,
     configurable: true,
     get(this: object) {
-      const text = rawSchemas.get(this)?.[key];
+      const text = rawSchemas[key].get(this);
       const value = text === undefined ? undefined : (JSON.parse(text) as unknown);
       settle(this, value);
       return value;
@@ -77,8 +77,12 @@ function schemaAccessor(key: "input_schema" | "output_schema"): PropertyDescript
 const INPUT = schemaAccessor("input_schema");
 const OUTPUT = schemaAccessor("output_schema");
 
-function lazySchemas(t: { input_schema: string; output_schema?: string }): void {
-  rawSchemas.set(t, t.output_schema === undefined ? { input_schema: t.input_schema } : { input_schema: t.input_schema, output_schema: t.output_schema });
+function lazySchemas(t: object, input: string | null | undefined, output: string | null | undefined): void {
+  if (typeof input !== "string") throw new Error(`artifact catalog has no input schema for tool ${(t as { name?: string }).name}`);
+  rawSchemas.input_schema.set(t, input);
   Object.defineProperty(t, "input_schema", INPUT);
-  if (t.output_schema !== undefined) Object.defineProperty(t, "output_schema", OUTPUT);
+  if (typeof output === "string") {
+    rawSchemas.output_schema.set(t, output);
+    Object.defineProperty(t, "output_schema", OUTPUT);
+  }
 }

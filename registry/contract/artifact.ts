@@ -4,8 +4,8 @@ import type { JsonSchema } from "./schema-types.js";
 import type { ToolKind } from "./tool.js";
 
 /**
- * 2: catalog.json stores each tool's `input_schema`/`output_schema` as JSON text (`StoredCatalogTool`),
- * parsed on first use by the runtime: scanning a string is far cheaper at import than building objects.
+ * 2: catalog.json keeps the tools' schemas apart, as JSON text (`StoredCatalog.schemas`), parsed on
+ * first use by the runtime: scanning a string is far cheaper at import than building objects.
  */
 export const ARTIFACT_FORMAT_VERSION = 2;
 /** File names inside the artifact directory. */
@@ -88,6 +88,7 @@ export type Manifest = {
 
 export type Catalog = { families: FamilyInfo[]; tools: CatalogTool[] };
 
-/** A tool as catalog.json stores it (format 2): the schemas as JSON text. `loadArtifact` gives `CatalogTool`. */
-export type StoredCatalogTool = Omit<CatalogTool, "input_schema" | "output_schema"> & { input_schema: string; output_schema?: string };
-export type StoredCatalog = { families: FamilyInfo[]; tools: StoredCatalogTool[] };
+/** A tool as catalog.json stores it (format 2): without its schemas. `loadArtifact` gives `CatalogTool`. */
+export type StoredCatalogTool = Omit<CatalogTool, "input_schema" | "output_schema">;
+/** catalog.json (format 2): tool i's input schema is `schemas[2i]`, its output schema `schemas[2i+1]` (null: none), as JSON text. */
+export type StoredCatalog = { families: FamilyInfo[]; tools: StoredCatalogTool[]; schemas: (string | null)[] };

@@ -33,9 +33,11 @@ describe("artifact schemas", () => {
     expect(files["catalog.json"]).toMatch(/^[\x00-\x7f]*$/);
     const stored = JSON.parse(files["catalog.json"]) as StoredCatalog;
     expect(stored.tools.map((t) => t.name)).toEqual(["demo.a", "demo.b"]);
-    expect(typeof stored.tools[0]!.input_schema).toBe("string");
-    expect(stored.tools[0]).not.toHaveProperty("output_schema");
-    expect(JSON.parse(stored.tools[1]!.output_schema!)).toEqual(TOOLS[0]!.output_schema);
+    expect(stored.tools[0]).not.toHaveProperty("input_schema");
+    expect(stored.schemas).toHaveLength(4);
+    expect(JSON.parse(stored.schemas[0]!)).toEqual(TOOLS[1]!.input_schema);
+    expect(stored.schemas[1]).toBeNull();
+    expect(JSON.parse(stored.schemas[3]!)).toEqual(TOOLS[0]!.output_schema);
     expect(stored.tools[0]!.description).toBe("Tool demo.a: 搜索 “quoted”");
   });
 
@@ -55,7 +57,7 @@ describe("artifact schemas", () => {
         expect(a!.input_schema).toBe(a!.input_schema);
         a!.input_schema = { type: "object" };
         expect(a!.input_schema).toEqual({ type: "object" });
-        expect(Object.keys(b!)).toEqual(Object.keys(TOOLS[0]!));
+        expect(Object.keys(b!).sort()).toEqual(Object.keys(TOOLS[0]!).sort());
       }
     } finally {
       await rm(dir, { recursive: true, force: true });
