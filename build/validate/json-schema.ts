@@ -2,10 +2,9 @@
 // the default, as in MCP); anything else is refused rather than guessed.
 import { Ajv, type ErrorObject } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import { schemaDialect } from "../../registry/contract/json-schema-dialect.js";
 import { isRecord, type Finding, type Segment } from "./finding.js";
 
-const DRAFT7 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
-const DRAFT2020 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
 
 // strict: false because real MCP schemas carry vendor keywords; `optimize: false` halves compile time.
 const options = { strict: false, allErrors: true, addUsedSchema: false, logger: false, code: { optimize: false, source: false } } as const;
@@ -28,19 +27,17 @@ const MAP = ["properties", "patternProperties", "$defs", "definitions", "depende
 export function checkJsonSchema(schema: unknown, at: Segment[]): Finding[] {
   if (typeof schema === "boolean") return [];
   if (!isRecord(schema)) return [{ code: "SCHEMA_INVALID", at, message: "a JSON Schema must be an object" }];
-  const dialect = schema.$schema;
-  let ajv: Ajv | Ajv2020;
-  if (dialect === undefined || (typeof dialect === "string" && DRAFT2020.test(dialect))) ajv = draft2020();
-  else if (typeof dialect === "string" && DRAFT7.test(dialect)) ajv = draft7();
-  else {
+  const dialect = schemaDialect(schema);
+  if (!dialect) {
     return [
       {
         code: "SCHEMA_INVALID",
         at: [...at, "$schema"],
-        message: `unsupported $schema ${JSON.stringify(dialect)}: use draft-07 or 2020-12 (the default)`,
+        message: `unsupported $schema ${JSON.stringify(schema.$schema)}: use draft-07 or 2020-12 (the default)`,
       },
     ];
   }
+  const ajv: Ajv | Ajv2020 = dialect === "2020-12" ? draft2020() : draft7();
   let valid: boolean;
   try {
     valid = ajv.validateSchema(schema) as boolean;

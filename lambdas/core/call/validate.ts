@@ -3,6 +3,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { schemaDialect } from "../../../registry/contract/json-schema-dialect.js";
 import type { JsonSchema } from "../../../registry/contract/schema-types.js";
 import { ToolbeltError } from "../errors.js";
 
@@ -32,9 +33,10 @@ const options = (flavour: Flavour) => ({
   ownProperties: true,
 });
 
+// Same dialect rule as the build (no `$schema` = 2020-12); schemas the build never saw (imported
+// catalogs written for draft-04/06) are read as draft-07, the nearest dialect ajv speaks.
 function draftOf(schema: JsonSchema): Draft {
-  const s = typeof schema.$schema === "string" ? schema.$schema : "";
-  return /2020-12|2019-09/.test(s) ? "2020" : "07";
+  return schemaDialect(schema) === "2020-12" ? "2020" : "07";
 }
 
 export type SchemaValidator = {

@@ -113,3 +113,27 @@ describe("a schema that does not compile", () => {
     );
   });
 });
+
+describe("the dialect of a schema without $schema (bug: build read it as 2020-12, calls as draft-07)", () => {
+  const schema = {
+    type: "object",
+    properties: { pair: { type: "array", prefixItems: [{ type: "string" }, { type: "integer" }] } },
+    unevaluatedProperties: false,
+  };
+
+  it("is 2020-12 on calls, as the build checked it: prefixItems and unevaluatedProperties are enforced", () => {
+    const v = createSchemaValidator();
+    const r = v.check(schema, { pair: [1, "x"], extra: true }, "input");
+    expect(r.valid).toBe(false);
+    const keywords = r.valid ? [] : r.problems.map((p) => p.keyword).sort();
+    expect(keywords).toEqual(expect.arrayContaining(["type", "unevaluatedProperties"]));
+    expect(v.check(schema, { pair: ["a", 1] }, "input").valid).toBe(true);
+  });
+
+  it("stays draft-07 where the schema says so", () => {
+    const v = createSchemaValidator();
+    const draft7 = { $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { n: { type: "integer" } } };
+    expect(v.check(draft7, { n: "x" }, "input").valid).toBe(false);
+    expect(v.check(draft7, { n: 3 }, "input").valid).toBe(true);
+  });
+});
