@@ -1,7 +1,7 @@
 // The call gateway: resolve the name → authorize → validate args → dispatch with a timeout →
 // check the output → pin the tool on the session. Pure orchestration; every effect is a port.
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
-import { META_TOOLS } from "../../../registry/contract/family.js";
+import { META_TOOLS } from "../../../registry/contract/names.js";
 import { ToolbeltError } from "../errors.js";
 import { createNameResolver, type Resolution } from "./resolve.js";
 import type { BackendOutput, CallPorts, CallRequest, CallResponse, Caller, MissOutcome } from "./types.js";
