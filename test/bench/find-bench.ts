@@ -13,14 +13,25 @@ import { createFinder } from "../../lambdas/core/find/index.js";
 import { Fts5, loadJsonlTools, loadTools, readJsonl, sample, type EvalQuery } from "../eval/harness.js";
 import { formatColdStart, measureColdStart } from "./cold-start-bench.js";
 
-const { values } = parseArgs({
-  options: {
+const USAGE = "usage: npm run bench -- [--json] [--queries N] [--cold-runs N]";
+let parsed;
+try {
+  parsed = parseArgs({ options: {
+    help: { type: "boolean", default: false },
     json: { type: "boolean", default: false },
     queries: { type: "string", default: "2000" },
     // Fresh processes per catalog for the Lambda cold-start figure; 0 skips it.
     "cold-runs": { type: "string", default: "5" },
-  },
-});
+  } });
+} catch (e) {
+  console.error(`${(e as Error).message}\n${USAGE}`);
+  process.exit(2);
+}
+const { values } = parsed;
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 const EVAL = process.env.TOOLBELT_EVAL_DIR ?? join(import.meta.dirname, "../../../shared/eval");
 const MAX_Q = Number(values.queries);
 

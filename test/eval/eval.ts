@@ -6,8 +6,20 @@ import { parseArgs } from "node:util";
 import { DEFAULT_SCORER_PARAMS, type ScorerParams } from "../../registry/contract/search-options.js";
 import { evaluate, verdictSweep, loadJsonlTools, loadTools, readJsonl, sample, type EvalQuery, type SystemName } from "./harness.js";
 
-const { values } = parseArgs({
-  options: {
+const USAGE =
+  "usage: npm run eval -- --tools FILE --queries FILE [--split NAME[,NAME]] [--sample N] [--seed S] [--json]\n" +
+  "       tuning: [--min-score X] [--systems ours,bm25,fts5] [--params JSON] [--qparams JSON] [--verdict-sweep] [--verdict on|off]";
+
+function usage(message?: string): never {
+  if (message) console.error(message);
+  console.error(USAGE);
+  process.exit(message ? 2 : 0);
+}
+
+let parsed;
+try {
+  parsed = parseArgs({ options: {
+    help: { type: "boolean", default: false },
     tools: { type: "string" },
     queries: { type: "string" },
     split: { type: "string" },
@@ -22,13 +34,13 @@ const { values } = parseArgs({
     "verdict-sweep": { type: "boolean", default: false },
     // "off": the verdict by the lexical score alone (the figures before verdict.ts).
     verdict: { type: "string", default: "on" },
-  },
-});
-
-if (!values.tools || !values.queries) {
-  console.error("usage: npm run eval -- --tools FILE --queries FILE [--split NAME] [--sample N] [--seed S] [--json]");
-  process.exit(2);
+  } });
+} catch (e) {
+  usage((e as Error).message);
 }
+const { values } = parsed;
+if (values.help) usage();
+if (!values.tools || !values.queries) usage("--tools and --queries are required");
 
 const rows = loadJsonlTools(values.tools);
 let queries = readJsonl<EvalQuery>(values.queries);
