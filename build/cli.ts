@@ -42,6 +42,11 @@ function need(value: string | undefined, flag: string): string {
 
 export async function run(argv: string[], io: Io): Promise<number> {
   const [command, ...rest] = argv;
+  // `<command> --help` is a question, not a usage error.
+  if (rest.includes("--help") || rest.includes("-h")) {
+    io.out(USAGE);
+    return 0;
+  }
   try {
     switch (command) {
       case "check": {

@@ -54,6 +54,14 @@ describe("registry:check CLI", () => {
     ]);
   });
 
+  it("answers `<command> --help` with the usage and exit 0 (it was a usage error)", async () => {
+    for (const args of [["check", "--help"], ["build", "-h"], ["--help"]]) {
+      const r = await cli(args);
+      expect(r.code, args.join(" ")).toBe(0);
+      expect(r.stdout).toContain("usage:");
+    }
+  });
+
   it("exits 2 on usage errors", async () => {
     for (const args of [["check", "--format", "xml"], ["check", "--nope"], ["frobnicate"], [], ["pull", "--family", "x"]]) {
       const r = await cli(args);
