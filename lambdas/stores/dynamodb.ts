@@ -10,6 +10,7 @@ import {
 } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { ToolbeltError } from "../core/errors.js";
+import { translateSdkError } from "./sdk-errors.js";
 import type { Pin, SessionRecord, SessionStore } from "./session-store.js";
 
 /** The table's key schema and TTL attribute; the CDK stack declares the same. */
@@ -32,18 +33,7 @@ export function createDynamoClient(opts: DynamoOptions = {}): DynamoDBDocumentCl
   });
 }
 
-const THROTTLES = new Set(["ProvisionedThroughputExceededException", "ThrottlingException", "RequestLimitExceeded"]);
-
-/** SDK errors become domain errors here so nothing above the store knows the SDK. */
-function translate(err: unknown, op: string): ToolbeltError {
-  if (err instanceof ToolbeltError) return err;
-  const name = err instanceof Error ? err.name : "";
-  const wrapped = THROTTLES.has(name)
-    ? new ToolbeltError("UNAVAILABLE", "session store is throttling; retry shortly", { operation: op })
-    : new ToolbeltError("INTERNAL", `session store ${op} failed`, { operation: op });
-  (wrapped as Error).cause = err;
-  return wrapped;
-}
+const translate = (err: unknown, op: string) => translateSdkError(err, "session store", op);
 
 function toRecord(item: Record<string, unknown>): SessionRecord {
   return {

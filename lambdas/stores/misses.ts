@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { canonicalName } from "../../registry/contract/names.js";
 import type { Miss, MissOutcome, MissRecorder } from "../core/call/types.js";
-import { ToolbeltError } from "../core/errors.js";
+import { translateSdkError } from "./sdk-errors.js";
 
 export type MissSummary = {
   /** The canonical form the misses share (case and separators folded). */
@@ -35,12 +35,8 @@ export const EVENT_TTL_SECS = 30 * 24 * 3600;
 const MAX_NAME = 256;
 const MAX_SPELLINGS = 20;
 
-function translate(err: unknown, op: string): ToolbeltError {
-  if (err instanceof ToolbeltError) return err;
-  const wrapped = new ToolbeltError("INTERNAL", `miss log ${op} failed`, { operation: op });
-  (wrapped as Error).cause = err;
-  return wrapped;
-}
+// Throttling is UNAVAILABLE (503, retry) here too, not a 500.
+const translate = (err: unknown, op: string) => translateSdkError(err, "miss log", op);
 
 export function summaryFromItem(item: Record<string, unknown>): MissSummary {
   const names = item.names instanceof Set ? [...(item.names as Set<string>)] : Array.isArray(item.names) ? (item.names as string[]) : [];
