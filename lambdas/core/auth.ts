@@ -5,6 +5,7 @@ import type { PolicyFile, Principal } from "../../registry/contract/policy.js";
 import { PolicyFileSchema } from "./deployment-files.js";
 import { ToolbeltError } from "./errors.js";
 import { globMatcher } from "./globs.js";
+import { describeIssues } from "./issues.js";
 
 export type { Principal };
 
@@ -26,8 +27,7 @@ export function sha256Hex(text: string): string {
 export function parsePolicy(input: unknown): PolicyFile {
   const parsed = PolicyFileSchema.safeParse(typeof input === "string" ? JSON.parse(input) : input);
   if (!parsed.success) {
-    const where = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
-    throw new Error(`invalid policy: ${where}`);
+    throw new Error(`invalid policy: ${describeIssues(parsed.error.issues)}`);
   }
   return parsed.data;
 }

@@ -8,6 +8,7 @@ import { BriefFileSchema } from "../core/deployment-files.js";
 import { createFinder } from "../core/find/index.js";
 import type { Finder } from "../core/find/types.js";
 import { globMatcher } from "../core/globs.js";
+import { describeIssues } from "../core/issues.js";
 import { createSessions, type Clock, type Sessions } from "../core/sessions.js";
 import type { SessionStore } from "../stores/session-store.js";
 import type { Logger } from "./logger.js";
@@ -45,7 +46,7 @@ export function parseBriefs(json: string | unknown): BriefFile[] {
   if (!Array.isArray(list)) throw new Error("briefs must be a JSON array or an object with a `briefs` array");
   return list.map((b, i) => {
     const parsed = BriefFileSchema.safeParse(b);
-    if (!parsed.success) throw new Error(`brief #${i}: ${parsed.error.issues.map((x) => `${x.path.join(".")}: ${x.message}`).join("; ")}`);
+    if (!parsed.success) throw new Error(`brief #${i}: ${describeIssues(parsed.error.issues)}`);
     return parsed.data;
   });
 }

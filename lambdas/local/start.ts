@@ -5,7 +5,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { serve } from "@hono/node-server";
 import { parse as parseYaml } from "yaml";
-import { BriefFile } from "../../registry/contract/brief.js";
+import type { BriefFile } from "../../registry/contract/brief.js";
+import type { Diagnostic } from "../../registry/contract/diagnostics.js";
 import { loadArtifact } from "../artifact.js";
 import { loadConfig } from "../config.js";
 import { localPolicyFile, parsePolicy } from "../core/auth.js";
@@ -40,24 +41,30 @@ async function ensureArtifact(dir: string): Promise<void> {
   const { buildRegistryArtifact } = await import("../../build/build.js");
   const result = await buildRegistryArtifact(registryDir, dir);
   if (!result.ok) {
-    const errors = result.diagnostics.filter((d) => d.severity === "error");
-    for (const d of errors.slice(0, 20)) console.error(`  ${d.file}${d.tool ? ` ${d.tool}` : ""} ${d.path}: ${d.code} ${d.message}`);
-    throw new Error(`the registry build failed with ${errors.length} error(s); run npm run registry:check for all of them`);
+    throwOnErrors(result.diagnostics, "the registry build failed");
   }
 }
 
-function loadBriefs(artifactDir: string, inline: string | undefined): BriefFile[] {
+/** Print the first errors (file, tool, JSON path) and throw when the registry compiler reported any. */
+function throwOnErrors(diagnostics: readonly Diagnostic[], what: string): void {
+  const errors = diagnostics.filter((d) => d.severity === "error");
+  if (errors.length === 0) return;
+  for (const d of errors.slice(0, 20)) console.error(`  ${d.file}${d.line ? `:${d.line}` : ""}${d.tool ? ` ${d.tool}` : ""} ${d.path}: ${d.code} ${d.message}`);
+  throw new Error(`${what} with ${errors.length} error(s); run npm run registry:check for all of them`);
+}
+
+/**
+ * Briefs from TOOLBELT_BRIEFS or the artifact's briefs.json go through the handlers' parser; the
+ * registry's YAML folder goes through the registry compiler's loader (the one the build runs), whose
+ * diagnostics name the file, line and path of every problem.
+ */
+async function loadLocalBriefs(artifactDir: string, inline: string | undefined): Promise<BriefFile[]> {
   if (inline) return parseBriefs(inline);
-  const folder = join(registryDir, "briefs");
-  if (existsSync(folder)) {
-    return readdirSync(folder)
-      .filter((f) => /\.ya?ml$/.test(f))
-      .sort()
-      .map((f) => {
-        const parsed = BriefFile.safeParse(parseYaml(readFileSync(join(folder, f), "utf8")));
-        if (!parsed.success) throw new Error(`registry/briefs/${f}: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
-        return parsed.data;
-      });
+  if (existsSync(join(registryDir, "briefs"))) {
+    const { loadBriefs } = await import("../../build/load.js");
+    const { briefs, diagnostics } = await loadBriefs(registryDir);
+    throwOnErrors(diagnostics, "registry/briefs failed to load");
+    return briefs.map(({ file: _file, ...brief }) => brief);
   }
   const file = join(artifactDir, "briefs.json");
   return existsSync(file) ? parseBriefs(readFileSync(file, "utf8")) : [];
@@ -131,7 +138,7 @@ async function main(): Promise<void> {
       say(`API key: ${apiKey ? "from TOOLBELT_API_KEY" : "dev-key (the default)"}: for local use only, never expose this server`);
     }
 
-    const briefs = loadBriefs(artifactDir, config.briefsJson);
+    const briefs = await loadLocalBriefs(artifactDir, config.briefsJson);
     const deps = createDeps({ artifact, store: dynamo.store, policy, briefs, config, logger: jsonLogger() });
     // Templates read `${VAR}` from this environment at call time (DEMO_SERVICE_*, EVERYTHING_MCP_URL set above).
     const call = createCallModule({ env: process.env, misses: new DynamoMissStore(dynamo.client, dynamo.table) });
