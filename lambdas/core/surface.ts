@@ -82,7 +82,11 @@ const EXAMPLES_PER_FAMILY = 4;
 
 function capabilityManifest(families: readonly FamilyInfo[], grantedTools: readonly CatalogTool[]): ManifestFamily[] {
   const byFamily = new Map<string, CatalogTool[]>();
-  for (const t of grantedTools) byFamily.set(t.family, [...(byFamily.get(t.family) ?? []), t]);
+  for (const t of grantedTools) {
+    const list = byFamily.get(t.family);
+    if (list) list.push(t);
+    else byFamily.set(t.family, [t]);
+  }
   return families
     .filter((f) => byFamily.has(f.name))
     .map((f) => {
@@ -145,7 +149,7 @@ export function declarationMatcher(patterns: readonly string[]): (name: string) 
 export function computeSurface(input: SurfaceInput & { view?: GrantedView }): Surface {
   const { bounds, isAlwaysLoaded, granted } = input;
   const view = input.view ?? grantedView(input.artifact, granted);
-  const { grantedTools, metaEntries, grantedBytes, manifest } = view;
+  const { grantedTools, grantedEntries, metaEntries, grantedBytes, manifest } = view;
 
   const overCount = grantedTools.length > bounds.maxTools;
   const overBytes = grantedBytes > bounds.maxSchemaBytes;
@@ -161,13 +165,18 @@ export function computeSurface(input: SurfaceInput & { view?: GrantedView }): Su
   const reasonOf = (name: string): BeltReason | undefined =>
     isAlwaysLoaded(name) ? "always" : isDeclared(name) ? "declared" : pinned.has(name) ? "pinned" : undefined;
 
+  // The view's entries are reused as they are (grantedEntries[i] is grantedTools[i]'s entry); `entries` is the
+  // surface without the on_belt field, as it is measured.
+  const entries: Entry[] = [...metaEntries];
   const tools: SurfaceTool[] = metaEntries.map((e) => ({ ...e, on_belt: "meta" }));
-  for (const t of grantedTools) {
+  grantedTools.forEach((t, i) => {
     const why = reasonOf(t.name) ?? (narrowed ? undefined : "granted");
-    if (why) tools.push({ ...toolEntry(t), on_belt: why });
-  }
+    if (!why) return;
+    const e = grantedEntries[i] ?? toolEntry(t);
+    entries.push(e);
+    tools.push({ ...e, on_belt: why });
+  });
 
-  const strip = (ts: readonly Entry[]) => ts.map((t) => toolEntry(t as CatalogTool));
   const livePins = input.pins.filter((p) => granted(p.name) && input.artifact.byName.has(p.name));
   return {
     narrowed,
@@ -177,7 +186,7 @@ export function computeSurface(input: SurfaceInput & { view?: GrantedView }): Su
     manifest,
     pins: { used_bytes: livePins.reduce((n, p) => n + p.bytes, 0), budget_bytes: bounds.pinBudgetBytes, tools: livePins },
     size: {
-      surface: figure(tools.length, byteSize({ tools: strip(tools), manifest })),
+      surface: figure(tools.length, byteSize({ tools: entries, manifest })),
       catalog: view.catalog,
     },
   };

@@ -61,6 +61,28 @@ describe("computeSurface", () => {
     expect(s.pins).toEqual({ used_bytes: 0, budget_bytes: 4096, tools: [] });
   });
 
+  it("advertises each tool's catalog entry as it is and measures the surface without the on_belt field", async () => {
+    const tools = [...defaultTestTools(), testTool("out.put", { output_schema: { type: "object", properties: { ok: { type: "boolean" } } } })];
+    const artifact = await memoryTestArtifact(testArtifactInput(tools));
+    for (const b of [bounds, { ...bounds, maxTools: 1 }]) {
+      const s = computeSurface({ artifact, granted: () => true, isAlwaysLoaded: globMatcher(["toolbelt.reshape"]), declared: ["git.*"], pins: [], bounds: b });
+      const catalogEntries = s.tools.filter((t) => t.on_belt !== "meta").map(({ on_belt: _, ...rest }) => rest);
+      expect(catalogEntries).toEqual(catalogEntries.map((e) => toolEntry(artifact.byName.get(e.name)!)));
+      expect(s.size.surface.bytes).toBe(byteSize({ tools: s.tools.map(({ on_belt: _, ...rest }) => rest), manifest: s.manifest }));
+      expect(s.tools.find((t) => t.name === "out.put")?.output_schema ?? null).toEqual(b === bounds ? { type: "object", properties: { ok: { type: "boolean" } } } : null);
+    }
+  });
+
+  it("counts every granted tool of a large family in the manifest and keeps its examples", async () => {
+    const tools = Array.from({ length: 3000 }, (_, i) => testTool(`huge.verb_${String(i).padStart(4, "0")}`));
+    const artifact = await memoryTestArtifact(testArtifactInput(tools, { always_loaded: [] }));
+    const s = computeSurface({ artifact, granted: (n) => !n.endsWith("1"), isAlwaysLoaded: () => false, declared: [], pins: [], bounds });
+    const huge = s.manifest.families.find((f) => f.name === "huge");
+    expect(huge?.tool_count).toBe(2700);
+    // The registry's granted examples first (verb_0001 is not granted), then the rest in name order.
+    expect(huge?.examples).toEqual(["verb_0000", "verb_0002", "verb_0003", "verb_0004"]);
+  });
+
   it("measures tools by their serialized entry", () => {
     const t = testTool("a.b");
     expect(toolBytes(t)).toBe(byteSize(toolEntry(t)));
