@@ -8,7 +8,7 @@ import type { SurfaceBounds } from "../config.js";
 import type { Pin, SessionRecord, SessionStore } from "../stores/session-store.js";
 import type { Policy, Principal } from "./auth.js";
 import { ToolbeltError } from "./errors.js";
-import { computeSurface, declarationMatcher, grantedView, toolBytes, type GrantedView, type Surface } from "./surface.js";
+import { beltNames, computeSurface, declarationMatcher, grantedView, toolBytes, type GrantedView, type Surface } from "./surface.js";
 
 export type Clock = () => number;
 
@@ -47,6 +47,8 @@ export type Sessions = {
   /** The session if it exists, is the principal's and has not expired; SESSION_NOT_FOUND / SESSION_EXPIRED otherwise. */
   get(id: string, principal: PrincipalRef): Promise<SessionRecord>;
   surface(session: SessionRecord, principal: PrincipalRef): Surface;
+  /** The names on the session's belt: `surface(...).tools`' names, by the same rules, without building the surface. */
+  beltNames(session: SessionRecord, principal: PrincipalRef): string[];
   /** The catalog tools the session's brief declares that the principal is granted (declared ∩ granted). */
   declaredTools(session: SessionRecord, principal: PrincipalRef): string[];
   /** Pin-on-use: the call path records every successful use of a granted tool. */
@@ -150,6 +152,19 @@ export function createSessions(deps: SessionsDeps): Sessions {
     surface(session, ref) {
       const granted = deps.policy.grantsFor(resolve(ref));
       return computeSurface({
+        artifact: deps.artifact,
+        granted,
+        view: viewFor(granted),
+        isAlwaysLoaded: deps.isAlwaysLoaded,
+        declared: session.declared,
+        pins: session.pins,
+        bounds: deps.bounds,
+      });
+    },
+
+    beltNames(session, ref) {
+      const granted = deps.policy.grantsFor(resolve(ref));
+      return beltNames({
         artifact: deps.artifact,
         granted,
         view: viewFor(granted),

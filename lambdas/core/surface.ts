@@ -146,31 +146,53 @@ export function declarationMatcher(patterns: readonly string[]): (name: string) 
   return m;
 }
 
+type BeltRules = {
+  narrowed: boolean;
+  overCount: boolean;
+  overBytes: boolean;
+  /** Why a granted, non-meta tool is on the belt, or undefined when it is not. */
+  reasonOf: (name: string) => BeltReason | undefined;
+};
+
+/** The belt rules computeSurface and beltNames share: narrowing by the bounds, then always-loaded, declared, pinned. */
+function beltRules(input: SurfaceInput, view: GrantedView): BeltRules {
+  const { bounds, isAlwaysLoaded } = input;
+  const overCount = view.grantedTools.length > bounds.maxTools;
+  const overBytes = view.grantedBytes > bounds.maxSchemaBytes;
+  const narrowed = overCount || overBytes;
+  const isDeclared = declarationMatcher(input.declared);
+  const pinned = new Set(input.pins.map((p) => p.name));
+  const reasonOf = (name: string): BeltReason | undefined =>
+    isAlwaysLoaded(name) ? "always" : isDeclared(name) ? "declared" : pinned.has(name) ? "pinned" : narrowed ? undefined : "granted";
+  return { narrowed, overCount, overBytes, reasonOf };
+}
+
+/** The names computeSurface would put on the belt, in the same order, without building entries or measuring bytes. */
+export function beltNames(input: SurfaceInput & { view?: GrantedView }): string[] {
+  const view = input.view ?? grantedView(input.artifact, input.granted);
+  const { reasonOf } = beltRules(input, view);
+  const names = view.metaEntries.map((e) => e.name);
+  for (const t of view.grantedTools) if (reasonOf(t.name)) names.push(t.name);
+  return names;
+}
+
 export function computeSurface(input: SurfaceInput & { view?: GrantedView }): Surface {
-  const { bounds, isAlwaysLoaded, granted } = input;
+  const { bounds, granted } = input;
   const view = input.view ?? grantedView(input.artifact, granted);
   const { grantedTools, grantedEntries, metaEntries, grantedBytes, manifest } = view;
-
-  const overCount = grantedTools.length > bounds.maxTools;
-  const overBytes = grantedBytes > bounds.maxSchemaBytes;
-  const narrowed = overCount || overBytes;
+  const { narrowed, overCount, overBytes, reasonOf } = beltRules(input, view);
   const reason = overCount
     ? `granted catalog has ${grantedTools.length} tools, over the bound of ${bounds.maxTools}`
     : overBytes
       ? `granted catalog schemas take ${grantedBytes} bytes, over the bound of ${bounds.maxSchemaBytes}`
       : `granted catalog (${grantedTools.length} tools, ${grantedBytes} bytes) is under both bounds: everything is advertised`;
 
-  const isDeclared = declarationMatcher(input.declared);
-  const pinned = new Set(input.pins.map((p) => p.name));
-  const reasonOf = (name: string): BeltReason | undefined =>
-    isAlwaysLoaded(name) ? "always" : isDeclared(name) ? "declared" : pinned.has(name) ? "pinned" : undefined;
-
   // The view's entries are reused as they are (grantedEntries[i] is grantedTools[i]'s entry); `entries` is the
   // surface without the on_belt field, as it is measured.
   const entries: Entry[] = [...metaEntries];
   const tools: SurfaceTool[] = metaEntries.map((e) => ({ ...e, on_belt: "meta" }));
   grantedTools.forEach((t, i) => {
-    const why = reasonOf(t.name) ?? (narrowed ? undefined : "granted");
+    const why = reasonOf(t.name);
     if (!why) return;
     const e = grantedEntries[i] ?? toolEntry(t);
     entries.push(e);

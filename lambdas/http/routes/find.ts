@@ -15,7 +15,7 @@ export function findRoutes(deps: Deps): Hono<AppEnv> {
     const result = await deps.finder.find(request, deps.policy.grantsFor(principal));
     if (!record) return c.json(result);
     // Within a session, say which results are already on its belt (callable without another look-up).
-    const belt = new Set(deps.sessions.surface(record, principal).tools.map((t) => t.name));
+    const belt = new Set(deps.sessions.beltNames(record, principal));
     return c.json({ ...result, session, tools: result.tools.map((t) => ({ ...t, on_belt: belt.has(t.name) })) });
   });
   return app;

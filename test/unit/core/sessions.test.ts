@@ -82,6 +82,35 @@ describe("createSessions", () => {
     expect(sessions.declaredTools(notes, "bob")).toEqual([]);
   });
 
+  it("names exactly the surface's tools on the belt, narrowed or not, with a brief and pins", async () => {
+    for (const maxTools of [30, 2]) {
+      const { sessions } = await setup({ bounds: { maxTools, maxSchemaBytes: 1 << 20, pinBudgetBytes: 4096 } });
+      const plain = await sessions.open(alice);
+      const review = await sessions.open(alice, "review");
+      const notes = await sessions.open(alice, "notes");
+      const pinned = (await sessions.recordUse(review.id, alice, "git.log")).session;
+      const pinnedBob = (await sessions.recordUse((await sessions.open(policy.principalById("bob")!, "notes")).id, "bob", "git.status")).session;
+      const cases: [typeof plain, string][] = [
+        [plain, "alice"],
+        [review, "alice"],
+        [notes, "alice"],
+        [pinned, "alice"],
+        [pinned, "carol"],
+        [pinnedBob, "bob"],
+      ];
+      for (const [session, who] of cases) {
+        const surface = sessions.surface(session, who);
+        expect(sessions.beltNames(session, who)).toEqual(surface.tools.map((t) => t.name));
+      }
+      // The cases cover both a narrowed and a full surface, and a pin that is on the belt only as a pin.
+      expect(sessions.surface(plain, alice).narrowed).toBe(maxTools === 2);
+      if (maxTools === 2) {
+        expect(sessions.beltNames(pinned, alice)).toContain("git.log");
+        expect(sessions.beltNames(review, alice)).not.toContain("git.log");
+      }
+    }
+  });
+
   it("retries a conflicting write and records the pin", async () => {
     const { sessions, store } = await setup();
     const s = await sessions.open(alice);
