@@ -38,7 +38,11 @@ export function createNameResolver(names: readonly string[]): NameResolver {
       return { name, canon, verb, tokens: canon.split("_").filter((t) => t.length >= 3), canonSig: signature(canon), verbSig: signature(verb) };
     });
     const byVerb = new Map<string, Entry[]>();
-    for (const e of entries) byVerb.set(e.verb, [...(byVerb.get(e.verb) ?? []), e]);
+    for (const e of entries) {
+      const same = byVerb.get(e.verb);
+      if (same) same.push(e);
+      else byVerb.set(e.verb, [e]);
+    }
     return { entries, byCanon: new Map(entries.map((e) => [e.canon, e])), byVerb };
   };
 
