@@ -10,7 +10,7 @@ import { createApp } from "../http/app.js";
 import { createDeps, parseBriefs } from "../http/deps.js";
 import { jsonLogger } from "../http/logger.js";
 import { CALL_PATHS } from "../http/openapi-call.js";
-import { createDynamoClient, DynamoSessionStore } from "../stores/dynamodb.js";
+import { clientFromConfig, DynamoSessionStore } from "../stores/dynamodb.js";
 
 /** Briefs come from TOOLBELT_BRIEFS (JSON or a file), else `briefs.json` beside the artifact, else none. */
 function briefsText(inline: string | undefined, artifactDir: string): string | undefined {
@@ -24,7 +24,7 @@ if (!config.policyJson) throw new Error("TOOLBELT_POLICY is not set: give the po
 const artifact = loadArtifact(config.artifactDir);
 const logger = jsonLogger();
 const briefs = briefsText(config.briefsJson, config.artifactDir);
-export const client = createDynamoClient({ region: config.region, ...(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint } : {}) });
+export const client = clientFromConfig(config);
 
 export const deps = createDeps({
   artifact,

@@ -6,7 +6,7 @@
 import { parseArgs } from "node:util";
 import type { Miss } from "../core/call/types.js";
 import { loadConfig } from "../config.js";
-import { createDynamoClient } from "../stores/dynamodb.js";
+import { clientFromConfig } from "../stores/dynamodb.js";
 import { DynamoMissStore, type MissSummary } from "../stores/misses.js";
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
@@ -64,7 +64,7 @@ async function viaApi(): Promise<Answer> {
 
 async function direct(): Promise<Answer> {
   const config = loadConfig(process.env);
-  const client = createDynamoClient({ region: config.region, ...(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint } : {}) });
+  const client = clientFromConfig(config);
   try {
     const store = new DynamoMissStore(client, config.table);
     return values.name ? { events: await store.recent(values.name, limit) } : { misses: await store.top(limit) };

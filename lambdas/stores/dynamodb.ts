@@ -9,6 +9,7 @@ import {
   type DynamoDBClientConfig,
 } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
+import type { Config } from "../config.js";
 import { ToolbeltError } from "../core/errors.js";
 import { translateSdkError } from "./sdk-errors.js";
 import type { Pin, SessionRecord, SessionStore } from "./session-store.js";
@@ -31,6 +32,11 @@ export function createDynamoClient(opts: DynamoOptions = {}): DynamoDBDocumentCl
   return DynamoDBDocumentClient.from(new DynamoDBClient(config), {
     marshallOptions: { removeUndefinedValues: true },
   });
+}
+
+/** The client a deployment's config names: its region, and its endpoint when one is set (dynalite, tests). */
+export function clientFromConfig(config: Pick<Config, "region" | "dynamodbEndpoint">): DynamoDBDocumentClient {
+  return createDynamoClient({ region: config.region, ...(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint } : {}) });
 }
 
 const translate = (err: unknown, op: string) => translateSdkError(err, "session store", op);
