@@ -51,8 +51,13 @@ export type Sessions = {
   beltNames(session: SessionRecord, principal: PrincipalRef): string[];
   /** The catalog tools the session's brief declares that the principal is granted (declared ∩ granted). */
   declaredTools(session: SessionRecord, principal: PrincipalRef): string[];
-  /** Pin-on-use: the call path records every successful use of a granted tool. */
-  recordUse(id: string, principal: PrincipalRef, toolName: string): Promise<UseResult>;
+  /**
+   * Pin-on-use: the call path records every successful use of a granted tool. `known` is the record
+   * `get` returned moments ago (the call's session check): when it leads to a write, that write's
+   * version condition proves it current, so the session is not read again; when it would skip the
+   * write, it is read again first (a stale copy must not hide a concurrent eviction).
+   */
+  recordUse(id: string, principal: PrincipalRef, toolName: string, known?: SessionRecord): Promise<UseResult>;
   briefNames(): string[];
 };
 
@@ -181,7 +186,7 @@ export function createSessions(deps: SessionsDeps): Sessions {
       return viewFor(granted).grantedTools.filter((t) => isDeclared(t.name)).map((t) => t.name);
     },
 
-    async recordUse(id, ref, toolName) {
+    async recordUse(id, ref, toolName, known) {
       const principal = resolve(ref);
       const tool = deps.artifact.byName.get(toolName);
       if (!tool && !meta.has(toolName)) {
@@ -190,8 +195,13 @@ export function createSessions(deps: SessionsDeps): Sessions {
       if (!meta.has(toolName) && !deps.policy.grantsFor(principal)(toolName)) {
         throw new ToolbeltError("TOOL_NOT_GRANTED", `${toolName} is not granted to ${principal.id}`, { tool: toolName });
       }
+      // The caller's copy is used at most once, and only if it still passes the read's checks (the same
+      // session, the principal's, not expired by the clock now); otherwise the session is read as before.
+      let snapshot = known?.id === id && known.principal === principal.id && known.expires_at > nowSecs() ? known : undefined;
       for (let attempt = 1; ; attempt++) {
-        const current = await load(id, principal);
+        const fromSnapshot = snapshot !== undefined;
+        const current = snapshot ?? (await load(id, principal));
+        snapshot = undefined;
         const now = clock();
         let pins = current.pins;
         let evicted: string[] = [];
@@ -214,12 +224,24 @@ export function createSessions(deps: SessionsDeps): Sessions {
         const result = { on_belt: fixed || pinned, pinned, evicted, ...(note ? { note } : {}) };
         // Skip the write when the belt would not change and the renewal is negligible (the same tool called in a loop).
         const sameBelt = !pinned || (evicted.length === 0 && current.pins.at(-1)?.name === toolName);
-        if (sameBelt && expires_at - current.expires_at < renewSlackSecs) return { ...result, written: false, session: current };
+        if (sameBelt && expires_at - current.expires_at < renewSlackSecs) {
+          // Only a record just read may skip the write; a copy may be stale, so read and decide again.
+          if (fromSnapshot) {
+            attempt--;
+            continue;
+          }
+          return { ...result, written: false, session: current };
+        }
         const next: SessionRecord = { ...current, pins, version: current.version + 1, expires_at };
         try {
           await deps.store.update(next, current.version);
           return { ...result, written: true, session: next };
         } catch (err) {
+          // A stale copy is not contention: read and retry at once, without spending an attempt.
+          if (fromSnapshot && err instanceof ToolbeltError && err.code === "CONFLICT") {
+            attempt--;
+            continue;
+          }
           if (!(err instanceof ToolbeltError) || err.code !== "CONFLICT" || attempt >= attempts) {
             if (err instanceof ToolbeltError && err.code === "CONFLICT") {
               throw new ToolbeltError("CONFLICT", `session ${id} is too busy: the pin was not recorded after ${attempts} attempts; retry`, {

@@ -8,6 +8,7 @@ import type { EnvMap } from "../../backends/templates.js";
 import type { Principal } from "../../core/auth.js";
 import { ToolbeltError } from "../../core/errors.js";
 import type { MissStore } from "../../stores/misses.js";
+import type { SessionRecord } from "../../stores/session-store.js";
 import type { RouteModule } from "../app.js";
 import { CallBody, CALL_PATHS } from "../openapi-call.js";
 import type { Deps } from "../deps.js";
@@ -59,15 +60,21 @@ export function createAppCallGateway(deps: Deps, options: CallModuleOptions): Ap
     close = () => built.mcp.close();
     backends = built.backends;
   }
+  // The record the session check read before dispatch, handed to pin-on-use so a call that pins reads
+  // the session once. Keyed by the caller object (one per request); recordUse re-checks it and reads
+  // again whenever a copy could be stale, so a leftover or overwritten entry is never unsafe.
+  const checked = new WeakMap<AppCaller, SessionRecord>();
   const gateway = createCallGateway<AppCaller>({
     tools: deps.artifact.byName,
     backends,
     ...(options.misses ? { misses: options.misses } : {}),
     checkSession: async (id, caller) => {
-      await deps.sessions.get(id, caller.record);
+      checked.set(caller, await deps.sessions.get(id, caller.record));
     },
     recordUse: async (id, caller, tool) => {
-      await deps.sessions.recordUse(id, caller.record, tool);
+      const known = checked.get(caller);
+      checked.delete(caller);
+      await deps.sessions.recordUse(id, caller.record, tool, known);
     },
     log: (level, message, fields) => deps.logger[level](message, fields),
     now: () => new Date(deps.clock()),

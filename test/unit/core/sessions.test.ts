@@ -145,6 +145,52 @@ describe("createSessions", () => {
     expect(store.writes).toBe(3);
   });
 
+  it("with the copy the session check just read, a use that writes reads nothing more", async () => {
+    const { sessions, store } = await setup();
+    const s = await sessions.open(alice);
+    const known = await sessions.get(s.id, alice);
+    let reads = 0;
+    const get = store.get.bind(store);
+    store.get = (id) => (reads++, get(id));
+    const r = await sessions.recordUse(s.id, alice, "git.log", known);
+    expect(r).toMatchObject({ written: true, pinned: true });
+    expect(reads).toBe(0);
+    expect(store.items.get(s.id)?.pins.map((p) => p.name)).toEqual(["git.log"]);
+  });
+
+  it("never trusts a stale copy: a concurrent pin is kept and a pin evicted meanwhile is pinned again", async () => {
+    const { sessions, store } = await setup();
+    const s = await sessions.open(alice);
+    const stale = await sessions.get(s.id, alice);
+    await sessions.recordUse(s.id, alice, "git.diff");
+    const r = await sessions.recordUse(s.id, alice, "git.log", stale);
+    expect(r).toMatchObject({ written: true, pinned: true });
+    expect(store.items.get(s.id)?.pins.map((p) => p.name)).toEqual(["git.diff", "git.log"]);
+
+    // The copy says git.log is the latest pin (nothing to write), but another writer has removed it since.
+    const copy = await sessions.get(s.id, alice);
+    const cur = store.items.get(s.id)!;
+    store.items.set(s.id, { ...cur, pins: cur.pins.filter((p) => p.name !== "git.log"), version: cur.version + 1 });
+    const again = await sessions.recordUse(s.id, alice, "git.log", copy);
+    expect(again).toMatchObject({ written: true, pinned: true });
+    expect(store.items.get(s.id)?.pins.map((p) => p.name)).toEqual(["git.diff", "git.log"]);
+  });
+
+  it("does not take another principal's copy, or an expired one, on trust", async () => {
+    const { sessions, store, tick } = await setup();
+    const mine = await sessions.open(alice);
+    const bobs = await sessions.open(policy.principalById("bob")!);
+    const bobCopy = await sessions.get(bobs.id, "bob");
+    await expect(sessions.recordUse(bobs.id, alice, "git.log", bobCopy)).rejects.toMatchObject({ code: "SESSION_NOT_FOUND" });
+    // A copy of one session offered for another is ignored: the named session is read.
+    await expect(sessions.recordUse(mine.id, alice, "git.log", bobCopy)).resolves.toMatchObject({ written: true });
+    const copy = await sessions.get(mine.id, alice);
+    tick(61_000);
+    await expect(sessions.recordUse(mine.id, alice, "git.status", copy)).rejects.toMatchObject({ code: "SESSION_EXPIRED" });
+    expect(store.items.get(mine.id)?.pins.map((p) => p.name)).toEqual(["git.log"]);
+    expect(store.items.get(bobs.id)?.pins).toEqual([]);
+  });
+
   it("does not pin a tool whose schema alone exceeds the budget, and says why", async () => {
     const { sessions, artifact } = await setup();
     const s = await sessions.open(alice);

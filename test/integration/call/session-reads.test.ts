@@ -1,0 +1,126 @@
+// POST /v1/call with a session: the session check before dispatch and pin-on-use after it share one
+// read of the session when the use writes, and a foreign or expired session is still refused before
+// the tool runs. Real app, real dynalite (its store wrapped to count reads), a real loopback upstream.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { PolicyFile } from "../../../registry/contract/policy.js";
+import { sha256Hex } from "../../../lambdas/core/auth.js";
+import { ERROR_STATUS } from "../../../lambdas/core/errors.js";
+import { createCallModule, type CallModule } from "../../../lambdas/http/routes/call.js";
+import type { SessionRecord, SessionStore } from "../../../lambdas/stores/session-store.js";
+import { startTestApi, TEST_KEYS, type TestApi } from "../../helpers/api.js";
+import { testArtifactInput } from "../../helpers/artifact.js";
+import { startDynalite, type TestDynamo } from "../../helpers/dynalite.js";
+import { catalogTool, startLoopback, type Loopback } from "./helpers.js";
+
+const policy = (): PolicyFile => ({
+  version: 1,
+  principals: [
+    { id: "alice", keys: [sha256Hex(TEST_KEYS.alice)], allow: ["*"], deny: [], admin: false },
+    { id: "bob", keys: [sha256Hex(TEST_KEYS.bob)], allow: ["*"], deny: [], admin: false },
+  ],
+});
+
+const hits: string[] = [];
+let reads = 0;
+let now = Date.UTC(2026, 0, 1, 12, 0, 0);
+let upstream: Loopback;
+let dynamo: TestDynamo;
+let calls: CallModule;
+let api: TestApi;
+
+beforeAll(async () => {
+  upstream = await startLoopback((req, res) => {
+    hits.push(req.url ?? "");
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end('{"ok":true}');
+  });
+  dynamo = await startDynalite();
+  const real = dynamo.store;
+  const counting: SessionStore = {
+    create: (s: SessionRecord) => real.create(s),
+    get: (id: string) => {
+      reads++;
+      return real.get(id);
+    },
+    update: (next: SessionRecord, expected: number) => real.update(next, expected),
+  };
+  const http = (path: string) => ({ kind: "http" as const, method: "POST", url: `${upstream.url}${path}`, output: "json" as const });
+  calls = createCallModule({ env: {} });
+  api = await startTestApi({
+    input: testArtifactInput(
+      [
+        catalogTool("notes.create", http("/notes/create"), { description: "Create a note." }),
+        catalogTool("notes.search", http("/notes/search"), { description: "Search notes." }),
+      ],
+      { always_loaded: [] },
+    ),
+    policy: policy(),
+    briefs: [],
+    dynamo,
+    store: counting,
+    clock: () => now,
+    config: { sessionTtlSecs: 600 },
+    extraRoutes: [calls],
+  });
+});
+
+afterAll(async () => {
+  await api.close();
+  await calls.close();
+  await dynamo.close();
+  await upstream.close();
+});
+
+beforeEach(() => {
+  reads = 0;
+  hits.length = 0;
+});
+
+const open = async (as: "alice" | "bob") => ((await (await api.request("/v1/sessions", { as, json: {} })).json()) as { session: { id: string } }).session.id;
+const call = (as: "alice" | "bob", json: unknown) => api.request("/v1/call", { as, json });
+
+describe("POST /v1/call with a session", () => {
+  it("reads the session once when the use pins the tool, and pins it", async () => {
+    const id = await open("alice");
+    reads = 0;
+    const res = await call("alice", { tool: "notes.create", args: {}, session: id });
+    expect(res.status).toBe(200);
+    expect(hits).toEqual(["/notes/create"]);
+    expect(reads).toBe(1);
+    expect((await dynamo.store.get(id))?.pins.map((p) => p.name)).toEqual(["notes.create"]);
+  });
+
+  it("reads again before skipping the write, and keeps a pin another call made meanwhile", async () => {
+    const id = await open("alice");
+    expect((await call("alice", { tool: "notes.create", args: {}, session: id })).status).toBe(200);
+    // The same tool again moments later: nothing to write, so the record is confirmed by a fresh read.
+    reads = 0;
+    expect((await call("alice", { tool: "notes.create", args: {}, session: id })).status).toBe(200);
+    expect(reads).toBe(2);
+    await Promise.all([
+      call("alice", { tool: "notes.search", args: {}, session: id }),
+      call("alice", { tool: "notes.create", args: {}, session: id }),
+      call("alice", { tool: "notes.search", args: {}, session: id }),
+    ]);
+    expect((await dynamo.store.get(id))?.pins.map((p) => p.name).sort()).toEqual(["notes.create", "notes.search"]);
+  });
+
+  it("refuses another principal's session before the tool runs", async () => {
+    const id = await open("bob");
+    const res = await call("alice", { tool: "notes.create", args: {}, session: id });
+    expect(res.status).toBe(ERROR_STATUS.SESSION_NOT_FOUND);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("SESSION_NOT_FOUND");
+    expect(hits).toEqual([]);
+    expect((await dynamo.store.get(id))?.pins).toEqual([]);
+  });
+
+  it("refuses an expired session before the tool runs", async () => {
+    const id = await open("alice");
+    now += 601_000;
+    const res = await call("alice", { tool: "notes.create", args: {}, session: id });
+    expect(res.status).toBe(ERROR_STATUS.SESSION_EXPIRED);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("SESSION_EXPIRED");
+    expect(hits).toEqual([]);
+    expect((await dynamo.store.get(id))?.pins).toEqual([]);
+  });
+});
