@@ -106,6 +106,20 @@ export function createSessions(deps: SessionsDeps): Sessions {
     return p;
   };
 
+  // One input for the surface and for the belt's names, so both follow the same rules.
+  const surfaceInput = (session: SessionRecord, ref: PrincipalRef) => {
+    const granted = deps.policy.grantsFor(resolve(ref));
+    return {
+      artifact: deps.artifact,
+      granted,
+      view: viewFor(granted),
+      isAlwaysLoaded: deps.isAlwaysLoaded,
+      declared: session.declared,
+      pins: session.pins,
+      bounds: deps.bounds,
+    };
+  };
+
   const load = async (id: string, ref: PrincipalRef): Promise<SessionRecord> => {
     const principal = resolve(ref);
     const s = await deps.store.get(id);
@@ -154,31 +168,9 @@ export function createSessions(deps: SessionsDeps): Sessions {
 
     get: load,
 
-    surface(session, ref) {
-      const granted = deps.policy.grantsFor(resolve(ref));
-      return computeSurface({
-        artifact: deps.artifact,
-        granted,
-        view: viewFor(granted),
-        isAlwaysLoaded: deps.isAlwaysLoaded,
-        declared: session.declared,
-        pins: session.pins,
-        bounds: deps.bounds,
-      });
-    },
+    surface: (session, ref) => computeSurface(surfaceInput(session, ref)),
 
-    beltNames(session, ref) {
-      const granted = deps.policy.grantsFor(resolve(ref));
-      return beltNames({
-        artifact: deps.artifact,
-        granted,
-        view: viewFor(granted),
-        isAlwaysLoaded: deps.isAlwaysLoaded,
-        declared: session.declared,
-        pins: session.pins,
-        bounds: deps.bounds,
-      });
-    },
+    beltNames: (session, ref) => beltNames(surfaceInput(session, ref)),
 
     declaredTools(session, ref) {
       const granted = deps.policy.grantsFor(resolve(ref));
