@@ -3,6 +3,7 @@
 // vocabulary index; synonyms through the build-time expansion table. Nothing is rebuilt here.
 import { Document } from "flexsearch";
 import { ToolbeltError } from "../errors.js";
+import { sortedIndexOf } from "./sorted.js";
 import {
   encodeQuery,
   IMPACT_SCALE,
@@ -133,15 +134,7 @@ export class Scorer {
 
   /** Id of a vocabulary term: the build sorts the terms, so a binary search (no map to build at import). */
   private termOf(t: string): number | undefined {
-    const terms = this.terms;
-    let lo = 0;
-    let hi = terms.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (terms[mid]! < t) lo = mid + 1;
-      else hi = mid;
-    }
-    return terms[lo] === t ? lo : undefined;
+    return sortedIndexOf(this.terms, t);
   }
 
   /** Import the FlexSearch vocabulary index (once; only queries with unknown words need it). */

@@ -6,6 +6,7 @@
 // every tool's score of the query: one factor per query, so the order is kept, scores stay in
 // [0,1] and comparable, and `min_score` keeps its meaning (the confidence a shown tool fits).
 import { encodeQuery, type SearchIndexData } from "../../../registry/contract/search-options.js";
+import { sortedIndexOf } from "./sorted.js";
 
 export type VerdictFeatures = {
   /** The top tool's calibrated score. */
@@ -86,17 +87,7 @@ export class Verdict {
 
   /** Id of an encoded word in the sorted vocabulary (binary search, no map to build at import). */
   private termId(word: string): number | undefined {
-    const terms = this.data.terms;
-    let lo = 0;
-    let hi = terms.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const t = terms[mid]!;
-      if (t === word) return mid;
-      if (t < word) lo = mid + 1;
-      else hi = mid;
-    }
-    return undefined;
+    return sortedIndexOf(this.data.terms, word);
   }
 
   /** Whether `doc` is among the postings of `term` (postings are in catalog order: a binary search). */
@@ -109,16 +100,7 @@ export class Verdict {
       this.post = { start, ids };
     }
     const { start, ids } = this.post;
-    let lo = start[term]!;
-    let hi = start[term + 1]!;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const v = ids[mid]!;
-      if (v === doc) return true;
-      if (v < doc) lo = mid + 1;
-      else hi = mid;
-    }
-    return false;
+    return sortedIndexOf(ids, doc, start[term]!, start[term + 1]!) !== undefined;
   }
 
   features(query: string, top: number, score: number): VerdictFeatures {
