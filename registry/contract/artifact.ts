@@ -35,14 +35,19 @@ export type Backend =
       query?: Record<string, string>;
       body?: unknown;
       output: "json" | "text";
+      /** Origin templates the resolved URL must match (the family's `egress`, or derived from `url`). */
+      egress?: string[];
     }
   | { kind: "mcp"; url: string; headers?: Record<string, string>; tool: string }
   | {
       kind: "exec";
       command: string;
       args: string[];
+      /** The family's `env` merged with the tool's (the tool wins); the child gets this plus the minimal base only. */
       env?: Record<string, string>;
       cwd?: string;
+      /** Input properties confined to the operator's file roots. */
+      paths?: string[];
       output: "json" | "text";
     }
   | { kind: "builtin"; handler: string }
@@ -73,6 +78,8 @@ export type FamilyInfo = {
   tool_count: number;
   /** A few example verbs for the capability manifest. */
   examples: string[];
+  /** Settings the family's templates read as `${NAME}`; nothing else of the gateway's environment is visible to them. */
+  variables?: Record<string, { secret: boolean; description?: string }>;
 };
 
 export type Manifest = {

@@ -19,11 +19,30 @@ export const JsonlSource = z.strictObject({
 export const FamilySource = z.union([ToolsSource, McpSource, JsonlSource]);
 export type FamilySource = z.infer<typeof FamilySource>;
 
+/** A gateway setting a family's templates may read as `${NAME}` (SECURITY.md: nothing undeclared is visible). */
+export const FamilyVariable = z.strictObject({
+  secret: z.boolean().default(false).describe("A credential: redacted from every answer and log, resolved from the secrets mechanism on AWS"),
+  description: z.string().optional().describe("What the value is, for the operator who sets it"),
+});
+export type FamilyVariable = z.infer<typeof FamilyVariable>;
+
 export const FamilyDef = z.strictObject({
   name: z.string(),
   description: z.string().describe("One sentence about the family"),
   required: z.boolean().default(true).describe("A required family that fails to load fails the build"),
   source: FamilySource,
+  variables: z
+    .record(z.string(), FamilyVariable)
+    .optional()
+    .describe("Gateway settings the family's templates may read as `${NAME}`; no other variable is visible to its tools"),
+  env: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe("Environment of the family's exec children beyond the minimal base (PATH, HOME, LANG, LC_*, TZ); values may use declared `${VAR}`s; a tool's `env` extends it"),
+  egress: z
+    .array(z.string())
+    .optional()
+    .describe("Origins (`scheme://host[:port]`, literal or a declared `${VAR}` base URL) the family's http tools may reach; default: the origins of their URL templates"),
 });
 export type FamilyDef = z.infer<typeof FamilyDef>;
 

@@ -64,8 +64,12 @@ export const ExecTool = z.strictObject({
   kind: z.literal("exec"),
   command: z.string().describe("The executable (no shell)"),
   args: z.array(z.string()).default([]).describe("Argument templates: `{{input.x}}` only"),
-  env: z.record(z.string(), z.string()).optional().describe("Extra environment; values may use `${VAR}`"),
+  env: z.record(z.string(), z.string()).optional().describe("Environment added to the family's `env`; values may use declared `${VAR}`s"),
   cwd: z.string().optional(),
+  paths: z
+    .array(z.string())
+    .optional()
+    .describe("Input properties that are file system paths: resolved with realpath and refused unless inside the operator's roots (TOOLBELT_FILE_ROOTS)"),
   output: z.enum(["text", "json"]).default("text"),
 });
 
