@@ -9,13 +9,9 @@ import {
   type Manifest,
   type StoredCatalog,
 } from "../registry/contract/artifact.js";
+import type { Artifact } from "./core/ports.js";
 
-export type Artifact = Catalog & {
-  manifest: Manifest;
-  /** Opaque to everyone but the find core. */
-  index: unknown;
-  byName: Map<string, CatalogTool>;
-};
+export type { Artifact };
 
 export function loadArtifact(dir: string): Artifact {
   return parseArtifact((f) => readFileSync(join(dir, f), "utf8"), dir);

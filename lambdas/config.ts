@@ -1,14 +1,6 @@
 // The one place the environment is parsed. Everything below `handlers/` receives a Config value.
 import { existsSync, readFileSync } from "node:fs";
-
-export type SurfaceBounds = {
-  /** Narrow when the granted catalog has more tools than this. */
-  maxTools: number;
-  /** Narrow when the granted catalog's serialized schemas exceed this many bytes. */
-  maxSchemaBytes: number;
-  /** Schema-byte budget for pinned tools (declared and always-loaded tools do not count). */
-  pinBudgetBytes: number;
-};
+import type { SurfaceBounds } from "./core/ports.js";
 
 export type HttpLimits = {
   /** Request bodies above this many bytes get 413. */

@@ -6,17 +6,13 @@ import { PolicyFileSchema } from "./deployment-files.js";
 import { ToolbeltError } from "./errors.js";
 import { globMatcher } from "./globs.js";
 import { describeIssues } from "./issues.js";
-
-export type { Principal };
+import type { Caller } from "./ports.js";
 
 export type Policy = {
-  /** The principal owning the bearer key in an `Authorization` header value; UNAUTHENTICATED otherwise. */
-  authenticate(authorization: string | undefined): Principal;
-  /** A filter over tool names: allowed by some allow glob and by no deny glob. */
-  grantsFor(principal: Principal): (toolName: string) => boolean;
-  isGranted(principal: Principal, toolName: string): boolean;
-  /** The principal with this id (entry points that carry only the id, such as the call gateway's ports). */
-  principalById(id: string): Principal | undefined;
+  /** The caller owning the bearer key in an `Authorization` header value; UNAUTHENTICATED otherwise. */
+  authenticate(authorization: string | undefined): Caller;
+  /** The caller with this principal id (tests, tools that act for a known principal). */
+  callerById(id: string): Caller | undefined;
 };
 
 export function sha256Hex(text: string): string {
@@ -35,20 +31,20 @@ export function parsePolicy(input: unknown): PolicyFile {
 const BEARER = /^Bearer[ ]+([^\s]+)\s*$/i;
 
 export function createPolicy(file: PolicyFile): Policy {
-  const digests = file.principals.flatMap((p) => p.keys.map((k) => ({ digest: Buffer.from(k, "hex"), principal: p })));
-  const byId = new Map(file.principals.map((p) => [p.id, p]));
-  const filters = new WeakMap<Principal, (name: string) => boolean>();
-
-  const grantsFor = (principal: Principal) => {
-    let f = filters.get(principal);
-    if (!f) {
+  // One caller object per principal, its grant filter compiled once per cold start (per-caller caches hold).
+  const callers = new Map<Principal, Caller>();
+  const callerOf = (principal: Principal): Caller => {
+    let caller = callers.get(principal);
+    if (!caller) {
       const allow = globMatcher(principal.allow);
       const deny = globMatcher(principal.deny);
-      f = (name: string) => allow(name) && !deny(name);
-      filters.set(principal, f);
+      caller = { principal: principal.id, admin: principal.admin, granted: (name) => allow(name) && !deny(name) };
+      callers.set(principal, caller);
     }
-    return f;
+    return caller;
   };
+  const digests = file.principals.flatMap((p) => p.keys.map((k) => ({ digest: Buffer.from(k, "hex"), principal: p })));
+  const byId = new Map(file.principals.map((p) => [p.id, p]));
 
   return {
     authenticate(authorization) {
@@ -66,11 +62,12 @@ export function createPolicy(file: PolicyFile): Policy {
         if (timingSafeEqual(presented, d.digest) && !found) found = d.principal;
       }
       if (!found) throw new ToolbeltError("UNAUTHENTICATED", "unknown API key");
-      return found;
+      return callerOf(found);
     },
-    grantsFor,
-    isGranted: (principal, toolName) => grantsFor(principal)(toolName),
-    principalById: (id) => byId.get(id),
+    callerById(id) {
+      const principal = byId.get(id);
+      return principal ? callerOf(principal) : undefined;
+    },
   };
 }
 

@@ -3,19 +3,13 @@
 import { randomBytes } from "node:crypto";
 import type { BriefFile } from "../../registry/contract/brief.js";
 import { META_TOOLS } from "../../registry/contract/names.js";
-import type { Artifact } from "../artifact.js";
-import type { SurfaceBounds } from "../config.js";
-import type { Pin, SessionRecord, SessionStore } from "../stores/session-store.js";
-import type { Policy, Principal } from "./auth.js";
 import { ToolbeltError } from "./errors.js";
+import type { Artifact, Caller, Clock, GrantFilter, Pin, SessionRecord, SessionStore, SurfaceBounds } from "./ports.js";
 import { beltNames, computeSurface, declarationMatcher, grantedView, toolBytes, type GrantedView, type Surface } from "./surface.js";
-
-export type Clock = () => number;
 
 export type SessionsDeps = {
   store: SessionStore;
   artifact: Pick<Artifact, "tools" | "families" | "byName">;
-  policy: Pick<Policy, "grantsFor" | "principalById">;
   briefs: ReadonlyMap<string, BriefFile>;
   isAlwaysLoaded: (name: string) => boolean;
   bounds: SurfaceBounds;
@@ -39,25 +33,22 @@ export type UseResult = {
   session: SessionRecord;
 };
 
-/** A principal, or its id (the call gateway's ports carry ids). */
-export type PrincipalRef = Principal | string;
-
 export type Sessions = {
-  open(principal: Principal, briefName?: string): Promise<SessionRecord>;
-  /** The session if it exists, is the principal's and has not expired; SESSION_NOT_FOUND / SESSION_EXPIRED otherwise. */
-  get(id: string, principal: PrincipalRef): Promise<SessionRecord>;
-  surface(session: SessionRecord, principal: PrincipalRef): Surface;
+  open(caller: Caller, briefName?: string): Promise<SessionRecord>;
+  /** The session if it exists, is the caller's and has not expired; SESSION_NOT_FOUND / SESSION_EXPIRED otherwise. */
+  get(id: string, caller: Caller): Promise<SessionRecord>;
+  surface(session: SessionRecord, caller: Caller): Surface;
   /** The names on the session's belt: `surface(...).tools`' names, by the same rules, without building the surface. */
-  beltNames(session: SessionRecord, principal: PrincipalRef): string[];
-  /** The catalog tools the session's brief declares that the principal is granted (declared ∩ granted). */
-  declaredTools(session: SessionRecord, principal: PrincipalRef): string[];
+  beltNames(session: SessionRecord, caller: Caller): string[];
+  /** The catalog tools the session's brief declares that the caller is granted (declared ∩ granted). */
+  declaredTools(session: SessionRecord, caller: Caller): string[];
   /**
    * Pin-on-use: the call path records every successful use of a granted tool. `known` is the record
    * `get` returned moments ago (the call's session check): when it leads to a write, that write's
    * version condition proves it current, so the session is not read again; when it would skip the
    * write, it is read again first (a stale copy must not hide a concurrent eviction).
    */
-  recordUse(id: string, principal: PrincipalRef, toolName: string, known?: SessionRecord): Promise<UseResult>;
+  recordUse(id: string, caller: Caller, toolName: string, known?: SessionRecord): Promise<UseResult>;
   briefNames(): string[];
 };
 
@@ -90,8 +81,8 @@ export function createSessions(deps: SessionsDeps): Sessions {
   const nowSecs = () => Math.floor(clock() / 1000);
   const renewSlackSecs = Math.min(60, Math.floor(deps.ttlSecs / 10));
   // The granted part of a surface depends only on the grants: computed once per principal per cold start.
-  const views = new WeakMap<(name: string) => boolean, GrantedView>();
-  const viewFor = (granted: (name: string) => boolean) => {
+  const views = new WeakMap<GrantFilter, GrantedView>();
+  const viewFor = (granted: GrantFilter) => {
     let v = views.get(granted);
     if (!v) views.set(granted, (v = grantedView(deps.artifact, granted)));
     return v;
@@ -99,16 +90,8 @@ export function createSessions(deps: SessionsDeps): Sessions {
 
   const notFound = (id: string) => new ToolbeltError("SESSION_NOT_FOUND", `no session ${id} for this API key: open one with POST /v1/sessions`, { session: id });
 
-  const resolve = (ref: PrincipalRef): Principal => {
-    if (typeof ref !== "string") return ref;
-    const p = deps.policy.principalById(ref);
-    if (!p) throw new ToolbeltError("UNAUTHENTICATED", `unknown principal ${ref}`);
-    return p;
-  };
-
   // One input for the surface and for the belt's names, so both follow the same rules.
-  const surfaceInput = (session: SessionRecord, ref: PrincipalRef) => {
-    const granted = deps.policy.grantsFor(resolve(ref));
+  const surfaceInput = (session: SessionRecord, { granted }: Caller) => {
     return {
       artifact: deps.artifact,
       granted,
@@ -120,11 +103,10 @@ export function createSessions(deps: SessionsDeps): Sessions {
     };
   };
 
-  const load = async (id: string, ref: PrincipalRef): Promise<SessionRecord> => {
-    const principal = resolve(ref);
+  const load = async (id: string, caller: Caller): Promise<SessionRecord> => {
     const s = await deps.store.get(id);
     // Another principal's session is reported exactly like a missing one.
-    if (!s || s.principal !== principal.id) throw notFound(id);
+    if (!s || s.principal !== caller.principal) throw notFound(id);
     if (s.expires_at <= nowSecs()) {
       throw new ToolbeltError("SESSION_EXPIRED", `session ${id} expired: open a new one with POST /v1/sessions`, {
         session: id,
@@ -137,7 +119,7 @@ export function createSessions(deps: SessionsDeps): Sessions {
   return {
     briefNames: () => [...deps.briefs.keys()].sort(),
 
-    async open(principal, briefName) {
+    async open(caller, briefName) {
       let declared: string[] = [];
       if (briefName !== undefined) {
         const brief = deps.briefs.get(briefName);
@@ -154,7 +136,7 @@ export function createSessions(deps: SessionsDeps): Sessions {
       const now = clock();
       const session: SessionRecord = {
         id: newSessionId(),
-        principal: principal.id,
+        principal: caller.principal,
         ...(briefName !== undefined ? { brief: briefName } : {}),
         declared,
         pins: [],
@@ -168,31 +150,29 @@ export function createSessions(deps: SessionsDeps): Sessions {
 
     get: load,
 
-    surface: (session, ref) => computeSurface(surfaceInput(session, ref)),
+    surface: (session, caller) => computeSurface(surfaceInput(session, caller)),
 
-    beltNames: (session, ref) => beltNames(surfaceInput(session, ref)),
+    beltNames: (session, caller) => beltNames(surfaceInput(session, caller)),
 
-    declaredTools(session, ref) {
-      const granted = deps.policy.grantsFor(resolve(ref));
+    declaredTools(session, { granted }) {
       const isDeclared = declarationMatcher(session.declared);
       return viewFor(granted).grantedTools.filter((t) => isDeclared(t.name)).map((t) => t.name);
     },
 
-    async recordUse(id, ref, toolName, known) {
-      const principal = resolve(ref);
+    async recordUse(id, caller, toolName, known) {
       const tool = deps.artifact.byName.get(toolName);
       if (!tool && !meta.has(toolName)) {
         throw new ToolbeltError("TOOL_NOT_FOUND", `no tool named ${toolName}`, { tool: toolName });
       }
-      if (!meta.has(toolName) && !deps.policy.grantsFor(principal)(toolName)) {
-        throw new ToolbeltError("TOOL_NOT_GRANTED", `${toolName} is not granted to ${principal.id}`, { tool: toolName });
+      if (!meta.has(toolName) && !caller.granted(toolName)) {
+        throw new ToolbeltError("TOOL_NOT_GRANTED", `${toolName} is not granted to ${caller.principal}`, { tool: toolName });
       }
       // The caller's copy is used at most once, and only if it still passes the read's checks (the same
       // session, the principal's, not expired by the clock now); otherwise the session is read as before.
-      let snapshot = known?.id === id && known.principal === principal.id && known.expires_at > nowSecs() ? known : undefined;
+      let snapshot = known?.id === id && known.principal === caller.principal && known.expires_at > nowSecs() ? known : undefined;
       for (let attempt = 1; ; attempt++) {
         const fromSnapshot = snapshot !== undefined;
-        const current = snapshot ?? (await load(id, principal));
+        const current = snapshot ?? (await load(id, caller));
         snapshot = undefined;
         const now = clock();
         let pins = current.pins;

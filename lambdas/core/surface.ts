@@ -4,9 +4,7 @@ import * as z from "zod/mini";
 import type { CatalogTool, FamilyInfo } from "../../registry/contract/artifact.js";
 import { META_TOOLS, verbOf } from "../../registry/contract/names.js";
 import type { JsonSchema } from "../../registry/contract/schema-types.js";
-import type { Artifact } from "../artifact.js";
-import type { SurfaceBounds } from "../config.js";
-import type { Pin } from "../stores/session-store.js";
+import type { Artifact, Pin, SurfaceBounds } from "./ports.js";
 import { globMatcher } from "./globs.js";
 import { CallInput, FindInput } from "./requests.js";
 

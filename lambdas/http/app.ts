@@ -68,7 +68,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   );
 
   app.use("/v1/*", async (c, next) => {
-    if (!publicPaths.has(c.req.path)) c.set("principal", deps.policy.authenticate(c.req.header("authorization")));
+    if (!publicPaths.has(c.req.path)) c.set("caller", deps.policy.authenticate(c.req.header("authorization")));
     await next();
   });
 

@@ -1,16 +1,15 @@
 // Wiring shared by the Lambda handler, `npm start` and the tests: everything the app needs, built once.
 import type { BriefFile } from "../../registry/contract/brief.js";
 import type { PolicyFile } from "../../registry/contract/policy.js";
-import type { Artifact } from "../artifact.js";
-import type { Config, HttpLimits, SurfaceBounds } from "../config.js";
+import type { Config, HttpLimits } from "../config.js";
 import { createPolicy, type Policy } from "../core/auth.js";
 import { BriefFileSchema } from "../core/deployment-files.js";
 import { createFinder } from "../core/find/index.js";
 import type { Finder } from "../core/find/types.js";
 import { globMatcher } from "../core/globs.js";
 import { describeIssues } from "../core/issues.js";
-import { createSessions, type Clock, type Sessions } from "../core/sessions.js";
-import type { SessionStore } from "../stores/session-store.js";
+import type { Artifact, Clock, SessionStore, SurfaceBounds } from "../core/ports.js";
+import { createSessions, type Sessions } from "../core/sessions.js";
 import type { Logger } from "./logger.js";
 
 /** What every route module receives. Other route modules (call, MCP) may ask for more by extending it. */
@@ -66,7 +65,6 @@ export function createDeps(input: DepsInput): Deps {
     sessions: createSessions({
       store: input.store,
       artifact,
-      policy,
       briefs,
       isAlwaysLoaded,
       bounds: config.surface,

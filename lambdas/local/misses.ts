@@ -4,10 +4,10 @@
 //   npm run misses -- --direct          read the DynamoDB table itself (TOOLBELT_TABLE, AWS credentials)
 // Options: --limit N (20), --url URL (TOOLBELT_URL or http://127.0.0.1:$PORT), --key KEY (TOOLBELT_API_KEY or dev-key).
 import { parseArgs } from "node:util";
-import type { Miss } from "../core/call/types.js";
 import { loadConfig } from "../config.js";
 import { clientFromConfig } from "../stores/dynamodb.js";
-import { DynamoMissStore, type MissSummary } from "../stores/misses.js";
+import type { Miss, MissSummary } from "../core/ports.js";
+import { DynamoMissStore } from "../stores/misses.js";
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 

@@ -12,7 +12,7 @@ import { DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dyn
 import type { Config } from "../config.js";
 import { ToolbeltError } from "../core/errors.js";
 import { translateSdkError } from "./sdk-errors.js";
-import type { Pin, SessionRecord, SessionStore } from "./session-store.js";
+import type { Pin, SessionRecord, SessionStore } from "../core/ports.js";
 
 /** The table's key schema and TTL attribute; the CDK stack declares the same. */
 export const TABLE_SCHEMA = { partitionKey: "pk", sortKey: "sk", ttlAttribute: "expires_at" } as const;

@@ -5,28 +5,8 @@
 import { randomBytes } from "node:crypto";
 import { PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { canonicalName } from "../../registry/contract/names.js";
-import type { Miss, MissOutcome, MissRecorder } from "../core/call/types.js";
+import type { Miss, MissOutcome, MissStore, MissSummary } from "../core/ports.js";
 import { translateSdkError } from "./sdk-errors.js";
-
-export type MissSummary = {
-  /** The canonical form the misses share (case and separators folded). */
-  canonical: string;
-  count: number;
-  /** The spellings callers sent. */
-  names: string[];
-  last_at: string;
-  last_principal: string;
-  last_outcome: MissOutcome;
-  /** What the last miss resolved to, when it resolved. */
-  resolved_to?: string;
-};
-
-export interface MissStore extends MissRecorder {
-  /** The most frequent misses, most frequent first. */
-  top(limit: number): Promise<MissSummary[]>;
-  /** The latest events for one name (any spelling), newest first. */
-  recent(name: string, limit: number): Promise<Miss[]>;
-}
 
 export const MISSES_PK = "MISSES";
 export const missEventPk = (name: string) => `MISS#${canonicalName(name)}`;

@@ -60,7 +60,8 @@ try {
   await phase("GET surface", () => send(api.url, "GET", `/v1/sessions/${id}/surface`), 200);
   await phase("POST /v1/sessions", () => send(api.url, "POST", "/v1/sessions", "{}"), 201);
   let i = 0;
-  await phase("recordUse (1 session)", () => api.deps.sessions.recordUse(id, "alice", `bulk${i % 10}.tool_${i++ % 200}`).then(() => 200), 200);
+  const alice = api.deps.policy.callerById("alice")!;
+  await phase("recordUse (1 session)", () => api.deps.sessions.recordUse(id, alice, `bulk${i % 10}.tool_${i++ % 200}`).then(() => 200), 200);
 } finally {
   agent.destroy();
   await api.close();

@@ -69,7 +69,7 @@ async function main() {
     source: "bench",
   };
   const gateway = createCallGateway({ tools: new Map([[tool.name, tool]]), backends: { builtin: createBuiltinBackend() } });
-  const caller = { principal: "bench", granted: all };
+  const caller = { principal: "bench", admin: false, granted: all };
   const runs = 20000;
   const samples: number[] = [];
   for (let i = 0; i < runs; i++) {

@@ -8,7 +8,7 @@ import { DEFAULT_HTTP_LIMITS, DEFAULT_SESSION_TTL_SECS, DEFAULT_SURFACE_BOUNDS, 
 import { sha256Hex } from "../../lambdas/core/auth.js";
 import { createApp, type RouteModule } from "../../lambdas/http/app.js";
 import { createDeps, type Deps } from "../../lambdas/http/deps.js";
-import type { SessionStore } from "../../lambdas/stores/session-store.js";
+import type { SessionStore } from "../../lambdas/core/ports.js";
 import { memoryLogger } from "../../lambdas/http/logger.js";
 import { buildTestArtifact } from "./artifact.js";
 import { startDynalite, type TestDynamo } from "./dynalite.js";

@@ -1,7 +1,7 @@
 // In-memory SessionStore for unit tests of the pure core: same contract as the DynamoDB adapter
 // (CONFLICT on an existing id or a stale version), with hooks to inject conflicts.
 import { ToolbeltError } from "../../lambdas/core/errors.js";
-import type { SessionRecord, SessionStore } from "../../lambdas/stores/session-store.js";
+import type { SessionRecord, SessionStore } from "../../lambdas/core/ports.js";
 
 export class MemorySessionStore implements SessionStore {
   readonly items = new Map<string, SessionRecord>();

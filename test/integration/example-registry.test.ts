@@ -248,7 +248,7 @@ describe("every example tool really answers", () => {
   let finder: Finder;
   let mcp: McpBackend;
   let gateway: CallGateway;
-  const caller = { principal: "example-test", granted: () => true };
+  const caller = { principal: "example-test", admin: false, granted: () => true };
 
   beforeAll(async () => {
     repo = makeRepo();

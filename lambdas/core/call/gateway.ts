@@ -4,7 +4,8 @@ import type { CatalogTool } from "../../../registry/contract/artifact.js";
 import { META_TOOLS } from "../../../registry/contract/names.js";
 import { ToolbeltError } from "../errors.js";
 import { createNameResolver, type Resolution } from "./resolve.js";
-import type { BackendOutput, CallPorts, CallRequest, CallResponse, Caller, MissOutcome } from "./types.js";
+import type { Caller, MissOutcome } from "../ports.js";
+import type { BackendOutput, CallPorts, CallRequest, CallResponse } from "./types.js";
 import { createSchemaValidator, summarize, type SchemaValidator } from "./validate.js";
 
 export type CallOptions = {
@@ -16,27 +17,24 @@ export type CallOptions = {
   maxTimeoutMs?: number;
 };
 
-export type CallGateway<C extends Caller = Caller> = {
-  call(request: CallRequest, caller: C, options?: CallOptions): Promise<CallResponse>;
+export type CallGateway = {
+  call(request: CallRequest, caller: Caller, options?: CallOptions): Promise<CallResponse>;
 };
 
 const EMPTY_OBJECT_SCHEMA = { type: "object" } as const;
 
-export function createCallGateway<C extends Caller = Caller>(
-  ports: CallPorts<C>,
-  validator: SchemaValidator = createSchemaValidator(),
-): CallGateway<C> {
+export function createCallGateway(ports: CallPorts, validator: SchemaValidator = createSchemaValidator()): CallGateway {
   const resolver = createNameResolver([...ports.tools.keys()]);
   const now = ports.now ?? (() => new Date());
 
-  const recordMiss = (name: string, caller: C, outcome: MissOutcome, resolvedTo?: string): Promise<void> => {
+  const recordMiss = (name: string, caller: Caller, outcome: MissOutcome, resolvedTo?: string): Promise<void> => {
     if (!ports.misses) return Promise.resolve();
     return ports.misses
       .record({ name, principal: caller.principal, at: now().toISOString(), outcome, ...(resolvedTo ? { resolved_to: resolvedTo } : {}) })
       .catch((e: unknown) => ports.log?.("warn", "could not record a tool-name miss", { name, error: String(e) }));
   };
 
-  const resolve = async (name: string, caller: C): Promise<{ tool: CatalogTool; resolution: Resolution; miss: Promise<void> }> => {
+  const resolve = async (name: string, caller: Caller): Promise<{ tool: CatalogTool; resolution: Resolution; miss: Promise<void> }> => {
     const r = resolver.resolve(name, caller.granted);
     switch (r.status) {
       case "exact":
@@ -61,12 +59,13 @@ export function createCallGateway<C extends Caller = Caller>(
     }
   };
 
-  const gateway: CallGateway<C> = {
+  const gateway: CallGateway = {
     async call(request, caller, options = {}) {
       const depth = options.depth ?? 0;
       const { tool, resolution, miss } = await resolve(request.tool, caller);
       try {
-        if (request.session !== undefined && ports.checkSession) await ports.checkSession(request.session, caller);
+        // The record this check reads is the one pin-on-use starts from (one read when the use writes).
+        const session = request.session !== undefined && ports.sessions ? await ports.sessions.get(request.session, caller) : undefined;
 
         const checked = validator.check(tool.input_schema ?? EMPTY_OBJECT_SCHEMA, request.args ?? {}, "input");
         if (!checked.valid) {
@@ -103,9 +102,9 @@ export function createCallGateway<C extends Caller = Caller>(
           });
         }
 
-        if (request.session !== undefined && ports.recordUse && !META_TOOLS.includes(tool.name)) {
+        if (request.session !== undefined && ports.sessions && !META_TOOLS.includes(tool.name)) {
           // The tool already ran: a failed pin is logged, not turned into an error the agent would retry.
-          await ports.recordUse(request.session, caller, tool.name).catch((e: unknown) =>
+          await ports.sessions.recordUse(request.session, caller, tool.name, session).catch((e: unknown) =>
             ports.log?.("warn", "could not pin a used tool", { tool: tool.name, error: String(e) }),
           );
         }
@@ -123,7 +122,7 @@ export function createCallGateway<C extends Caller = Caller>(
   const dispatch = async (
     tool: CatalogTool,
     args: Record<string, unknown>,
-    caller: C,
+    caller: Caller,
     session: string | undefined,
     depth: number,
     options: CallOptions,

@@ -2,7 +2,7 @@
 // Ungranted tools are invisible here (never resolved to, never suggested), except that the exact
 // name (or its case/separator variant) of an ungranted tool is never resolved to a *different* tool.
 import { canonicalName, verbOf } from "../../../registry/contract/names.js";
-import type { GrantFilter } from "../find/types.js";
+import type { GrantFilter } from "../ports.js";
 import { editDistance, mayBeWithin, signature, typoBudget } from "./distance.js";
 
 export type ResolutionRule = "case" | "separators" | "family_prefix" | "typo";

@@ -3,12 +3,12 @@
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
 import { canonicalName } from "../../../registry/contract/names.js";
 import type { SearchIndexData } from "../../../registry/contract/search-options.js";
-import type { Artifact } from "../../artifact.js";
+import type { Artifact, GrantFilter } from "../ports.js";
 import { ToolbeltError } from "../errors.js";
 import { globMatcher } from "../globs.js";
 import { segments } from "./segment.js";
 import { DEFAULT_QUERY_PARAMS, Scorer, type QueryParams } from "./scorer.js";
-import type { AlwaysTool, FindRequest, FindResult, Finder, FoundTool, GrantFilter } from "./types.js";
+import type { AlwaysTool, FindRequest, FindResult, Finder, FoundTool } from "./types.js";
 import { VERDICT_MODEL, Verdict, type VerdictModel } from "./verdict.js";
 
 /** The k best documents by score (ties: catalog order), among those `accept` lets through. */

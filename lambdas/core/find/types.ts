@@ -1,5 +1,6 @@
 // The find contract, shared by REST, MCP and the builtin meta-tool.
 import type { JsonSchema } from "../../../registry/contract/schema-types.js";
+import type { GrantFilter } from "../ports.js";
 
 export type FindRequest = {
   query: string;
@@ -29,9 +30,6 @@ export type FindResult = {
   always: AlwaysTool[];
   fallback_reason?: string;
 };
-
-/** Which tools the caller may see; find never shows a tool outside it. */
-export type GrantFilter = (name: string) => boolean;
 
 export type Finder = {
   find(request: FindRequest, granted?: GrantFilter): Promise<FindResult>;

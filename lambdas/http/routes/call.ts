@@ -5,14 +5,12 @@ import type { Backends } from "../../core/call/types.js";
 import { createCallGateway, type CallGateway } from "../../core/call/gateway.js";
 import { createBackends } from "../../backends/index.js";
 import type { EnvMap } from "../../backends/templates.js";
-import type { Principal } from "../../core/auth.js";
 import { ToolbeltError } from "../../core/errors.js";
-import type { MissStore } from "../../stores/misses.js";
-import type { SessionRecord } from "../../stores/session-store.js";
+import type { MissStore } from "../../core/ports.js";
 import type { RouteModule } from "../app.js";
 import { CallBody, CALL_PATHS } from "../openapi-call.js";
 import type { Deps } from "../deps.js";
-import { principalOf, type AppEnv } from "../env.js";
+import { callerOf, type AppEnv } from "../env.js";
 import { parseJsonBody } from "../parse.js";
 
 export { CallBody, CallResponseSchema, CALL_PATHS, MissesResponse } from "../openapi-call.js";
@@ -35,13 +33,8 @@ export type CallModule = RouteModule & {
 /** Time kept back from a Lambda invocation to answer after a tool timed out. */
 const LAMBDA_MARGIN_MS = 1000;
 
-/** The caller the app's gateway expects: the principal's id and grants, plus its policy record for the session ports. */
-export type AppCaller = { principal: string; granted: (name: string) => boolean; record: Principal };
-
 export type AppCallGateway = {
-  gateway: CallGateway<AppCaller>;
-  /** The caller for an authenticated principal (grants from the app's policy). */
-  callerOf(principal: Principal): AppCaller;
+  gateway: CallGateway;
   /** Close pooled upstream connections. */
   close(): Promise<void>;
 };
@@ -60,30 +53,15 @@ export function createAppCallGateway(deps: Deps, options: CallModuleOptions): Ap
     close = () => built.mcp.close();
     backends = built.backends;
   }
-  // The record the session check read before dispatch, handed to pin-on-use so a call that pins reads
-  // the session once. Keyed by the caller object (one per request); recordUse re-checks it and reads
-  // again whenever a copy could be stale, so a leftover or overwritten entry is never unsafe.
-  const checked = new WeakMap<AppCaller, SessionRecord>();
-  const gateway = createCallGateway<AppCaller>({
+  const gateway = createCallGateway({
     tools: deps.artifact.byName,
     backends,
     ...(options.misses ? { misses: options.misses } : {}),
-    checkSession: async (id, caller) => {
-      checked.set(caller, await deps.sessions.get(id, caller.record));
-    },
-    recordUse: async (id, caller, tool) => {
-      const known = checked.get(caller);
-      checked.delete(caller);
-      await deps.sessions.recordUse(id, caller.record, tool, known);
-    },
+    sessions: deps.sessions,
     log: (level, message, fields) => deps.logger[level](message, fields),
     now: () => new Date(deps.clock()),
   });
-  return {
-    gateway,
-    callerOf: (principal) => ({ principal: principal.id, granted: deps.policy.grantsFor(principal), record: principal }),
-    close,
-  };
+  return { gateway, close };
 }
 
 export function createCallModule(options: CallModuleOptions): CallModule {
@@ -94,14 +72,13 @@ export function createCallModule(options: CallModuleOptions): CallModule {
       await Promise.all(closers.map((c) => c()));
     },
     routes(deps: Deps) {
-      const { gateway, callerOf, close } = createAppCallGateway(deps, options);
+      const { gateway, close } = createAppCallGateway(deps, options);
       closers.push(close);
 
       const app = new Hono<AppEnv>();
       app.post("/v1/call", async (c) => {
-        const principal = principalOf(c);
+        const caller = callerOf(c);
         const body = await parseJsonBody(c, CallBody, { maxBytes: deps.config.http.maxBodyBytes });
-        const caller = callerOf(principal);
         // On Lambda, a tool must give up (504 with a clear error) before the invocation is cut off.
         const lambda = c.env?.lambdaContext as { getRemainingTimeInMillis?: () => number } | undefined;
         const remaining = lambda?.getRemainingTimeInMillis?.();
@@ -113,8 +90,7 @@ export function createCallModule(options: CallModuleOptions): CallModule {
       });
 
       app.get("/v1/admin/misses", async (c) => {
-        const principal = principalOf(c);
-        if (!principal.admin) {
+        if (!callerOf(c).admin) {
           throw new ToolbeltError("FORBIDDEN", "the miss log is for operators: this needs a principal with `admin: true` in the policy");
         }
         const rawLimit = c.req.query("limit");

@@ -2,20 +2,20 @@
 import { Hono } from "hono";
 import { FindBody } from "../../core/requests.js";
 import type { Deps } from "../deps.js";
-import { principalOf, type AppEnv } from "../env.js";
+import { callerOf, type AppEnv } from "../env.js";
 import { parseJsonBody } from "../parse.js";
 
 export function findRoutes(deps: Deps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.post("/v1/find", async (c) => {
-    const principal = principalOf(c);
+    const caller = callerOf(c);
     const { session, ...request } = await parseJsonBody(c, FindBody, { maxBytes: deps.config.http.maxBodyBytes });
     // A named session must be the caller's; another principal's is reported as missing.
-    const record = session ? await deps.sessions.get(session, principal) : undefined;
-    const result = await deps.finder.find(request, deps.policy.grantsFor(principal));
+    const record = session ? await deps.sessions.get(session, caller) : undefined;
+    const result = await deps.finder.find(request, caller.granted);
     if (!record) return c.json(result);
     // Within a session, say which results are already on its belt (callable without another look-up).
-    const belt = new Set(deps.sessions.beltNames(record, principal));
+    const belt = new Set(deps.sessions.beltNames(record, caller));
     return c.json({ ...result, session, tools: result.tools.map((t) => ({ ...t, on_belt: belt.has(t.name) })) });
   });
   return app;

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ToolbeltError } from "../../../lambdas/core/errors.js";
 import { DynamoSessionStore, ensureTable } from "../../../lambdas/stores/dynamodb.js";
-import type { SessionRecord } from "../../../lambdas/stores/session-store.js";
+import type { SessionRecord } from "../../../lambdas/core/ports.js";
 import { startDynalite, type TestDynamo } from "../../helpers/dynalite.js";
 
 let dynamo: TestDynamo;

@@ -2,13 +2,13 @@
 // grants, session ownership, briefs, the error shape and the codes it can answer with.
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { principalOf, type AppEnv } from "../../../lambdas/http/env.js";
+import { callerOf, type AppEnv } from "../../../lambdas/http/env.js";
 import { ARTIFACT_FORMAT_VERSION } from "../../../registry/contract/artifact.js";
 import { ERROR_STATUS } from "../../../lambdas/core/errors.js";
 import { ToolbeltError } from "../../../lambdas/core/errors.js";
 import { FindBody, OpenSessionBody } from "../../../lambdas/core/requests.js";
 import { z } from "zod";
-import type { SessionStore } from "../../../lambdas/stores/session-store.js";
+import type { SessionStore } from "../../../lambdas/core/ports.js";
 import { startTestApi, type TestApi } from "../../helpers/api.js";
 import { startDynalite, type TestDynamo } from "../../helpers/dynalite.js";
 
@@ -293,7 +293,7 @@ describe("mounting another route module", () => {
       dynamo,
       extraRoutes: [
         {
-          routes: () => new Hono<AppEnv>().post("/v1/echo", (c) => c.json({ principal: principalOf(c).id })),
+          routes: () => new Hono<AppEnv>().post("/v1/echo", (c) => c.json({ principal: callerOf(c).principal })),
           openapi: { "/v1/echo": { post: { operationId: "echo", responses: {} } } },
         },
       ],

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ERROR_STATUS } from "../../../lambdas/core/errors.js";
 import { applyPin, type UseResult } from "../../../lambdas/core/sessions.js";
 import { byteSize, toolBytes, toolEntry } from "../../../lambdas/core/surface.js";
-import type { Pin } from "../../../lambdas/stores/session-store.js";
+import type { Pin } from "../../../lambdas/core/ports.js";
 import { defaultTestTools, testArtifactInput, testTool } from "../../helpers/artifact.js";
 import { startTestApi } from "../../helpers/api.js";
 import { startDynalite, type TestDynamo } from "../../helpers/dynalite.js";
@@ -85,7 +85,7 @@ describe("pin-on-use", () => {
     const api = await startTestApi({ dynamo, config: { surface: { maxTools: 1, maxSchemaBytes: 1 << 20, pinBudgetBytes: budget } } });
     try {
       const { session } = (await (await api.request("/v1/sessions", { json: { brief: "review" } })).json()) as SessionJson;
-      const use = (name: string) => api.deps.sessions.recordUse(session.id, "alice", name);
+      const use = (name: string) => api.deps.sessions.recordUse(session.id, api.deps.policy.callerById("alice")!, name);
 
       expect((await use("git.log")).pinned).toBe(true);
       expect((await use("git.status")).pinned).toBe(true);
@@ -125,9 +125,9 @@ describe("pin-on-use", () => {
     const api = await startTestApi({ dynamo });
     try {
       const { session } = (await (await api.request("/v1/sessions", { json: {} })).json()) as SessionJson;
-      await expect(api.deps.sessions.recordUse(session.id, "alice", "admin.reset")).rejects.toMatchObject({ code: "TOOL_NOT_GRANTED" });
-      await expect(api.deps.sessions.recordUse(session.id, "alice", "nope.nothing")).rejects.toMatchObject({ code: "TOOL_NOT_FOUND" });
-      await expect(api.deps.sessions.recordUse(session.id, "bob", "git.log")).rejects.toMatchObject({ code: "SESSION_NOT_FOUND" });
+      await expect(api.deps.sessions.recordUse(session.id, api.deps.policy.callerById("alice")!, "admin.reset")).rejects.toMatchObject({ code: "TOOL_NOT_GRANTED" });
+      await expect(api.deps.sessions.recordUse(session.id, api.deps.policy.callerById("alice")!, "nope.nothing")).rejects.toMatchObject({ code: "TOOL_NOT_FOUND" });
+      await expect(api.deps.sessions.recordUse(session.id, api.deps.policy.callerById("bob")!, "git.log")).rejects.toMatchObject({ code: "SESSION_NOT_FOUND" });
     } finally {
       await api.close();
     }
@@ -150,7 +150,7 @@ describe("50 parallel uses of one session", { timeout: 120_000 }, () => {
     const api = await startTestApi({ dynamo, input, config: { surface: bounds(total) } });
     try {
       const { session } = (await (await api.request("/v1/sessions", { json: {} })).json()) as SessionJson;
-      const results = await Promise.all(many.map((t) => api.deps.sessions.recordUse(session.id, "alice", t.name)));
+      const results = await Promise.all(many.map((t) => api.deps.sessions.recordUse(session.id, api.deps.policy.callerById("alice")!, t.name)));
       expect(results.every((r) => r.pinned)).toBe(true);
       const stored = await dynamo.store.get(session.id);
       expect(stored?.pins.map((p) => p.name).sort()).toEqual(many.map((t) => t.name));
@@ -167,7 +167,7 @@ describe("50 parallel uses of one session", { timeout: 120_000 }, () => {
       const { session } = (await (await api.request("/v1/sessions", { json: {} })).json()) as SessionJson;
       // Every tool once, and a few twice, all at the same time.
       const names = [...many.map((t) => t.name), ...many.slice(0, 10).map((t) => t.name)];
-      const results: UseResult[] = await Promise.all(names.map((n) => api.deps.sessions.recordUse(session.id, "alice", n)));
+      const results: UseResult[] = await Promise.all(names.map((n) => api.deps.sessions.recordUse(session.id, api.deps.policy.callerById("alice")!, n)));
       const stored = (await dynamo.store.get(session.id))!;
       // A repeat may skip its write only when its tool already was the latest pin.
       const written = results.filter((r) => r.written);
@@ -202,7 +202,7 @@ describe("expiry", () => {
       expect(stored?.expires_at).toBe(Math.floor(now / 1000) + 600); // the TTL attribute, epoch seconds
 
       now += 500_000; // 8m20s later: a use renews the session for another 10 minutes
-      await api.deps.sessions.recordUse(session.id, "alice", "git.log");
+      await api.deps.sessions.recordUse(session.id, api.deps.policy.callerById("alice")!, "git.log");
       now += 500_000; // past the first expiry, within the renewed one
       expect((await api.request(`/v1/sessions/${session.id}/surface`)).status).toBe(200);
 
@@ -216,7 +216,7 @@ describe("expiry", () => {
         details: { session: session.id, expired_at: "2026-01-01T12:18:20.000Z" },
       });
       expect(await dynamo.store.get(session.id)).toBeDefined();
-      await expect(api.deps.sessions.recordUse(session.id, "alice", "git.log")).rejects.toMatchObject({ code: "SESSION_EXPIRED" });
+      await expect(api.deps.sessions.recordUse(session.id, api.deps.policy.callerById("alice")!, "git.log")).rejects.toMatchObject({ code: "SESSION_EXPIRED" });
       const find = await api.request("/v1/find", { json: { query: "commits", session: session.id } });
       expect(find.status).toBe(410);
     } finally {

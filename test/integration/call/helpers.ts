@@ -2,7 +2,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Backend, CatalogTool } from "../../../registry/contract/artifact.js";
-import type { Caller } from "../../../lambdas/core/call/types.js";
+import type { Caller } from "../../../lambdas/core/ports.js";
 import { globMatcher } from "../../../lambdas/core/globs.js";
 import { startEverything as startUpstream, type Everything as Upstream } from "../../../lambdas/local/everything.js";
 
@@ -21,7 +21,7 @@ export function catalogTool(name: string, backend: Backend, over: Partial<Catalo
   };
 }
 
-export const callerFor = (principal: string, ...globs: string[]): Caller => ({ principal, granted: globMatcher(globs) });
+export const callerFor = (principal: string, ...globs: string[]): Caller => ({ principal, admin: false, granted: globMatcher(globs) });
 
 export const toolMap = (tools: CatalogTool[]) => new Map(tools.map((t) => [t.name, t]));
 

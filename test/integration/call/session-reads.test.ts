@@ -6,7 +6,7 @@ import type { PolicyFile } from "../../../registry/contract/policy.js";
 import { sha256Hex } from "../../../lambdas/core/auth.js";
 import { ERROR_STATUS } from "../../../lambdas/core/errors.js";
 import { createCallModule, type CallModule } from "../../../lambdas/http/routes/call.js";
-import type { SessionRecord, SessionStore } from "../../../lambdas/stores/session-store.js";
+import type { SessionRecord, SessionStore } from "../../../lambdas/core/ports.js";
 import { startTestApi, TEST_KEYS, type TestApi } from "../../helpers/api.js";
 import { testArtifactInput } from "../../helpers/artifact.js";
 import { startDynalite, type TestDynamo } from "../../helpers/dynalite.js";

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
 import { createBuiltinBackend } from "../../../lambdas/backends/builtin.js";
 import { createCallGateway } from "../../../lambdas/core/call/gateway.js";
-import type { Caller, Miss, ToolBackend } from "../../../lambdas/core/call/types.js";
+import type { ToolBackend } from "../../../lambdas/core/call/types.js";
+import type { Caller, Miss } from "../../../lambdas/core/ports.js";
 import { globMatcher } from "../../../lambdas/core/globs.js";
 
 const tool = (name: string, over: Partial<CatalogTool> = {}): CatalogTool => ({
@@ -49,17 +50,20 @@ function setup(opts: { grants?: string[]; backend?: ToolBackend } = {}) {
     tools: new Map(tools.map((t) => [t.name, t])),
     backends: { builtin: backend },
     misses: { record: async (m) => void misses.push(m) },
-    checkSession: async (s) => {
-      sessionChecks.push(s);
-      if (s === "someone-elses") throw Object.assign(new Error("nope"), { code: "SESSION_NOT_FOUND" });
-    },
-    recordUse: async (s, c, t) => {
-      if (t === "math.half") throw new Error("store down");
-      pins.push(`${s}:${c.principal}:${t}`);
+    sessions: {
+      get: async (s, c) => {
+        sessionChecks.push(s);
+        if (s === "someone-elses") throw Object.assign(new Error("nope"), { code: "SESSION_NOT_FOUND" });
+        return { id: s, principal: c.principal, declared: [], pins: [], version: 1, created_at: 0, expires_at: 0 };
+      },
+      recordUse: async (s, c, t) => {
+        if (t === "math.half") throw new Error("store down");
+        pins.push(`${s}:${c.principal}:${t}`);
+      },
     },
     now: () => new Date("2026-12-01T00:00:00Z"),
   });
-  const caller: Caller = { principal: "p1", granted: globMatcher(opts.grants ?? ["math.*", "toolbelt.*", "llm.*", "imported.*"]) };
+  const caller: Caller = { principal: "p1", admin: false, granted: globMatcher(opts.grants ?? ["math.*", "toolbelt.*", "llm.*", "imported.*"]) };
   return { gateway, caller, invoked, misses, pins, sessionChecks };
 }
 
@@ -180,7 +184,7 @@ describe("call gateway", () => {
       backends: { builtin: { invoke: async () => ({ result: "sent" }) } },
       log: (level, message, fields) => lines.push({ level, message, fields }),
     });
-    await gateway.call({ tool: "mail.send", args: { to: "ada@example.com" } }, { principal: "p1", granted: () => true });
+    await gateway.call({ tool: "mail.send", args: { to: "ada@example.com" } }, { principal: "p1", admin: false, granted: () => true });
     expect(lines).toEqual([{ level: "info", message: "consequential call", fields: { tool: "mail.send", principal: "p1", affects: "ada@example.com" } }]);
   });
 

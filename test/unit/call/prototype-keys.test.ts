@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
 import { reshape } from "../../../lambdas/backends/builtin.js";
 import { createCallGateway } from "../../../lambdas/core/call/gateway.js";
-import type { Caller, ToolBackend } from "../../../lambdas/core/call/types.js";
+import type { ToolBackend } from "../../../lambdas/core/call/types.js";
+import type { Caller } from "../../../lambdas/core/ports.js";
 import { globMatcher } from "../../../lambdas/core/globs.js";
 import { loadSecretsIntoEnv, parseSecretSpec } from "../../../lambdas/secrets.js";
 import { lookup, renderJson, renderString, renderValue, Secrets, type RenderContext } from "../../../lambdas/backends/templates.js";
@@ -100,7 +101,7 @@ describe("call gateway with prototype-named tools, arguments and backends", () =
       log: (_level, message, fields) => lines.push({ message, ...(fields ? { fields } : {}) }),
       now: () => new Date("2026-12-01T00:00:00Z"),
     });
-    const caller: Caller = { principal: "p1", granted: globMatcher(["*"]) };
+    const caller: Caller = { principal: "p1", admin: false, granted: globMatcher(["*"]) };
     return { gateway, caller, lines };
   };
 

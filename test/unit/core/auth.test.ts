@@ -8,9 +8,11 @@ describe("createPolicy", () => {
   it("authenticates a bearer key by its SHA-256 digest", () => {
     // Prepare / Act / Assess
     const header = `Bearer ${TEST_KEYS.bob}`;
-    const principal = policy.authenticate(header);
-    expect(principal.id).toBe("bob");
-    expect(policy.authenticate(`bearer   ${TEST_KEYS.carol}`).id).toBe("carol");
+    const caller = policy.authenticate(header);
+    expect(caller).toMatchObject({ principal: "bob", admin: false });
+    expect(policy.authenticate(`bearer   ${TEST_KEYS.carol}`)).toMatchObject({ principal: "carol", admin: true });
+    // One caller per principal: per-caller caches (the surface's granted view) hold across requests.
+    expect(policy.authenticate(header)).toBe(caller);
   });
 
   it.each([
@@ -26,19 +28,19 @@ describe("createPolicy", () => {
   });
 
   it("grants by allow globs minus deny globs", () => {
-    const alice = policy.principalById("alice")!;
-    const carol = policy.principalById("carol")!;
-    expect(policy.isGranted(alice, "git.log")).toBe(true);
-    expect(policy.isGranted(alice, "admin.reset")).toBe(false);
-    expect(policy.isGranted(carol, "admin.audit")).toBe(true);
-    expect(policy.isGranted(carol, "admin.reset")).toBe(false);
-    expect(policy.grantsFor(carol)("notes.x")).toBe(true);
-    expect(policy.principalById("nobody")).toBeUndefined();
+    const alice = policy.callerById("alice")!;
+    const carol = policy.callerById("carol")!;
+    expect(alice.granted("git.log")).toBe(true);
+    expect(alice.granted("admin.reset")).toBe(false);
+    expect(carol.granted("admin.audit")).toBe(true);
+    expect(carol.granted("admin.reset")).toBe(false);
+    expect(carol.granted("notes.x")).toBe(true);
+    expect(policy.callerById("nobody")).toBeUndefined();
   });
 
   it("grants nothing to a principal without allow globs", () => {
     const p = createPolicy({ version: 1, principals: [{ id: "empty", keys: [], allow: [], deny: [], admin: false }] });
-    expect(p.isGranted(p.principalById("empty")!, "git.log")).toBe(false);
+    expect(p.callerById("empty")!.granted("git.log")).toBe(false);
   });
 });
 
@@ -52,6 +54,6 @@ describe("parsePolicy and localPolicyFile", () => {
   it("gives the local key every tool", () => {
     const p = createPolicy(localPolicyFile("dev-key"));
     const local = p.authenticate("Bearer dev-key");
-    expect(p.isGranted(local, "anything.at_all")).toBe(true);
+    expect(local.granted("anything.at_all")).toBe(true);
   });
 });

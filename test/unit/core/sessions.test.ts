@@ -4,13 +4,14 @@ import { createPolicy } from "../../../lambdas/core/auth.js";
 import { globMatcher } from "../../../lambdas/core/globs.js";
 import { applyPin, createSessions, type SessionsDeps } from "../../../lambdas/core/sessions.js";
 import { toolBytes } from "../../../lambdas/core/surface.js";
-import type { Pin } from "../../../lambdas/stores/session-store.js";
+import type { Pin } from "../../../lambdas/core/ports.js";
 import { testBriefs, testPolicy } from "../../helpers/api.js";
 import { defaultTestTools, memoryTestArtifact, testArtifactInput, testTool } from "../../helpers/artifact.js";
 import { MemorySessionStore } from "../../helpers/memory-store.js";
 
 const policy = createPolicy(testPolicy());
-const alice = policy.principalById("alice")!;
+const alice = policy.callerById("alice")!;
+const bob = policy.callerById("bob")!;
 
 async function setup(over: Partial<SessionsDeps> = {}) {
   const store = new MemorySessionStore();
@@ -21,7 +22,6 @@ async function setup(over: Partial<SessionsDeps> = {}) {
   const sessions = createSessions({
     store,
     artifact,
-    policy,
     briefs: new Map(testBriefs().map((b) => [b.name, b])),
     isAlwaysLoaded: globMatcher(["toolbelt.reshape"]),
     bounds: { maxTools: 30, maxSchemaBytes: 1 << 20, pinBudgetBytes: 4096 },
@@ -78,8 +78,8 @@ describe("createSessions", () => {
     expect(sessions.declaredTools(notes, alice)).toEqual(["notes.create", "notes.delete", "notes.search"]);
     const review = await sessions.open(alice, "review");
     expect(sessions.declaredTools(review, alice)).toEqual(["git.blame", "git.diff"]);
-    expect(sessions.declaredTools(review, "bob")).toEqual(["git.blame", "git.diff"]);
-    expect(sessions.declaredTools(notes, "bob")).toEqual([]);
+    expect(sessions.declaredTools(review, bob)).toEqual(["git.blame", "git.diff"]);
+    expect(sessions.declaredTools(notes, bob)).toEqual([]);
   });
 
   it("names exactly the surface's tools on the belt, narrowed or not, with a brief and pins", async () => {
@@ -89,7 +89,7 @@ describe("createSessions", () => {
       const review = await sessions.open(alice, "review");
       const notes = await sessions.open(alice, "notes");
       const pinned = (await sessions.recordUse(review.id, alice, "git.log")).session;
-      const pinnedBob = (await sessions.recordUse((await sessions.open(policy.principalById("bob")!, "notes")).id, "bob", "git.status")).session;
+      const pinnedBob = (await sessions.recordUse((await sessions.open(bob, "notes")).id, bob, "git.status")).session;
       const cases: [typeof plain, string][] = [
         [plain, "alice"],
         [review, "alice"],
@@ -99,8 +99,9 @@ describe("createSessions", () => {
         [pinnedBob, "bob"],
       ];
       for (const [session, who] of cases) {
-        const surface = sessions.surface(session, who);
-        expect(sessions.beltNames(session, who)).toEqual(surface.tools.map((t) => t.name));
+        const caller = policy.callerById(who)!;
+        const surface = sessions.surface(session, caller);
+        expect(sessions.beltNames(session, caller)).toEqual(surface.tools.map((t) => t.name));
       }
       // The cases cover both a narrowed and a full surface, and a pin that is on the belt only as a pin.
       expect(sessions.surface(plain, alice).narrowed).toBe(maxTools === 2);
@@ -179,8 +180,8 @@ describe("createSessions", () => {
   it("does not take another principal's copy, or an expired one, on trust", async () => {
     const { sessions, store, tick } = await setup();
     const mine = await sessions.open(alice);
-    const bobs = await sessions.open(policy.principalById("bob")!);
-    const bobCopy = await sessions.get(bobs.id, "bob");
+    const bobs = await sessions.open(bob);
+    const bobCopy = await sessions.get(bobs.id, bob);
     await expect(sessions.recordUse(bobs.id, alice, "git.log", bobCopy)).rejects.toMatchObject({ code: "SESSION_NOT_FOUND" });
     // A copy of one session offered for another is ignored: the named session is read.
     await expect(sessions.recordUse(mine.id, alice, "git.log", bobCopy)).resolves.toMatchObject({ written: true });
@@ -203,7 +204,7 @@ describe("createSessions", () => {
     const { sessions, tick } = await setup();
     const s = await sessions.open(alice);
     tick(50_000);
-    const used = await sessions.recordUse(s.id, "alice", "toolbelt.find");
+    const used = await sessions.recordUse(s.id, alice, "toolbelt.find");
     expect(used.session.expires_at).toBe(1050 + 60);
     tick(59_000);
     await expect(sessions.get(s.id, alice)).resolves.toMatchObject({ id: s.id });
@@ -214,12 +215,12 @@ describe("createSessions", () => {
   it("reports another principal's session exactly like a missing one", async () => {
     const { sessions } = await setup();
     const s = await sessions.open(alice);
-    const bob = policy.principalById("bob")!;
     const other = await sessions.get(s.id, bob).catch((e: Error) => e);
     const missing = await sessions.get("x".repeat(24), bob).catch((e: Error) => e);
     expect(other).toMatchObject({ code: "SESSION_NOT_FOUND" });
     expect((other as Error).message.replace(s.id, "ID")).toBe((missing as Error).message.replace("x".repeat(24), "ID"));
-    await expect(sessions.recordUse(s.id, "nobody", "git.log")).rejects.toMatchObject({ code: "UNAUTHENTICATED" });
+    const stranger = { principal: "nobody", admin: false, granted: () => true };
+    await expect(sessions.recordUse(s.id, stranger, "git.log")).rejects.toMatchObject({ code: "SESSION_NOT_FOUND" });
   });
 
   it("lists brief names and refuses an unknown brief", async () => {

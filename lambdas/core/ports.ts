@@ -1,0 +1,111 @@
+// The core's ports: what find, sessions, surface and call need from outside, declared here and
+// implemented by the adapters (stores/, the artifact loader, handlers/). Adapters import this
+// file; the core imports no adapter.
+import type { Catalog, CatalogTool, Manifest } from "../../registry/contract/artifact.js";
+
+/** Which tool names a caller may find and call (allowed by some grant, denied by none). */
+export type GrantFilter = (name: string) => boolean;
+
+/**
+ * Who is calling, as every core function takes it: the authenticated principal's id, whether it may
+ * read operator data, and its grants. Built by the policy (auth.ts) once per request; a surface does
+ * not grant anything, `granted` does.
+ */
+export type Caller = {
+  /** The principal's id (what sessions and the miss log store). */
+  principal: string;
+  admin: boolean;
+  granted: GrantFilter;
+};
+
+/** The artifact as the core reads it: catalog, manifest, the opaque search index and a name lookup. */
+export type Artifact = Catalog & {
+  manifest: Manifest;
+  /** Opaque to everyone but the find core. */
+  index: unknown;
+  byName: ReadonlyMap<string, CatalogTool>;
+};
+
+/** Epoch milliseconds. */
+export type Clock = () => number;
+
+export type SurfaceBounds = {
+  /** Narrow when the granted catalog has more tools than this. */
+  maxTools: number;
+  /** Narrow when the granted catalog's serialized schemas exceed this many bytes. */
+  maxSchemaBytes: number;
+  /** Schema-byte budget for pinned tools (declared and always-loaded tools do not count). */
+  pinBudgetBytes: number;
+};
+
+export type Pin = {
+  name: string;
+  /** Serialized schema bytes the pin costs on the surface. */
+  bytes: number;
+  /** Epoch milliseconds of the last use (pins are kept oldest-first; this is for readers). */
+  last_used: number;
+};
+
+export type SessionRecord = {
+  id: string;
+  /** Principal id that opened the session; nobody else may read or use it. */
+  principal: string;
+  brief?: string;
+  /** The brief's declaration as written: tool names or `*` globs (intersected with the grants when read). */
+  declared: string[];
+  /** Least recently used first. */
+  pins: Pin[];
+  /** Optimistic-concurrency counter: every write expects the version it read. */
+  version: number;
+  /** Epoch milliseconds. */
+  created_at: number;
+  /** Epoch seconds (the DynamoDB TTL attribute); an item past it is treated as gone even if still stored. */
+  expires_at: number;
+};
+
+/** Session persistence: DynamoDB on Lambda and `npm start`, an in-memory fake in unit tests. */
+export interface SessionStore {
+  /** Store a new session; CONFLICT if the id exists. */
+  create(session: SessionRecord): Promise<void>;
+  /** The stored session, expired or not (the core decides), or undefined. */
+  get(id: string): Promise<SessionRecord | undefined>;
+  /** Replace the session if its stored version is still `expectedVersion`; CONFLICT otherwise. */
+  update(next: SessionRecord, expectedVersion: number): Promise<void>;
+}
+
+export type MissOutcome = "resolved" | "ambiguous" | "not_found";
+
+/** One tool name a caller sent that was not an exact name it may call. */
+export type Miss = {
+  /** The name as the caller sent it. */
+  name: string;
+  principal: string;
+  /** ISO 8601 time. */
+  at: string;
+  outcome: MissOutcome;
+  resolved_to?: string;
+};
+
+/** Where the call core writes misses. */
+export type MissRecorder = { record(miss: Miss): Promise<void> };
+
+export type MissSummary = {
+  /** The canonical form the misses share (case and separators folded). */
+  canonical: string;
+  count: number;
+  /** The spellings callers sent. */
+  names: string[];
+  last_at: string;
+  last_principal: string;
+  last_outcome: MissOutcome;
+  /** What the last miss resolved to, when it resolved. */
+  resolved_to?: string;
+};
+
+/** The miss log: written by the call core, read back by operators. */
+export interface MissStore extends MissRecorder {
+  /** The most frequent misses, most frequent first. */
+  top(limit: number): Promise<MissSummary[]>;
+  /** The latest events for one name (any spelling), newest first. */
+  recent(name: string, limit: number): Promise<Miss[]>;
+}
