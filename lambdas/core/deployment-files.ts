@@ -1,7 +1,7 @@
 // The policy and the briefs as the Lambdas parse them at cold start: zod/mini twins of
 // registry/contract's PolicyFile and BriefFile, which the build and the CLIs keep in full zod for
 // their diagnostics. Importing those would put full zod back in every bundle; instead
-// test/unit/core/deployment-files.test.ts holds each twin to the contract (same verdict, same
+// test/unit/lambdas/core/deployment-files.test.ts holds each twin to the contract (same verdict, same
 // data, same issues on generated documents, and the same output type).
 import * as z from "./zod-mini.js";
 

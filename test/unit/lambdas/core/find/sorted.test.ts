@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sortedIndexOf } from "../../../lambdas/core/find/sorted.js";
+import { sortedIndexOf } from "../../../../../lambdas/core/find/sorted.js";
 
 describe("sortedIndexOf", () => {
   it("finds strings and numbers, and answers undefined for what is absent", () => {

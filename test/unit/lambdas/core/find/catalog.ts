@@ -1,6 +1,6 @@
 // A small catalog for the find tests, built through the real emitArtifact.
-import { emitArtifact } from "../../../build/artifact.js";
-import type { CatalogTool, FamilyInfo } from "../../../registry/contract/artifact.js";
+import { emitArtifact } from "../../../../../build/artifact.js";
+import type { CatalogTool, FamilyInfo } from "../../../../../registry/contract/artifact.js";
 
 type Spec = { desc: string; params?: Record<string, string>; tags?: string[] };
 

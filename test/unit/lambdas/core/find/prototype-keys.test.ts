@@ -2,11 +2,11 @@
 // lookup tables (expand, related) are plain objects read with query words, so Object.prototype
 // keys answered. Query words, tool names and parameter names must never reach the prototype.
 import { beforeAll, describe, expect, it } from "vitest";
-import { emitArtifact } from "../../../build/artifact.js";
-import { artifactFromFiles, type Artifact } from "../../../lambdas/artifact.js";
-import { createFinder } from "../../../lambdas/core/find/index.js";
-import type { Finder } from "../../../lambdas/core/find/types.js";
-import { defaultTestTools, testArtifactInput, testTool } from "../../helpers/artifact.js";
+import { emitArtifact } from "../../../../../build/artifact.js";
+import { artifactFromFiles, type Artifact } from "../../../../../lambdas/artifact.js";
+import { createFinder } from "../../../../../lambdas/core/find/index.js";
+import type { Finder } from "../../../../../lambdas/core/find/types.js";
+import { defaultTestTools, testArtifactInput, testTool } from "../../../../helpers/artifact.js";
 import { emitTestArtifact } from "./catalog.js";
 
 const PROTO_QUERIES = [

@@ -2,10 +2,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeArtifact } from "../../../build/artifact.js";
-import { artifactFromFiles, loadArtifact, type Artifact } from "../../../lambdas/artifact.js";
-import { createFinder, DEFAULT_MIN_SCORE } from "../../../lambdas/core/find/index.js";
-import type { Finder } from "../../../lambdas/core/find/types.js";
+import { writeArtifact } from "../../../../../build/artifact.js";
+import { artifactFromFiles, loadArtifact, type Artifact } from "../../../../../lambdas/artifact.js";
+import { createFinder, DEFAULT_MIN_SCORE } from "../../../../../lambdas/core/find/index.js";
+import type { Finder } from "../../../../../lambdas/core/find/types.js";
 import { emitTestArtifact } from "./catalog.js";
 
 let artifact: Artifact;

@@ -1,15 +1,15 @@
 // Request parsing and error mapping of the HTTP layer: every malformed body is a 4xx, never a 500.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../../lambdas/http/app.js";
-import { createDeps } from "../../../lambdas/http/deps.js";
-import { memoryLogger } from "../../../lambdas/http/logger.js";
-import { DEFAULT_HTTP_LIMITS, DEFAULT_SURFACE_BOUNDS, loadConfig } from "../../../lambdas/config.js";
-import { parseBriefs } from "../../../lambdas/http/deps.js";
-import { jsonDepth } from "../../../lambdas/http/parse.js";
-import { testBriefs, testPolicy, TEST_KEYS } from "../../helpers/api.js";
-import { memoryTestArtifact } from "../../helpers/artifact.js";
-import { MemorySessionStore } from "../../helpers/memory-store.js";
+import { createApp } from "../../../../lambdas/http/app.js";
+import { createDeps } from "../../../../lambdas/http/deps.js";
+import { memoryLogger } from "../../../../lambdas/http/logger.js";
+import { DEFAULT_HTTP_LIMITS, DEFAULT_SURFACE_BOUNDS, loadConfig } from "../../../../lambdas/config.js";
+import { parseBriefs } from "../../../../lambdas/http/deps.js";
+import { jsonDepth } from "../../../../lambdas/http/parse.js";
+import { testBriefs, testPolicy, TEST_KEYS } from "../../../helpers/api.js";
+import { memoryTestArtifact } from "../../../helpers/artifact.js";
+import { MemorySessionStore } from "../../../helpers/memory-store.js";
 
 async function app() {
   const deps = createDeps({

@@ -1,10 +1,10 @@
 // The rule helpers on their own: secrets, sentences, templates and JSON Schema dialects.
 import { describe, expect, it } from "vitest";
-import { checkDescription, firstSentence } from "../../../build/validate/description.js";
-import { checkJsonSchema } from "../../../build/validate/json-schema.js";
-import { checkNamedValues, checkUrl, isReferenceOnly, isSecretName } from "../../../build/validate/secrets.js";
-import { checkTemplate } from "../../../build/validate/templates.js";
-import { canonicalName } from "../../../registry/contract/names.js";
+import { checkDescription, firstSentence } from "../../../../build/validate/description.js";
+import { checkJsonSchema } from "../../../../build/validate/json-schema.js";
+import { checkNamedValues, checkUrl, isReferenceOnly, isSecretName } from "../../../../build/validate/secrets.js";
+import { checkTemplate } from "../../../../build/validate/templates.js";
+import { canonicalName } from "../../../../registry/contract/names.js";
 
 describe("secrets", () => {
   it("accepts values built only from ${ENV} or input references, with an optional scheme word", () => {

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { artifactFromFiles, type Artifact } from "../../../lambdas/artifact.js";
-import { createFinder, DEFAULT_MIN_SCORE } from "../../../lambdas/core/find/index.js";
-import type { Finder } from "../../../lambdas/core/find/types.js";
-import { Verdict, VERDICT_MODEL, type VerdictFeatures } from "../../../lambdas/core/find/verdict.js";
-import type { SearchIndexData } from "../../../registry/contract/search-options.js";
+import { artifactFromFiles, type Artifact } from "../../../../../lambdas/artifact.js";
+import { createFinder, DEFAULT_MIN_SCORE } from "../../../../../lambdas/core/find/index.js";
+import type { Finder } from "../../../../../lambdas/core/find/types.js";
+import { Verdict, VERDICT_MODEL, type VerdictFeatures } from "../../../../../lambdas/core/find/verdict.js";
+import type { SearchIndexData } from "../../../../../registry/contract/search-options.js";
 import { emitTestArtifact } from "./catalog.js";
 
 let artifact: Artifact;

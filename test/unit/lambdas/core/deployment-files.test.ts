@@ -3,11 +3,11 @@
 // documents, valid and broken, both give the same verdict, the same data and the same issues.
 import fc from "fast-check";
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { BriefFile } from "../../../registry/contract/brief.js";
-import { PolicyFile } from "../../../registry/contract/policy.js";
-import { FORMAT_VERSION } from "../../../registry/contract/tool.js";
-import { BriefFileSchema, DEPLOYMENT_FORMAT_VERSION, PolicyFileSchema } from "../../../lambdas/core/deployment-files.js";
-import type * as z from "../../../lambdas/core/zod-mini.js";
+import { BriefFile } from "../../../../registry/contract/brief.js";
+import { PolicyFile } from "../../../../registry/contract/policy.js";
+import { FORMAT_VERSION } from "../../../../registry/contract/tool.js";
+import { BriefFileSchema, DEPLOYMENT_FORMAT_VERSION, PolicyFileSchema } from "../../../../lambdas/core/deployment-files.js";
+import type * as z from "../../../../lambdas/core/zod-mini.js";
 
 type Parser = { safeParse(v: unknown): { success: boolean; data?: unknown; error?: { issues: readonly unknown[] } } };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createSchemaValidator, jsonPath } from "../../../lambdas/core/call/validate.js";
+import { createSchemaValidator, jsonPath } from "../../../../../lambdas/core/call/validate.js";
 
 const draft07 = {
   $schema: "http://json-schema.org/draft-07/schema#",

@@ -1,13 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createPolicy } from "../../../lambdas/core/auth.js";
-import { globMatcher } from "../../../lambdas/core/globs.js";
-import { applyPin, createSessions, type SessionsDeps } from "../../../lambdas/core/sessions.js";
-import { toolBytes } from "../../../lambdas/core/surface.js";
-import type { Pin } from "../../../lambdas/core/ports.js";
-import { testBriefs, testPolicy } from "../../helpers/api.js";
-import { defaultTestTools, memoryTestArtifact, testArtifactInput, testTool } from "../../helpers/artifact.js";
-import { MemorySessionStore } from "../../helpers/memory-store.js";
+import { createPolicy } from "../../../../lambdas/core/auth.js";
+import { globMatcher } from "../../../../lambdas/core/globs.js";
+import { applyPin, createSessions, type SessionsDeps } from "../../../../lambdas/core/sessions.js";
+import { toolBytes } from "../../../../lambdas/core/surface.js";
+import type { Pin } from "../../../../lambdas/core/ports.js";
+import { testBriefs, testPolicy } from "../../../helpers/api.js";
+import { defaultTestTools, memoryTestArtifact, testArtifactInput, testTool } from "../../../helpers/artifact.js";
+import { MemorySessionStore } from "../../../helpers/memory-store.js";
 
 const policy = createPolicy(testPolicy());
 const alice = policy.callerById("alice")!;

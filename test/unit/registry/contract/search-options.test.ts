@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { buildSearchIndex } from "../../../build/search-index.js";
-import { artifactFromFiles } from "../../../lambdas/artifact.js";
-import { createFinder } from "../../../lambdas/core/find/index.js";
-import { segments } from "../../../lambdas/core/find/segment.js";
-import { DEFAULT_SCORER_PARAMS, encode, encodeQuery, splitIdentifier } from "../../../registry/contract/search-options.js";
-import { emitTestArtifact } from "./catalog.js";
+import { buildSearchIndex } from "../../../../build/search-index.js";
+import { artifactFromFiles } from "../../../../lambdas/artifact.js";
+import { createFinder } from "../../../../lambdas/core/find/index.js";
+import { segments } from "../../../../lambdas/core/find/segment.js";
+import { DEFAULT_SCORER_PARAMS, encode, encodeQuery, splitIdentifier } from "../../../../registry/contract/search-options.js";
+import { emitTestArtifact } from "../../lambdas/core/find/catalog.js";
 
 describe("encoder", () => {
   it("splits snake, kebab, dotted and camel case, including acronyms", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { translateSdkError } from "../../../lambdas/stores/sdk-errors.js";
-import { ToolbeltError } from "../../../lambdas/core/errors.js";
+import { translateSdkError } from "../../../../lambdas/stores/sdk-errors.js";
+import { ToolbeltError } from "../../../../lambdas/core/errors.js";
 
 const sdkError = (name: string) => Object.assign(new Error("sdk said no"), { name });
 

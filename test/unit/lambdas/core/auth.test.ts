@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createPolicy, localPolicyFile, parsePolicy, sha256Hex } from "../../../lambdas/core/auth.js";
-import { testPolicy, TEST_KEYS } from "../../helpers/api.js";
+import { createPolicy, localPolicyFile, parsePolicy, sha256Hex } from "../../../../lambdas/core/auth.js";
+import { testPolicy, TEST_KEYS } from "../../../helpers/api.js";
 
 describe("createPolicy", () => {
   const policy = createPolicy(testPolicy());

@@ -1,14 +1,14 @@
 // Bug class: user- or registry-controlled strings ("constructor", "__proto__", "toString") used as keys
 // of plain objects reached Object.prototype. Templates and reshape must treat them as ordinary keys.
 import { describe, expect, it } from "vitest";
-import type { CatalogTool } from "../../../registry/contract/artifact.js";
-import { reshape } from "../../../lambdas/backends/builtin.js";
-import { createCallGateway } from "../../../lambdas/core/call/gateway.js";
-import type { ToolBackend } from "../../../lambdas/core/call/types.js";
-import type { Caller } from "../../../lambdas/core/ports.js";
-import { globMatcher } from "../../../lambdas/core/globs.js";
-import { loadSecretsIntoEnv, parseSecretSpec } from "../../../lambdas/secrets.js";
-import { lookup, renderJson, renderString, renderValue, Secrets, type RenderContext } from "../../../lambdas/backends/templates.js";
+import type { CatalogTool } from "../../../../../registry/contract/artifact.js";
+import { reshape } from "../../../../../lambdas/backends/builtin.js";
+import { createCallGateway } from "../../../../../lambdas/core/call/gateway.js";
+import type { ToolBackend } from "../../../../../lambdas/core/call/types.js";
+import type { Caller } from "../../../../../lambdas/core/ports.js";
+import { globMatcher } from "../../../../../lambdas/core/globs.js";
+import { loadSecretsIntoEnv, parseSecretSpec } from "../../../../../lambdas/secrets.js";
+import { lookup, renderJson, renderString, renderValue, Secrets, type RenderContext } from "../../../../../lambdas/backends/templates.js";
 
 const ctx = (input: Record<string, unknown>, env: Record<string, string> = {}): RenderContext => ({ input, env, secrets: new Secrets(), tool: "t.x" });
 

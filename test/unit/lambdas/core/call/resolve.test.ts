@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { editDistance } from "../../../lambdas/core/call/distance.js";
-import { createNameResolver } from "../../../lambdas/core/call/resolve.js";
-import { globMatcher } from "../../../lambdas/core/globs.js";
+import { editDistance } from "../../../../../lambdas/core/call/distance.js";
+import { createNameResolver } from "../../../../../lambdas/core/call/resolve.js";
+import { globMatcher } from "../../../../../lambdas/core/globs.js";
 
 const NAMES = [
   "git.log",

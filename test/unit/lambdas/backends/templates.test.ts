@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { renderArgs } from "../../../lambdas/backends/exec.js";
-import { pick, reshape } from "../../../lambdas/backends/builtin.js";
-import { renderJson, renderString, Secrets, type RenderContext } from "../../../lambdas/backends/templates.js";
+import { renderArgs } from "../../../../lambdas/backends/exec.js";
+import { pick, reshape } from "../../../../lambdas/backends/builtin.js";
+import { renderJson, renderString, Secrets, type RenderContext } from "../../../../lambdas/backends/templates.js";
 
 const ctx = (input: Record<string, unknown>, env: Record<string, string> = {}): RenderContext => ({
   input,

@@ -1,11 +1,11 @@
 // The gateway's orchestration with in-memory ports (the backends are tested against real upstreams in integration).
 import { describe, expect, it } from "vitest";
-import type { CatalogTool } from "../../../registry/contract/artifact.js";
-import { createBuiltinBackend } from "../../../lambdas/backends/builtin.js";
-import { createCallGateway } from "../../../lambdas/core/call/gateway.js";
-import type { ToolBackend } from "../../../lambdas/core/call/types.js";
-import type { Caller, Miss } from "../../../lambdas/core/ports.js";
-import { globMatcher } from "../../../lambdas/core/globs.js";
+import type { CatalogTool } from "../../../../../registry/contract/artifact.js";
+import { createBuiltinBackend } from "../../../../../lambdas/backends/builtin.js";
+import { createCallGateway } from "../../../../../lambdas/core/call/gateway.js";
+import type { ToolBackend } from "../../../../../lambdas/core/call/types.js";
+import type { Caller, Miss } from "../../../../../lambdas/core/ports.js";
+import { globMatcher } from "../../../../../lambdas/core/globs.js";
 
 const tool = (name: string, over: Partial<CatalogTool> = {}): CatalogTool => ({
   name,

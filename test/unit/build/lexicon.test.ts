@@ -4,7 +4,7 @@ import { buildSearchIndex } from "../../../build/search-index.js";
 import { artifactFromFiles } from "../../../lambdas/artifact.js";
 import { createFinder } from "../../../lambdas/core/find/index.js";
 import { DEFAULT_SCORER_PARAMS } from "../../../registry/contract/search-options.js";
-import { emitTestArtifact } from "./catalog.js";
+import { emitTestArtifact } from "../lambdas/core/find/catalog.js";
 
 describe("tool lexicon", () => {
   it("reaches tools through words meant alike in software, and only through the lexicon", async () => {
