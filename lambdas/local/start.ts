@@ -102,16 +102,16 @@ async function main(): Promise<void> {
     cleanups.push(() => dynamo.close());
     say(`dynalite on ${dynamo.endpoint} (${dataDir ? `data in ${dataDir}` : "in memory"})`);
 
-    const demoFile = join(root, "lambdas/local/demo-service.ts");
-    if (existsSync(demoFile)) {
-      const { startDemoService } = (await import("./demo-service.js" as string)) as typeof import("./demo-service.js");
+    // A development fixture, not part of the gateway: a copy of the gateway without dev/ still starts.
+    if (existsSync(join(root, "dev/demo-service/index.ts"))) {
+      const { startDemoService } = (await import("../../dev/demo-service/index.js" as string)) as typeof import("../../dev/demo-service/index.js");
       const demo = await startDemoService({ host: "127.0.0.1", ...(process.env.DEMO_SERVICE_TOKEN ? { token: process.env.DEMO_SERVICE_TOKEN } : {}) });
       cleanups.push(() => demo.close());
       process.env.DEMO_SERVICE_URL = demo.url;
       process.env.DEMO_SERVICE_TOKEN = demo.token;
       say(`demo http service on ${demo.url}`);
     } else {
-      say("lambdas/local/demo-service.ts not found: the http example families will fail upstream");
+      say("dev/demo-service/ not found: the http example families will fail upstream");
     }
 
     if (everythingInstalled()) {

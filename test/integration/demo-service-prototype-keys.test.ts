@@ -2,7 +2,7 @@
 // tables answered "__proto__(1)" with a 500 (Object.prototype is not callable) and "constructor + 1"
 // with a 422; they are unknown names (400). The kv and notes stores must keep such keys as keys.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDemoService, type DemoService } from "../../lambdas/local/demo-service.js";
+import { startDemoService, type DemoService } from "../../dev/demo-service/index.js";
 
 const TOKEN = "test-token-0123456789";
 let svc: DemoService;

@@ -1,7 +1,7 @@
 // The demo service behind the example http families, through a real listening socket on loopback.
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDemoService, type DemoService } from "../../lambdas/local/demo-service.js";
+import { startDemoService, type DemoService } from "../../dev/demo-service/index.js";
 
 const TOKEN = "test-token-0123456789";
 let svc: DemoService;
