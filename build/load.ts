@@ -3,11 +3,11 @@
 import type { Catalog, CatalogTool, FamilyInfo } from "../registry/contract/artifact.js";
 import { BriefFile } from "../registry/contract/brief.js";
 import type { Diagnostic } from "../registry/contract/diagnostics.js";
-import { DEFAULT_ALWAYS_LOADED, FamiliesFile, FamilyDef, FamilySource, JsonlSource, McpSource, ToolsSource } from "../registry/contract/family.js";
+import { DEFAULT_ALWAYS_LOADED, FamiliesFile, FamilyDef, type FamilySource, JsonlSource, McpSource, ToolsSource } from "../registry/contract/family.js";
 import { FAMILY_NAME_RE, canonicalName, familyOf, verbOf } from "../registry/contract/names.js";
 import { PolicyFile, Principal } from "../registry/contract/policy.js";
 import { FORMAT_VERSION } from "../registry/contract/tool.js";
-import { globMatcher } from "../lambdas/core/globs.js";
+import { globMatcher } from "../registry/contract/globs.js";
 import { diskFs, isSafeRelativePath, type RegistryFs } from "./registry-fs.js";
 import { catalogFromJsonl, parseJsonl } from "./sources/jsonl.js";
 import { toolsFromSnapshot } from "./sources/snapshot.js";

@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { Annotations, App, RemovalPolicy, Validations } from "aws-cdk-lib";
 import * as lambda from "aws-cdk-lib/aws-lambda";
-import * as logs from "aws-cdk-lib/aws-logs";
+import type * as logs from "aws-cdk-lib/aws-logs";
 import { AwsSolutionsChecks } from "cdk-nag";
 import { ToolbeltStack } from "./stack.js";
 

@@ -3,7 +3,7 @@
 // An empty description is an error: a tool nobody can find by what it does is a registry mistake.
 import type { Finding } from "./finding.js";
 
-const SENTENCE_END = /[.!?](?=\s+["'(\[]?[A-Z0-9])|[。！？](?=\s*\S)|\n\s*\n/u;
+const SENTENCE_END = /[.!?](?=\s+["'([]?[A-Z0-9])|[。！？](?=\s*\S)|\n\s*\n/u;
 const ABBREVIATIONS = /\b(e\.g|i\.e|etc|vs|cf|approx|no|dr|mr|mrs|st)\.$/i;
 export const MAX_DESCRIPTION = 300;
 

@@ -4,7 +4,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import type { CatalogTool } from "../../registry/contract/artifact.js";
 import type { BackendContext, BackendOutput, ToolBackend } from "../core/call/types.js";
 import { ToolbeltError } from "../core/errors.js";
 import { renderString, Secrets, type EnvMap, type RenderContext } from "./templates.js";
@@ -72,7 +71,7 @@ export function createMcpBackend(options: McpBackendOptions): McpBackend {
     void entry.instance.close().catch(() => undefined);
   };
 
-  const callOnce = async (key: string, url: string, headers: Record<string, string>, tool: CatalogTool, name: string, args: Record<string, unknown>, ctx: BackendContext) => {
+  const callOnce = async (key: string, url: string, headers: Record<string, string>, name: string, args: Record<string, unknown>, ctx: BackendContext) => {
     let entry = pool.get(key);
     if (!entry) {
       entry = connect(url, headers);
@@ -117,9 +116,9 @@ export function createMcpBackend(options: McpBackendOptions): McpBackend {
       for (const [k, t] of Object.entries(b.headers ?? {})) headers[k] = renderString(t, rc);
       const key = JSON.stringify([url, headers]);
 
-      let attempt = await callOnce(key, url, headers, tool, b.tool, args, ctx);
+      let attempt = await callOnce(key, url, headers, b.tool, args, ctx);
       // A stale pooled connection (upstream restarted, session expired): reconnect once.
-      if (!attempt.ok && attempt.retry) attempt = await callOnce(key, url, headers, tool, b.tool, args, ctx);
+      if (!attempt.ok && attempt.retry) attempt = await callOnce(key, url, headers, b.tool, args, ctx);
       if (!attempt.ok) {
         const e = attempt.error;
         const why = secrets.redact(e instanceof Error ? e.message : String(e));

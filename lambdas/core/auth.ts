@@ -4,7 +4,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { PolicyFile, Principal } from "../../registry/contract/policy.js";
 import { PolicyFileSchema } from "./deployment-files.js";
 import { ToolbeltError } from "./errors.js";
-import { globMatcher } from "./globs.js";
+import { globMatcher } from "../../registry/contract/globs.js";
 import { describeIssues } from "./issues.js";
 import type { Caller } from "./ports.js";
 

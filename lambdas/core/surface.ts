@@ -5,7 +5,7 @@ import type { CatalogTool, FamilyInfo } from "../../registry/contract/artifact.j
 import { META_TOOLS, verbOf } from "../../registry/contract/names.js";
 import type { JsonSchema } from "../../registry/contract/schema-types.js";
 import type { Artifact, Pin, SurfaceBounds } from "./ports.js";
-import { globMatcher } from "./globs.js";
+import { globMatcher } from "../../registry/contract/globs.js";
 import { CallInput, FindInput } from "./requests.js";
 
 export type BeltReason = "meta" | "always" | "declared" | "pinned" | "granted";

@@ -6,7 +6,7 @@ import { createPolicy, type Policy } from "../core/auth.js";
 import { BriefFileSchema } from "../core/deployment-files.js";
 import { createFinder } from "../core/find/index.js";
 import type { Finder } from "../core/find/types.js";
-import { globMatcher } from "../core/globs.js";
+import { globMatcher } from "../../registry/contract/globs.js";
 import { describeIssues } from "../core/issues.js";
 import type { Artifact, Clock, SessionStore, SurfaceBounds } from "../core/ports.js";
 import { createSessions, type Sessions } from "../core/sessions.js";

@@ -74,14 +74,20 @@ async function direct(): Promise<Answer> {
 }
 
 function print(answer: Answer): void {
-  if (values.json) return console.log(JSON.stringify(answer, null, 2));
+  if (values.json) {
+    console.log(JSON.stringify(answer, null, 2));
+    return;
+  }
   if (answer.events) {
-    if (!answer.events.length) return console.log(`no misses recorded for ${values.name}`);
+    if (!answer.events.length) console.log(`no misses recorded for ${values.name}`);
     for (const e of answer.events) console.log(`${e.at}  ${e.principal}  ${e.name}  ${e.outcome}${e.resolved_to ? ` → ${e.resolved_to}` : ""}`);
     return;
   }
   const misses = answer.misses ?? [];
-  if (!misses.length) return console.log("no tool-name misses recorded");
+  if (!misses.length) {
+    console.log("no tool-name misses recorded");
+    return;
+  }
   const rows = misses.map((m) => [
     String(m.count),
     m.names.join(", "),

@@ -126,6 +126,7 @@ const objective = (m: VerdictModel) => rate(nd, m) - 5 * Math.max(0, rate(sealDe
 // it for the operating point (the logistic loss weighs every query alike; the verdict lives at
 // high recall of answerable queries). The freshness weight stays at the logistic's value: it is
 // positive evidence the no_tool half can barely inform (5% of it says "today" or "latest").
+// biome-ignore lint/suspicious/noFocusedTests: fit() is the logistic fit above, not a focused test.
 const w0 = fit(dev, Number(values.l2)).slice(0, KEYS.length);
 let w = [...w0];
 let best = objective(withBias(w));

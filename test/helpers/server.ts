@@ -6,7 +6,7 @@ import type { Hono } from "hono";
 export type TestServer = { url: string; close(): Promise<void> };
 
 // Hono<any> because route modules carry different env types; the server only needs `fetch`.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: any route module's app, whatever its env type.
 export async function serveApp(app: Hono<any>): Promise<TestServer> {
   return new Promise((resolve) => {
     const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, (info: AddressInfo) => {

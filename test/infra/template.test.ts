@@ -12,6 +12,7 @@ import type { ToolbeltStack } from "../../infra/stack.js";
 import { testTool } from "../helpers/artifact.js";
 import { makeArtifact, removeOutdirs, synthStack, TEST_DIGEST, type Fixture } from "./stack-fixture.js";
 
+// biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON, read loosely by the assertions.
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
 
 const TOPIC_ARN = "arn:aws:sns:eu-west-1:123456789012:toolbelt-alarms";
@@ -30,6 +31,7 @@ function functionId(t: Template, group: keyof typeof ENDPOINT_GROUPS): string {
 }
 
 /** The statements of the inline policy attached to a function's role. */
+// biome-ignore lint/suspicious/noExplicitAny: IAM statements, read loosely by the assertions.
 function roleStatements(t: Template, group: keyof typeof ENDPOINT_GROUPS): Array<Record<string, any>> {
   const fn = t.findResources("AWS::Lambda::Function")[functionId(t, group)] as Resource;
   const roleId = fn.Properties.Role["Fn::GetAtt"][0] as string;

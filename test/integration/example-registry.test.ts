@@ -20,7 +20,7 @@ import { createCallGateway, type CallGateway } from "../../lambdas/core/call/gat
 import { ToolbeltError } from "../../lambdas/core/errors.js";
 import { createFinder } from "../../lambdas/core/find/index.js";
 import type { Finder } from "../../lambdas/core/find/types.js";
-import { globMatcher } from "../../lambdas/core/globs.js";
+import { globMatcher } from "../../registry/contract/globs.js";
 import { startDemoService, type DemoService } from "../../dev/demo-service/index.js";
 import { startEverything, type Everything } from "../../lambdas/local/everything.js";
 import type { CatalogTool } from "../../registry/contract/artifact.js";

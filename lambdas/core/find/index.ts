@@ -5,7 +5,7 @@ import { canonicalName } from "../../../registry/contract/names.js";
 import type { SearchIndexData } from "../../../registry/contract/search-options.js";
 import type { Artifact, GrantFilter } from "../ports.js";
 import { ToolbeltError } from "../errors.js";
-import { globMatcher } from "../globs.js";
+import { globMatcher } from "../../../registry/contract/globs.js";
 import { segments } from "./segment.js";
 import { DEFAULT_QUERY_PARAMS, Scorer, type QueryParams } from "./scorer.js";
 import type { AlwaysTool, FindRequest, FindResult, Finder, FoundTool } from "./types.js";
@@ -79,7 +79,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
   const tools = artifact.tools;
   const isAlways = globMatcher(options.alwaysLoaded ?? artifact.manifest.always_loaded);
   const always = tools.map((t) => isAlways(t.name));
-  const alwaysIdx = tools.flatMap((t, i) => (always[i] ? [i] : []));
+  const alwaysIdx = tools.flatMap((_, i) => (always[i] ? [i] : []));
   // Exact name lookup: an agent that already knows the name (full or verb, any separators) gets it first.
   // A key holds its one tool as a number (an array only where names collide): no Set or array per
   // tool at import.

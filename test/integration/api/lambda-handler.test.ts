@@ -45,6 +45,7 @@ async function invoke(input: V2EventInput & { as?: keyof typeof TEST_KEYS | null
   const headers = { ...(as ? { authorization: `Bearer ${TEST_KEYS[as]}` } : {}), ...rest.headers };
   const out = (await handler(httpApiV2Event({ ...rest, headers }), lambdaContext())) as APIGatewayProxyStructuredResultV2;
   const text = out.isBase64Encoded ? Buffer.from(out.body ?? "", "base64").toString("utf8") : (out.body ?? "");
+  // biome-ignore lint/suspicious/noExplicitAny: response JSON, read loosely by the assertions.
   return { status: out.statusCode, headers: out.headers ?? {}, body: JSON.parse(text) as Record<string, any> };
 }
 

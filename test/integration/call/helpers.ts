@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import type { Backend, CatalogTool } from "../../../registry/contract/artifact.js";
 import type { Caller } from "../../../lambdas/core/ports.js";
-import { globMatcher } from "../../../lambdas/core/globs.js";
+import { globMatcher } from "../../../registry/contract/globs.js";
 import { startEverything as startUpstream, type Everything as Upstream } from "../../../lambdas/local/everything.js";
 
 export function catalogTool(name: string, backend: Backend, over: Partial<CatalogTool> = {}): CatalogTool {

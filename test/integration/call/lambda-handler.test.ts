@@ -62,6 +62,7 @@ async function invoke(h: Handler, method: string, path: string, as: keyof typeof
     lambdaContext(),
   )) as APIGatewayProxyStructuredResultV2;
   const text = out.isBase64Encoded ? Buffer.from(out.body ?? "", "base64").toString("utf8") : (out.body ?? "");
+  // biome-ignore lint/suspicious/noExplicitAny: response JSON, read loosely by the assertions.
   return { status: out.statusCode, body: JSON.parse(text) as Record<string, any> };
 }
 

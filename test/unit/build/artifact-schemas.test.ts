@@ -30,6 +30,7 @@ describe("artifact schemas", () => {
   it("stores each schema as JSON text in an all-ASCII catalog, byte-identical across builds", async () => {
     const files = await emit();
     expect(files["catalog.json"]).toBe((await emit())["catalog.json"]);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, on purpose.
     expect(files["catalog.json"]).toMatch(/^[\x00-\x7f]*$/);
     const stored = JSON.parse(files["catalog.json"]) as StoredCatalog;
     expect(stored.tools.map((t) => t.name)).toEqual(["demo.a", "demo.b"]);

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createPolicy } from "../../../../lambdas/core/auth.js";
-import { globMatcher } from "../../../../lambdas/core/globs.js";
+import { globMatcher } from "../../../../registry/contract/globs.js";
 import { applyPin, createSessions, type SessionsDeps } from "../../../../lambdas/core/sessions.js";
 import { toolBytes } from "../../../../lambdas/core/surface.js";
 import type { Pin } from "../../../../lambdas/core/ports.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { META_TOOLS } from "../../../../registry/contract/family.js";
 import { byteSize, computeSurface, META_TOOL_DEFS, toolBytes, toolEntry } from "../../../../lambdas/core/surface.js";
-import { globMatcher } from "../../../../lambdas/core/globs.js";
+import { globMatcher } from "../../../../registry/contract/globs.js";
 import { defaultTestTools, memoryTestArtifact, testArtifactInput, testTool } from "../../../helpers/artifact.js";
 
 const bounds = { maxTools: 30, maxSchemaBytes: 24 * 1024, pinBudgetBytes: 4096 };

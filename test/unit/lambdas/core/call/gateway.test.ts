@@ -5,7 +5,7 @@ import { createBuiltinBackend } from "../../../../../lambdas/backends/builtin.js
 import { createCallGateway } from "../../../../../lambdas/core/call/gateway.js";
 import type { ToolBackend } from "../../../../../lambdas/core/call/types.js";
 import type { Caller, Miss } from "../../../../../lambdas/core/ports.js";
-import { globMatcher } from "../../../../../lambdas/core/globs.js";
+import { globMatcher } from "../../../../../registry/contract/globs.js";
 
 const tool = (name: string, over: Partial<CatalogTool> = {}): CatalogTool => ({
   name,

@@ -6,7 +6,7 @@ import { reshape } from "../../../../../lambdas/backends/builtin.js";
 import { createCallGateway } from "../../../../../lambdas/core/call/gateway.js";
 import type { ToolBackend } from "../../../../../lambdas/core/call/types.js";
 import type { Caller } from "../../../../../lambdas/core/ports.js";
-import { globMatcher } from "../../../../../lambdas/core/globs.js";
+import { globMatcher } from "../../../../../registry/contract/globs.js";
 import { loadSecretsIntoEnv, parseSecretSpec } from "../../../../../lambdas/secrets.js";
 import { lookup, renderJson, renderString, renderValue, Secrets, type RenderContext } from "../../../../../lambdas/backends/templates.js";
 

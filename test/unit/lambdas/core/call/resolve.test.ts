@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { editDistance } from "../../../../../lambdas/core/call/distance.js";
 import { createNameResolver } from "../../../../../lambdas/core/call/resolve.js";
-import { globMatcher } from "../../../../../lambdas/core/globs.js";
+import { globMatcher } from "../../../../../registry/contract/globs.js";
 
 const NAMES = [
   "git.log",

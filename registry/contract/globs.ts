@@ -1,4 +1,4 @@
-// One glob matcher for grants, briefs and always-loaded lists, so they agree on what `*` means.
+// One glob matcher for grants, briefs and always-loaded lists, so the build and the Lambdas agree on what `*` means.
 import picomatch from "picomatch";
 
 /** `*` matches any run of characters including dots (tool names are `family.verb`). */
