@@ -1,9 +1,12 @@
 // The http backend: render the tool's URL, query, headers and body templates, call the upstream
-// with the gateway's abort signal, and turn every failure into a structured error.
+// with the gateway's abort signal, and turn every failure into a structured error. Every request
+// (and every redirect followed) stays inside the tool's egress allow-list; input values fill path
+// segments, query values and headers only, never the scheme, host or port.
 import type { CatalogTool } from "../../registry/contract/artifact.js";
+import { derivedEgress, originOf, splitUrlTemplate } from "../../registry/contract/egress.js";
 import type { BackendContext, BackendOutput, ToolBackend } from "../core/call/types.js";
 import { ToolbeltError } from "../core/errors.js";
-import { renderJson, renderString, renderValue, Secrets, stringify, type EnvMap, type RenderContext } from "./templates.js";
+import { renderJson, renderString, renderValue, Secrets, stringify, substituteEnv, type Encoder, type EnvMap, type RenderContext } from "./templates.js";
 
 export type HttpBackendOptions = {
   /** Where `${VAR}` references are read from (the handler passes its environment). */
@@ -14,6 +17,121 @@ export type HttpBackendOptions = {
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 const EXCERPT = 500;
+/** Redirects followed (each inside the allow-list) before the answer counts as a failure. */
+export const MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** Headers a cross-origin redirect drops, as fetch itself does. */
+const ORIGIN_BOUND_HEADERS = ["authorization", "cookie", "proxy-authorization"];
+/** Servers may percent-decode more than once: a value still changing after this many rounds is refused. */
+const DECODE_ROUNDS = 8;
+
+const argumentName = (path: string) => path.replace(/^\./, "") || "(the whole input)";
+
+function refuseArgument(tool: string, path: string, message: string): never {
+  const argument = argumentName(path);
+  throw new ToolbeltError("INVALID_ARGUMENTS", `${tool}: \`${argument}\` ${message}`, {
+    tool,
+    argument,
+    problems: [{ path: `$.${argument}`, message, keyword: "egress" }],
+  });
+}
+
+/** `.` or `..` as a segment (split on `/` and `\\`), literally or once any number of percent-decodings undo. */
+export function climbs(value: string): boolean {
+  let v = value;
+  for (let round = 0; round <= DECODE_ROUNDS; round++) {
+    if (v.split(/[\\/]/).some((seg) => seg === "." || seg === "..")) return true;
+    // Byte-wise and lenient, like the servers that decode: one malformed escape must not hide the rest.
+    const next = v.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    if (next === v) return false;
+    v = next;
+  }
+  return true;
+}
+
+/** A path placeholder's value: percent-encoded (so `/`, `?`, `#`, `@` stay data), and never a dot segment. */
+const pathSegment =
+  (tool: string): Encoder =>
+  (value, path) => {
+    if (climbs(value)) {
+      refuseArgument(tool, path, "fills a path segment of the URL and may not be `.` or `..` (nor their percent-encoded or backslash forms): send the name itself, not a relative path");
+    }
+    return encodeURIComponent(value);
+  };
+
+/** Header values from input: fetch refuses CR, LF and NUL (header injection) and anything beyond Latin-1. */
+const headerValue =
+  (tool: string): Encoder =>
+  (value, path) => {
+    if (/[\r\n\0]|[^\u0000-\u00ff]/.test(value)) {
+      refuseArgument(tool, path, "is sent as an HTTP header value and may not contain line breaks, NUL or characters beyond Latin-1");
+    }
+    return value;
+  };
+
+/** The origins the tool may reach, resolved now (a `${VAR}` base URL counts by its origin). */
+function allowedOrigins(tool: CatalogTool, egress: readonly string[], rc: RenderContext): Set<string> {
+  const out = new Set<string>();
+  for (const entry of egress) {
+    const origin = originOf(substituteEnv(entry, rc));
+    if (origin === undefined) {
+      throw new ToolbeltError("UNAVAILABLE", `${tool.name} has an egress entry (\`${entry}\`) that does not resolve to an http(s) origin; tell the operator`, {
+        tool: tool.name,
+        egress: entry,
+      });
+    }
+    out.add(origin);
+  }
+  return out;
+}
+
+type Target = { url: URL; egress: readonly string[]; allowed: ReadonlySet<string> };
+
+function egressDenied(tool: string, egress: readonly string[], what: string, fix: string): ToolbeltError {
+  return new ToolbeltError("EGRESS_DENIED", `${tool} ${what}, outside its egress allow-list (${egress.join(", ")}); the deployment must ${fix}`, { tool, egress });
+}
+
+/** Render the URL (input only in path and query, each value encoded) and check its origin against the allow-list. */
+function resolveTarget(tool: CatalogTool, rc: RenderContext): Target {
+  const b = tool.backend;
+  if (b.kind !== "http") throw new ToolbeltError("INTERNAL", `${tool.name} is not an http tool`);
+  const egress = b.egress ?? derivedEgress(b.url);
+  const parts = splitUrlTemplate(b.url);
+  // The build rejects this; an artifact built before that rule must not run it either.
+  if (parts.origin.includes("{{")) {
+    throw egressDenied(tool.name, egress, "takes its URL's scheme, host or port from the input, so it may reach any origin", "fix the tool's `url` (the build rejects it) and rebuild the artifact");
+  }
+  const allowed = allowedOrigins(tool, egress, rc);
+  let url: URL;
+  try {
+    url = new URL(renderString(parts.origin, rc) + renderString(parts.path, rc, pathSegment(tool.name)) + renderString(parts.tail, rc, encodeURIComponent));
+  } catch (e) {
+    if (e instanceof ToolbeltError) throw e;
+    throw new ToolbeltError("UNAVAILABLE", `${tool.name} has a URL template that does not render to a valid URL; tell the operator`, { tool: tool.name });
+  }
+  const origin = originOf(url.href);
+  if (origin === undefined || !allowed.has(origin)) {
+    const where = rc.secrets.redact(origin ?? url.protocol);
+    throw egressDenied(tool.name, egress, `resolves to ${where}`, "add that origin to the family's `egress`, or correct the variable the URL is built from");
+  }
+  return { url, egress, allowed };
+}
+
+/** Where a redirect points, if the allow-list lets the gateway follow it. */
+function redirectTarget(tool: CatalogTool, res: Response, from: URL, target: Target, secrets: Secrets): URL {
+  let next: URL;
+  try {
+    next = new URL(res.headers.get("location") ?? "", from);
+  } catch {
+    throw new ToolbeltError("UPSTREAM_BAD_OUTPUT", `${tool.name}'s upstream redirected to a location that is not a URL`, { tool: tool.name });
+  }
+  const origin = originOf(next.href);
+  if (origin === undefined || !target.allowed.has(origin)) {
+    const where = secrets.redact(origin ?? next.protocol);
+    throw egressDenied(tool.name, target.egress, `was redirected by its upstream to ${where} (not followed)`, "add that origin to the family's `egress` if the tool is meant to reach it");
+  }
+  return next;
+}
 
 const excerpt = (text: string, secrets: Secrets) => {
   const t = secrets.redact(text);
@@ -50,20 +168,15 @@ export function createHttpBackend(options: HttpBackendOptions): ToolBackend {
       const secrets = new Secrets();
       const rc: RenderContext = { input: args, env: options.env, secrets, tool: tool.name };
 
-      let url: URL;
-      try {
-        url = new URL(renderString(b.url, rc, encodeURIComponent));
-      } catch (e) {
-        if (e instanceof ToolbeltError) throw e;
-        throw new ToolbeltError("UNAVAILABLE", `${tool.name} has a URL template that does not render to a valid URL; tell the operator`, { tool: tool.name });
-      }
+      const target = resolveTarget(tool, rc);
+      let url = target.url;
       for (const [key, template] of Object.entries(b.query ?? {})) {
         const v = renderValue(template, rc);
         if (v === undefined) continue;
         for (const item of Array.isArray(v) ? v : [v]) url.searchParams.append(key, stringify(item));
       }
       const headers = new Headers();
-      for (const [key, template] of Object.entries(b.headers ?? {})) headers.set(key, renderString(template, rc));
+      for (const [key, template] of Object.entries(b.headers ?? {})) headers.set(key, renderString(template, rc, headerValue(tool.name)));
       if (!headers.has("accept")) headers.set("accept", b.output === "json" ? "application/json" : "*/*");
       let body: string | undefined;
       if (b.body !== undefined && b.method !== "GET") {
@@ -71,13 +184,33 @@ export function createHttpBackend(options: HttpBackendOptions): ToolBackend {
         if (!headers.has("content-type")) headers.set("content-type", "application/json");
       }
 
-      let res: Response;
-      try {
-        res = await fetch(url, { method: b.method, headers, ...(body !== undefined ? { body } : {}), signal: ctx.signal });
-      } catch (e) {
-        if (ctx.signal.aborted) throw ctx.signal.reason;
-        const cause = (e as { cause?: { code?: string } }).cause?.code ?? (e as Error).name;
-        throw new ToolbeltError("UPSTREAM_ERROR", `${tool.name} could not reach its upstream (${cause}); retry later`, { tool: tool.name });
+      const send = async (method: string): Promise<Response> => {
+        try {
+          // Redirects are followed below, one by one, so none can leave the allow-list.
+          return await fetch(url, { method, headers, ...(body !== undefined ? { body } : {}), redirect: "manual", signal: ctx.signal });
+        } catch (e) {
+          if (ctx.signal.aborted) throw ctx.signal.reason;
+          const cause = (e as { cause?: { code?: string } }).cause?.code ?? (e as Error).name;
+          throw new ToolbeltError("UPSTREAM_ERROR", `${tool.name} could not reach its upstream (${cause}); retry later`, { tool: tool.name });
+        }
+      };
+      let method: string = b.method;
+      let res = await send(method);
+      for (let hops = 0; REDIRECT_STATUSES.has(res.status) && res.headers.has("location"); hops++) {
+        await res.body?.cancel().catch(() => undefined);
+        const next = redirectTarget(tool, res, url, target, secrets);
+        if (hops === MAX_REDIRECTS) {
+          throw new ToolbeltError("UPSTREAM_ERROR", `${tool.name}'s upstream redirected more than ${MAX_REDIRECTS} times; retry later`, { tool: tool.name });
+        }
+        // As fetch does: 303 (and 301/302 after POST) become a GET without a body.
+        if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === "POST")) {
+          method = "GET";
+          body = undefined;
+          headers.delete("content-type");
+        }
+        if (next.origin !== url.origin) for (const h of ORIGIN_BOUND_HEADERS) headers.delete(h);
+        url = next;
+        res = await send(method);
       }
       const text = await readCapped(res, maxBytes, tool.name);
       if (!res.ok) {

@@ -72,11 +72,14 @@ export function substituteEnv(template: string, ctx: RenderContext): string {
   });
 }
 
+/** Encodes (or refuses) one input value; `path` is the reference after `input` (`.id`), to name the argument. */
+export type Encoder = (value: string, path: string) => string;
+
 /** Input placeholders first (their values are never re-scanned for `${VAR}`), then env references. */
-export function renderString(template: string, ctx: RenderContext, encode: (s: string) => string = (s) => s): string {
+export function renderString(template: string, ctx: RenderContext, encode: Encoder = (s) => s): string {
   const parts = template.split(INPUT_RE);
   // split with one capture group: even indexes are literal text, odd ones are input paths.
-  return parts.map((p, i) => (i % 2 === 0 ? substituteEnv(p, ctx) : encode(stringify(lookup(ctx.input, p))))).join("");
+  return parts.map((p, i) => (i % 2 === 0 ? substituteEnv(p, ctx) : encode(stringify(lookup(ctx.input, p)), p))).join("");
 }
 
 /** A string that is exactly one `{{input.x}}` yields the raw value (keeping its type; undefined if absent). */

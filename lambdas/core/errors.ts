@@ -20,6 +20,8 @@ export const ERROR_STATUS = {
   INTERNAL: 500,
   NOT_IMPLEMENTED: 501,
   UPSTREAM_ERROR: 502,
+  /** A request would leave the tool's egress allow-list: the deployment's configuration, never the caller's input. */
+  EGRESS_DENIED: 502,
   UPSTREAM_BAD_OUTPUT: 502,
   OUTPUT_SCHEMA_MISMATCH: 502,
   UNAVAILABLE: 503,

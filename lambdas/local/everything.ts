@@ -19,15 +19,22 @@ export type Everything = {
 export const everythingInstalled = (): boolean => existsSync(ENTRY);
 
 /**
+ * Its gzip tool fetches any URL a caller names (an empty allow-list means every domain): allowing only
+ * the reserved `.invalid` domain, which never resolves (RFC 6761), leaves it `data:` URIs alone.
+ */
+const EVERYTHING_FETCHES_NOTHING = { GZIP_ALLOWED_DOMAINS: "invalid" } as const;
+
+/**
  * Starts server-everything and resolves once it accepts connections. Its environment is minimal on
- * purpose: its get-env tool echoes whatever it was given, so it must never inherit our tokens or keys.
+ * purpose: its get-env tool echoes whatever it was given, so it must never inherit our tokens or keys,
+ * and it fetches nothing for callers (the gateway's own routes and other upstreams are on loopback).
  * `env` adds variables a test wants it to see; `port` reuses a port (to restart a stopped upstream).
  */
 export async function startEverything(opts: { env?: Record<string, string>; port?: number } = {}): Promise<Everything> {
   if (!everythingInstalled()) throw new Error(`server-everything is not installed (${ENTRY})`);
   const port = opts.port ?? (await freePort());
   const child = spawn(process.execPath, [ENTRY, "streamableHttp"], {
-    env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", ...opts.env, PORT: String(port), HOST: "127.0.0.1" },
+    env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", ...opts.env, ...EVERYTHING_FETCHES_NOTHING, PORT: String(port), HOST: "127.0.0.1" },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";
