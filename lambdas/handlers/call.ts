@@ -1,12 +1,13 @@
-// Lambda entry for the call group (POST /v1/call, GET /v1/admin/misses). It reuses the api handler's
-// wiring (config, artifact, policy, DynamoDB client: all at module scope, once per cold start) and
-// adds the call routes, so ajv and the backends live in this bundle only.
+// Lambda entry for the call group (POST /v1/call, GET /v1/admin/misses): the shared cold-start wiring
+// plus the call routes, so ajv and the backends live in this bundle only.
 import { handle } from "hono/aws-lambda";
 import { createApp } from "../http/app.js";
 import { createCallModule } from "../http/routes/call.js";
 import { loadSecretsIntoEnv } from "../secrets.js";
 import { DynamoMissStore } from "../stores/misses.js";
-import { client, config, deps } from "./api.js";
+import { wireFromEnv } from "./wiring.js";
+
+const { config, client, deps } = wireFromEnv();
 
 // Upstream secrets (`${NAME}` in tool templates) come from SSM before the first request.
 await loadSecretsIntoEnv(process.env);

@@ -81,8 +81,11 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   for (const m of modules) app.route("/", m.routes(deps));
 
   const extraPaths: PathItems = Object.assign({}, ...extra.map((m) => m.openapi ?? {}));
-  const doc = openApiDocument(deps.artifact.manifest.registry_hash.slice(0, 12), { ...options.documentOnly, ...extraPaths });
-  app.get("/v1/openapi.json", (c) => c.json(doc));
+  // Built on the first request for it, not at cold start (the call Lambda never serves it).
+  let doc: Record<string, unknown> | undefined;
+  app.get("/v1/openapi.json", (c) =>
+    c.json((doc ??= openApiDocument(deps.artifact.manifest.registry_hash.slice(0, 12), { ...options.documentOnly, ...extraPaths }))),
+  );
 
   // A known path with the wrong method is 405 with the allowed methods, not a 404.
   const allPaths: PathItems = { ...CORE_PATHS, ...extraPaths };

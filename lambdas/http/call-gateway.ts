@@ -1,0 +1,46 @@
+// The call gateway wired to the app's Deps (artifact, finder, sessions, logger, clock) and the
+// backends: one wiring for every entry point that calls tools (POST /v1/call, the MCP endpoint's
+// call tool), so all get the same resolution, authorization, validation, dispatch and pin-on-use.
+// Apart from deps.ts so ajv and the backends stay out of the api bundle.
+import { createBackends } from "../backends/index.js";
+import type { EnvMap } from "../backends/templates.js";
+import { createCallGateway, type CallGateway } from "../core/call/gateway.js";
+import type { Backends } from "../core/call/types.js";
+import type { MissStore } from "../core/ports.js";
+import type { Deps } from "./deps.js";
+
+export type CallGatewayOptions = {
+  /** Where `${VAR}` in tool templates is read from; never echoed. */
+  env: EnvMap;
+  misses?: MissStore;
+  /** Enable the exec backend (default true). */
+  exec?: boolean;
+  /** Replace the backends (tests); by default built from `env` with the app's finder. */
+  backends?: (deps: Deps) => Backends;
+};
+
+export type AppCallGateway = {
+  gateway: CallGateway;
+  /** Close pooled upstream connections (MCP clients). */
+  close(): Promise<void>;
+};
+
+export function createAppCallGateway(deps: Deps, options: CallGatewayOptions): AppCallGateway {
+  let backends: Backends;
+  let close: () => Promise<void> = async () => undefined;
+  if (options.backends) backends = options.backends(deps);
+  else {
+    const built = createBackends({ env: options.env, finder: deps.finder, exec: options.exec ?? true });
+    close = () => built.mcp.close();
+    backends = built.backends;
+  }
+  const gateway = createCallGateway({
+    tools: deps.artifact.byName,
+    backends,
+    ...(options.misses ? { misses: options.misses } : {}),
+    sessions: deps.sessions,
+    log: (level, message, fields) => deps.logger[level](message, fields),
+    now: () => new Date(deps.clock()),
+  });
+  return { gateway, close };
+}
