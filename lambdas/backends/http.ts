@@ -63,7 +63,7 @@ const pathSegment =
 const headerValue =
   (tool: string): Encoder =>
   (value, path) => {
-    if (/[\r\n\0]|[^\u0000-\u00ff]/.test(value)) {
+    if (/[\r\n]/.test(value) || [...value].some((c) => c === "\0" || c.charCodeAt(0) > 0xff)) {
       refuseArgument(tool, path, "is sent as an HTTP header value and may not contain line breaks, NUL or characters beyond Latin-1");
     }
     return value;
