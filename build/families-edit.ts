@@ -2,11 +2,18 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isMap, isSeq, parseDocument } from "yaml";
-import type { FamilySource } from "../registry/contract/family.js";
+import type { FamilySource, FamilyVariable } from "../registry/contract/family.js";
 import { FAMILY_NAME_RE } from "../registry/contract/names.js";
 import { FAMILIES_FILE } from "./load.js";
 
-export type NewFamily = { name: string; description: string; required?: boolean; source: FamilySource };
+export type NewFamily = {
+  name: string;
+  description: string;
+  required?: boolean;
+  source: FamilySource;
+  /** The `${NAME}`s its source reads (the family sees no others). */
+  variables?: Record<string, Partial<FamilyVariable>>;
+};
 
 export function assertFamilyName(name: string): void {
   if (!FAMILY_NAME_RE.test(name)) {
@@ -45,6 +52,7 @@ export async function addFamily(registry: string, family: NewFamily): Promise<bo
   const entry: Record<string, unknown> = { name: family.name, description: family.description };
   if (family.required === false) entry.required = false;
   entry.source = family.source;
+  if (family.variables && Object.keys(family.variables).length > 0) entry.variables = family.variables;
   list.items.push(doc.createNode(entry));
   await writeFile(path, doc.toString());
   return true;

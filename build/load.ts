@@ -3,7 +3,7 @@
 import type { Catalog, CatalogTool, FamilyInfo } from "../registry/contract/artifact.js";
 import { BriefFile } from "../registry/contract/brief.js";
 import type { Diagnostic } from "../registry/contract/diagnostics.js";
-import { DEFAULT_ALWAYS_LOADED, FamiliesFile, FamilyDef, type FamilySource, JsonlSource, McpSource, ToolsSource } from "../registry/contract/family.js";
+import { DEFAULT_ALWAYS_LOADED, FamiliesFile, FamilyDef, type FamilySource, FamilyVariable, JsonlSource, McpSource, ToolsSource } from "../registry/contract/family.js";
 import { FAMILY_NAME_RE, canonicalName, familyOf, verbOf } from "../registry/contract/names.js";
 import { PolicyFile, Principal } from "../registry/contract/policy.js";
 import { FORMAT_VERSION } from "../registry/contract/tool.js";
@@ -19,6 +19,7 @@ import { checkInputSchema } from "./validate/json-schema.js";
 import { checkNamedValues, checkUrl } from "./validate/secrets.js";
 import { checkNoTemplate } from "./validate/templates.js";
 import { checkToolName } from "./validate/tool.js";
+import { checkVariableNames, checkVariableRefs, type FamilyScope } from "./validate/variables.js";
 import { parseJson, parseYaml, type ParsedFile } from "./yaml.js";
 import { YamlParser } from "./yaml-pool.js";
 
@@ -78,6 +79,7 @@ const FAMILIES_KEYS = [
   ...Object.keys(McpSource.shape),
   ...Object.keys(McpSource.shape.mcp.shape),
   ...Object.keys(JsonlSource.shape),
+  ...Object.keys(FamilyVariable.shape),
 ];
 const suggestFrom = (keys: readonly string[]) => (key: string) => closest(key, keys);
 
@@ -195,6 +197,7 @@ export async function loadRegistry(dir: string, opts: LoadOptions = {}): Promise
     } else familyNames.set(canon, index);
     problems.push(...checkDescription(def.description, at("description")).map((f) => ({ ...f, message: f.message.replace("the tool", "the family") })));
     problems.push(...checkSource(def.source, at("source")));
+    problems.push(...checkFamilyVariables(def, at));
     diagnostics.push(...problems.map((f) => diag(f, top)));
     if (!problems.some((f) => (f.severity ?? "error") === "error")) defs.push({ def, index });
   });
@@ -202,7 +205,7 @@ export async function loadRegistry(dir: string, opts: LoadOptions = {}): Promise
   const parser = new YamlParser(opts.parseWorkers);
   let loads: FamilyLoad[];
   try {
-    loads = await Promise.all(defs.map(({ def }) => loadFamily(fs, def, parser)));
+    loads = await Promise.all(defs.map(({ def }) => loadFamily(fs, def, scopeOf(def), parser)));
   } finally {
     await parser.close();
   }
@@ -256,6 +259,8 @@ export async function loadRegistry(dir: string, opts: LoadOptions = {}): Promise
       required: def.required,
       tool_count: kept.length,
       examples: kept.slice(0, EXAMPLES_PER_FAMILY).map((t) => verbOf(t.name)),
+      // Names and flags only: values are read from the environment where the gateway runs.
+      ...(def.variables ? { variables: def.variables } : {}),
     });
   });
 
@@ -303,7 +308,33 @@ function checkSource(source: FamilySource, at: Segment[]): Finding[] {
   return out;
 }
 
-async function loadFamily(fs: RegistryFs, def: FamilyDef, parser: YamlParser): Promise<FamilyLoad> {
+function scopeOf(def: FamilyDef): FamilyScope {
+  return { name: def.name, variables: new Set(Object.keys(def.variables ?? {})), ...(def.env ? { env: def.env } : {}) };
+}
+
+/**
+ * A family's `variables` and `env`: valid names; env values read only declared `${NAME}`s, take no
+ * input (they are shared by every tool of the family) and hold no literal credential; the MCP
+ * endpoint reads only declared variables too.
+ */
+function checkFamilyVariables(def: FamilyDef, at: (...rest: Segment[]) => Segment[]): Finding[] {
+  const scope = scopeOf(def);
+  const env = Object.entries(def.env ?? {});
+  const fields = env.map(([k, v]) => ({ at: at("env", k), text: v }));
+  if ("mcp" in def.source) {
+    fields.push({ at: at("source", "mcp", "url"), text: def.source.mcp.url });
+    for (const [k, v] of Object.entries(def.source.mcp.headers ?? {})) fields.push({ at: at("source", "mcp", "headers", k), text: v });
+  }
+  return [
+    ...checkVariableNames(Object.keys(def.variables ?? {}), at("variables"), "variable"),
+    ...checkVariableNames(env.map(([k]) => k), at("env"), "environment variable"),
+    ...env.flatMap(([k, v]) => checkNoTemplate({ at: at("env", k), text: v }, "a family's environment")),
+    ...checkNamedValues(def.env, at("env"), "environment variable"),
+    ...checkVariableRefs(fields, scope),
+  ];
+}
+
+async function loadFamily(fs: RegistryFs, def: FamilyDef, scope: FamilyScope, parser: YamlParser): Promise<FamilyLoad> {
   const load: FamilyLoad = { tools: [], origins: [], diagnostics: [] };
   const collect = (file: string, parsed: ParsedFile, fileFindings: Finding[], entries: ToolEntryResult[]) => {
     load.diagnostics.push(...fileFindings.map((f) => diag(f, { file, lineOf: parsed.lineOf })));
@@ -351,7 +382,7 @@ async function loadFamily(fs: RegistryFs, def: FamilyDef, parser: YamlParser): P
     parsedFiles.forEach((parsed, i) => {
       if (!parsed) return;
       const file = `${folder}/${files[i]}`;
-      const { fileFindings, entries } = toolsFromFile(def.name, parsed.value, file);
+      const { fileFindings, entries } = toolsFromFile(scope, parsed.value, file);
       collect(file, parsed, fileFindings, entries);
     });
   } else if ("mcp" in src) {

@@ -4,6 +4,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { FamilyVariable } from "../registry/contract/family.js";
 import { ENV_REF_RE, FORMAT_VERSION } from "../registry/contract/tool.js";
 import type { SnapshotFile } from "../registry/contract/snapshot.js";
 import { addFamily, assertFamilyName } from "./families-edit.js";
@@ -63,6 +64,14 @@ export async function fetchSnapshot(url: string, headers: Record<string, string>
   }
 }
 
+/** The variables a pulled family reads: a header's are credentials (redacted from answers), the URL's are not. */
+export function pulledVariables(url: string, headers: Record<string, string> = {}): Record<string, Partial<FamilyVariable>> {
+  const out: Record<string, Partial<FamilyVariable>> = {};
+  for (const m of url.matchAll(ENV_REF_RE)) out[m[1]!] = {};
+  for (const v of Object.values(headers)) for (const m of v.matchAll(ENV_REF_RE)) out[m[1]!] = { secret: true };
+  return out;
+}
+
 export async function pullSnapshot(o: PullOptions): Promise<{ file: string; tools: number; server: string; familyAdded: boolean }> {
   assertFamilyName(o.family);
   const env = o.env ?? process.env;
@@ -78,6 +87,7 @@ export async function pullSnapshot(o: PullOptions): Promise<{ file: string; tool
       name: o.family,
       description: `Tools of the MCP server ${snapshot.server.name}.`,
       source: { mcp: { snapshot: rel, url: o.url, ...(o.headers && Object.keys(o.headers).length ? { headers: o.headers } : {}) } },
+      variables: pulledVariables(o.url, o.headers),
     });
   }
   return { file, tools: snapshot.tools.length, server: `${snapshot.server.name} ${snapshot.server.version}`, familyAdded };

@@ -6,6 +6,7 @@ import { BuiltinTool, DEFAULT_TIMEOUT_SECS, ExecTool, HttpTool, McpTool, PromptT
 import { EMPTY_INPUT_SCHEMA, checkToolDef } from "../validate/tool.js";
 import { closest, issuesToFindings } from "../validate/issues.js";
 import { isRecord, type Finding } from "../validate/finding.js";
+import type { FamilyScope } from "../validate/variables.js";
 
 const ToolFileShell = ToolFile.extend({ tools: z.array(z.unknown()) });
 const KNOWN_TOOL_KEYS = new Set(
@@ -15,13 +16,16 @@ const suggestToolKey = (key: string) => closest(key, KNOWN_TOOL_KEYS);
 
 export type ToolEntryResult = { index: number; tool?: string; findings: Finding[]; catalog?: CatalogTool };
 
-/** Validate and project every entry of one parsed tool file; `findings` paths are relative to the file root. */
-export function toolsFromFile(family: string, value: unknown, source: string): { fileFindings: Finding[]; entries: ToolEntryResult[] } {
+/**
+ * Validate and project every entry of one parsed tool file; `findings` paths are relative to the file root.
+ * `family` says which `${NAME}`s its templates may read and the exec environment its tools share.
+ */
+export function toolsFromFile(family: FamilyScope, value: unknown, source: string): { fileFindings: Finding[]; entries: ToolEntryResult[] } {
   const shell = ToolFileShell.safeParse(value);
   const fileFindings = shell.success ? [] : issuesToFindings(shell.error.issues, value);
   const rawTools = isRecord(value) && Array.isArray(value.tools) ? value.tools : [];
   const entries = rawTools.map((raw, index): ToolEntryResult => {
-    const name = isRecord(raw) && typeof raw.name === "string" ? fullName(family, raw.name) : undefined;
+    const name = isRecord(raw) && typeof raw.name === "string" ? fullName(family.name, raw.name) : undefined;
     const base = ["tools", index];
     const parsed = ToolDef.safeParse(raw);
     if (!parsed.success) {
@@ -45,16 +49,16 @@ export function governanceOf(t: GovernanceInfo): GovernanceInfo {
   return g;
 }
 
-function project(family: string, t: ToolDef, source: string): CatalogTool {
+function project(family: FamilyScope, t: ToolDef, source: string): CatalogTool {
   const tool: CatalogTool = {
-    name: fullName(family, t.name),
-    family,
+    name: fullName(family.name, t.name),
+    family: family.name,
     kind: t.kind,
     description: t.description.trim(),
     input_schema: t.input_schema ?? { ...EMPTY_INPUT_SCHEMA, properties: {} },
     governance: governanceOf(t),
     timeout_ms: Math.round((t.timeout_secs ?? DEFAULT_TIMEOUT_SECS) * 1000),
-    backend: backendOf(t),
+    backend: backendOf(t, family.env),
     source,
   };
   if (t.output_schema !== undefined) tool.output_schema = t.output_schema;
@@ -62,7 +66,7 @@ function project(family: string, t: ToolDef, source: string): CatalogTool {
   return tool;
 }
 
-function backendOf(t: ToolDef): CatalogTool["backend"] {
+function backendOf(t: ToolDef, familyEnv: FamilyScope["env"]): CatalogTool["backend"] {
   switch (t.kind) {
     case "http":
       return {
@@ -76,15 +80,18 @@ function backendOf(t: ToolDef): CatalogTool["backend"] {
       };
     case "mcp":
       return { kind: "mcp", url: t.url, ...(t.headers ? { headers: t.headers } : {}), tool: t.upstream_tool ?? t.name };
-    case "exec":
+    case "exec": {
+      // The family's environment, extended (and overridden) by the tool's: the runtime adds only the minimal base.
+      const env = { ...familyEnv, ...t.env };
       return {
         kind: "exec",
         command: t.command,
         args: t.args,
-        ...(t.env ? { env: t.env } : {}),
+        ...(Object.keys(env).length > 0 ? { env } : {}),
         ...(t.cwd !== undefined ? { cwd: t.cwd } : {}),
         output: t.output,
       };
+    }
     case "builtin":
       return { kind: "builtin", handler: t.handler };
     case "prompt":

@@ -7,6 +7,7 @@ import { checkGovernance } from "./governance.js";
 import { checkInputSchema, checkJsonSchema } from "./json-schema.js";
 import { checkFreeText, checkNamedValues, checkUrl } from "./secrets.js";
 import { checkNoTemplate, checkTemplate, stringLeaves, type TemplateField } from "./templates.js";
+import { checkVariableNames, checkVariableRefs, type FamilyScope } from "./variables.js";
 
 export const EMPTY_INPUT_SCHEMA = { type: "object", properties: {} } as const;
 
@@ -21,14 +22,16 @@ export function checkToolName(family: string, verb: string, at: Finding["at"] = 
   return [];
 }
 
-export function checkToolDef(family: string, t: ToolDef): Finding[] {
-  const out: Finding[] = [...checkToolName(family, t.name), ...checkDescription(t.description)];
+export function checkToolDef(family: FamilyScope, t: ToolDef): Finding[] {
+  const out: Finding[] = [...checkToolName(family.name, t.name), ...checkDescription(t.description)];
   const input = t.input_schema ?? EMPTY_INPUT_SCHEMA;
   if (t.input_schema !== undefined) out.push(...checkInputSchema(t.input_schema, ["input_schema"]));
   if (t.output_schema !== undefined) out.push(...checkJsonSchema(t.output_schema, ["output_schema"]));
 
   const props = isRecord(input) && isRecord(input.properties) ? new Set(Object.keys(input.properties)) : new Set<string>();
   const templates: TemplateField[] = [];
+  // Fields the backends render `${NAME}` in (exec args are not among them: no shell expands them).
+  const variableFields: TemplateField[] = [];
   switch (t.kind) {
     case "http":
       templates.push({ at: ["url"], text: t.url });
@@ -37,6 +40,7 @@ export function checkToolDef(family: string, t: ToolDef): Finding[] {
       templates.push(...stringLeaves(t.body, ["body"]));
       out.push(...checkUrl(t.url, ["url"]), ...checkNamedValues(t.headers, ["headers"], "header"), ...checkNamedValues(t.query, ["query"], "query parameter"));
       for (const f of stringLeaves(t.body, ["body"])) out.push(...checkFreeText(f.text, f.at));
+      variableFields.push(...templates);
       break;
     case "exec":
       out.push(...checkNoTemplate({ at: ["command"], text: t.command }, "the command"));
@@ -44,20 +48,25 @@ export function checkToolDef(family: string, t: ToolDef): Finding[] {
       if (t.cwd !== undefined) templates.push({ at: ["cwd"], text: t.cwd });
       for (const [k, v] of Object.entries(t.env ?? {})) templates.push({ at: ["env", k], text: v });
       out.push(...checkNamedValues(t.env, ["env"], "environment variable"));
+      out.push(...checkVariableNames(Object.keys(t.env ?? {}), ["env"], "environment variable"));
       t.args.forEach((a, i) => out.push(...checkFreeText(a, ["args", i])));
+      variableFields.push(...templates.filter((f) => f.at[0] !== "args"));
       break;
     case "mcp":
       out.push(...checkNoTemplate({ at: ["url"], text: t.url }, "the upstream URL"), ...checkUrl(t.url, ["url"]));
       for (const [k, v] of Object.entries(t.headers ?? {})) out.push(...checkNoTemplate({ at: ["headers", k], text: v }, "an upstream header"));
       out.push(...checkNamedValues(t.headers, ["headers"], "header"));
+      variableFields.push({ at: ["url"], text: t.url }, ...Object.entries(t.headers ?? {}).map(([k, v]) => ({ at: ["headers", k], text: v })));
       break;
     case "prompt":
       templates.push({ at: ["prompt"], text: t.prompt });
+      variableFields.push(...templates);
       break;
     case "builtin":
       break;
   }
   for (const f of templates) out.push(...checkTemplate(f, props));
+  out.push(...checkVariableRefs(variableFields, family));
   out.push(...checkGovernance(t, input, t.kind === "http" ? t.method : undefined));
   return out;
 }

@@ -69,7 +69,14 @@ async function generate(total: number): Promise<string> {
   let made = 0;
   for (let f = 0; f < FAMILIES && made < total; f++) {
     const family = `fam-${NOUNS[f]}`;
-    families.push({ name: family, description: `Tools for ${NOUNS[f]} records in a business system.`, source: { tools: `families/${family}` } });
+    const prefix = family.toUpperCase().replace(/-/g, "_");
+    families.push({
+      name: family,
+      description: `Tools for ${NOUNS[f]} records in a business system.`,
+      source: { tools: `families/${family}` },
+      // What its http tools' templates read (tool() above): a family sees only what it declares.
+      variables: { [`${prefix}_URL`]: {}, [`${prefix}_TOKEN`]: { secret: true } },
+    });
     await mkdir(join(dir, "families", family), { recursive: true });
     const count = Math.min(perFamily, total - made);
     for (let start = 0; start < count; start += TOOLS_PER_FILE) {

@@ -107,7 +107,8 @@ describe("projection to the catalog", async () => {
       kind: "exec",
       command: "git",
       args: ["-C", "{{input.repo}}", "log", "-n", "{{input.count}}", "--oneline"],
-      env: { GIT_PAGER: "cat" },
+      // The family's env (GIT_TERMINAL_PROMPT, GIT_PAGER: less) merged with the tool's (GIT_PAGER: cat wins).
+      env: { GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat" },
       output: "text",
     });
   });
@@ -139,6 +140,18 @@ describe("projection to the catalog", async () => {
           "name": "weather",
           "required": true,
           "tool_count": 2,
+          "variables": {
+            "WEATHER_API_KEY": {
+              "secret": true,
+            },
+            "WEATHER_TOKEN": {
+              "secret": true,
+            },
+            "WEATHER_URL": {
+              "description": "Base URL of the weather API",
+              "secret": false,
+            },
+          },
         },
         {
           "description": "Read-only inspection of local git repositories.",
@@ -158,6 +171,14 @@ describe("projection to the catalog", async () => {
           "name": "everything",
           "required": true,
           "tool_count": 2,
+          "variables": {
+            "EVERYTHING_MCP_URL": {
+              "secret": false,
+            },
+            "EVERYTHING_TOKEN": {
+              "secret": true,
+            },
+          },
         },
         {
           "description": "Tools imported from a JSONL catalog.",

@@ -113,12 +113,41 @@ describe("registry rules", () => {
   it("reports literal secrets in headers, env, URLs and MCP family headers", async () => {
     expect(await check("secret-literal")).toMatchInlineSnapshot(`
       [
-        "error SECRET_LITERAL families.yaml:11 - $.families[1].source.mcp.headers["X-Api-Key"]: header \`X-Api-Key\` holds a literal credential: write it as a \`\${ENV}\` reference (e.g. \`Bearer \${TOKEN}\`) and set the variable where the gateway runs",
+        "error SECRET_LITERAL families.yaml:12 - $.families[1].source.mcp.headers["X-Api-Key"]: header \`X-Api-Key\` holds a literal credential: write it as a \`\${ENV}\` reference (e.g. \`Bearer \${TOKEN}\`) and set the variable where the gateway runs",
         "error SECRET_LITERAL families/demo/tools.yaml:5 demo.issues $.tools[0].url: query parameter \`api_key\` in the URL holds a literal credential: use a \`\${ENV}\` reference",
         "error SECRET_LITERAL families/demo/tools.yaml:7 demo.issues $.tools[0].headers.Authorization: header \`Authorization\` holds a literal credential: write it as a \`\${ENV}\` reference (e.g. \`Bearer \${TOKEN}\`) and set the variable where the gateway runs",
         "error SECRET_LITERAL families/demo/tools.yaml:15 demo.deploy $.tools[1].env.GITHUB_TOKEN: environment variable \`GITHUB_TOKEN\` holds a literal credential: write it as a \`\${ENV}\` reference (e.g. \`Bearer \${TOKEN}\`) and set the variable where the gateway runs",
       ]
     `);
+  });
+
+  it("reports a ${VAR} its family does not declare, in every templated field and in the family's env and MCP endpoint", async () => {
+    // Exec args are not among them: no shell expands `${...}` there, so it stays literal text.
+    expect(await check("undeclared-variable")).toMatchInlineSnapshot(`
+      [
+        "error BAD_NAME families.yaml:13 - $.families[1].variables["bad-name"]: variable \`bad-name\` must be letters, digits and \`_\`, not starting with a digit",
+        "error TEMPLATE_REFERENCE families.yaml:16 - $.families[1].env.FROM_INPUT: a family's environment is not templated: \`{{...}}\` is not allowed here",
+        "error UNDECLARED_VARIABLE families.yaml:15 - $.families[1].env.DEMO_HOME: \`\${HOME}\` is not a variable of family \`broken\`: declare it under the family's \`variables\` in families.yaml (its tools see no other setting of the gateway)",
+        "error UNDECLARED_VARIABLE families.yaml:23 - $.families[2].source.mcp.headers.Authorization: \`\${DEMO_TOKEN}\` is not a variable of family \`remote\`: declare it under the family's \`variables\` in families.yaml (its tools see no other setting of the gateway)",
+        "error UNDECLARED_VARIABLE families/demo/tools.yaml:5 demo.fetch $.tools[0].url: \`\${DEMO_ULR}\` is not a variable of family \`demo\`: did you mean \`DEMO_URL\`? Otherwise declare it under the family's \`variables\` in families.yaml (its tools see no other setting of the gateway)",
+        "error UNDECLARED_VARIABLE families/demo/tools.yaml:6 demo.fetch $.tools[0].headers.Authorization: \`\${TOOLBELT_API_KEY}\` is not a variable of family \`demo\`: declare it under the family's \`variables\` in families.yaml (its tools see no other setting of the gateway)",
+        "error UNDECLARED_VARIABLE families/demo/tools.yaml:8 demo.fetch $.tools[0].body.nested[0]: \`\${AWS_SECRET_ACCESS_KEY}\` is not a variable of family \`demo\`: declare it under the family's \`variables\` in families.yaml (its tools see no other setting of the gateway)",
+        "error UNDECLARED_VARIABLE families/demo/tools.yaml:16 demo.run $.tools[1].cwd: \`\${HOME}\` is not a variable of family \`demo\`: declare it under the family's \`variables\` in families.yaml (its tools see no other setting of the gateway)",
+        "error UNDECLARED_VARIABLE families/demo/tools.yaml:17 demo.run $.tools[1].env.PATH_TOO: \`\${PATH}\` is not a variable of family \`demo\`: declare it under the family's \`variables\` in families.yaml (its tools see no other setting of the gateway)",
+      ]
+    `);
+  });
+
+  it("copies a family's declared variables (names and flags, no values) and merges its env into each exec tool, the tool's winning", async () => {
+    const reg = await loadRegistry(fixture("valid"));
+    expect(reg.catalog.families.find((f) => f.name === "weather")?.variables).toEqual({
+      WEATHER_URL: { secret: false, description: "Base URL of the weather API" },
+      WEATHER_API_KEY: { secret: true },
+      WEATHER_TOKEN: { secret: true },
+    });
+    expect(reg.catalog.families.find((f) => f.name === "meta")?.variables).toBeUndefined();
+    const log = reg.catalog.tools.find((t) => t.name === "git.log")?.backend;
+    expect(log?.kind === "exec" && log.env).toEqual({ GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat" });
   });
 
   it("reports a consequential tool without affects", async () => {
