@@ -25,7 +25,12 @@ const USAGE = `usage: tsx build/cli.ts <command> [options]
 
 class UsageError extends Error {}
 
-type Io = { out: (s: string) => void; err: (s: string) => void };
+type Io = {
+  out: (s: string) => void;
+  err: (s: string) => void;
+  /** The environment `${NAME}` references read (pull); process.env when omitted. */
+  env?: NodeJS.ProcessEnv;
+};
 
 function args<T extends NonNullable<ParseArgsConfig["options"]>>(argv: string[], options: T) {
   try {
@@ -84,7 +89,14 @@ export async function run(argv: string[], io: Io): Promise<number> {
           if (eq <= 0) throw new UsageError(`--header takes NAME=VALUE, got \`${h}\``);
           headers[h.slice(0, eq)] = h.slice(eq + 1);
         }
-        const r = await pullSnapshot({ url: need(v.url, "--url"), family: need(v.family, "--family"), registry: v.registry, out: v.out, headers });
+        const r = await pullSnapshot({
+          url: need(v.url, "--url"),
+          family: need(v.family, "--family"),
+          registry: v.registry,
+          out: v.out,
+          headers,
+          ...(io.env ? { env: io.env } : {}),
+        });
         io.out(`${r.tools} tools from ${r.server} written to ${r.file}${r.familyAdded ? `; family \`${v.family}\` added to families.yaml` : ""}\n`);
         return 0;
       }

@@ -1,9 +1,10 @@
-// The registry CLI as CI runs it: a child process, its exit status and its output formats.
+// The registry CLI: its exit status and output formats, through `run(argv, io)` in this process,
+// and once as CI runs it, a child process through tsx.
 import { mkdtemp, rm, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { cli } from "./cli-helpers.js";
+import { cli, spawnCli } from "./cli-helpers.js";
 
 const FIX = "test/fixtures/registries";
 const temps: string[] = [];
@@ -12,6 +13,16 @@ afterAll(async () => {
 });
 
 describe("registry:check CLI", () => {
+  it("runs as a process: diagnostics on stdout, exit status 1 (the npm scripts' way in)", async () => {
+    const r = await spawnCli(["check", "--registry", `${FIX}/unknown-key`]);
+    expect(r).toEqual({
+      code: 1,
+      stdout:
+        "test/fixtures/registries/unknown-key/families/demo/tools.yaml:7: error UNKNOWN_KEY demo.sleep $.tools[0].timeout_sec: unknown key `timeout_sec` (did you mean `timeout_secs`?)\n1 error, 0 warnings\n",
+      stderr: "",
+    });
+  });
+
   it("exits 0 on a clean registry", async () => {
     const r = await cli(["check", "--registry", `${FIX}/valid`]);
     expect(r).toEqual({ code: 0, stdout: "registry OK: 9 tools in 5 families\n", stderr: "" });
