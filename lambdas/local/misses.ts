@@ -3,19 +3,72 @@
 //   npm run misses -- --name deploy     the latest events for one name
 //   npm run misses -- --direct          read the DynamoDB table itself (TOOLBELT_TABLE, AWS credentials)
 // Options: --limit N (20), --url URL (TOOLBELT_URL or http://127.0.0.1:$PORT), --key KEY (TOOLBELT_API_KEY or dev-key).
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../config.js";
 import { clientFromConfig } from "../stores/dynamodb.js";
 import type { Miss, MissSummary } from "../core/ports.js";
 import { DynamoMissStore } from "../stores/misses.js";
 
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
-
 const USAGE = "usage: npm run misses -- [--name NAME] [--limit N] [--url URL] [--key KEY] [--direct] [--json]";
 
-function args() {
+type Io = { out: (s: string) => void; err: (s: string) => void; env: NodeJS.ProcessEnv };
+type Answer = { misses?: MissSummary[]; events?: Miss[] };
+type Options = { limit: number; name?: string; url?: string; key?: string; direct: boolean; json: boolean };
+
+async function viaApi(o: Options, env: NodeJS.ProcessEnv): Promise<Answer> {
+  const base = (o.url ?? env.TOOLBELT_URL ?? `http://127.0.0.1:${env.PORT ?? 8787}`).replace(/\/+$/, "");
+  const key = o.key ?? env.TOOLBELT_API_KEY ?? "dev-key";
+  const query = new URLSearchParams({ limit: String(o.limit), ...(o.name ? { name: o.name } : {}) });
+  let res: Response;
   try {
-    return parseArgs({
+    res = await fetch(`${base}/v1/admin/misses?${query}`, { headers: { authorization: `Bearer ${key}` } });
+  } catch (e) {
+    throw new Error(`cannot reach ${base} (${(e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message}): start it with npm start, or use --url or --direct`);
+  }
+  const body = (await res.json()) as Answer & { error?: { message: string } };
+  if (!res.ok) throw new Error(`${base} answered ${res.status}: ${body.error?.message ?? "no message"}`);
+  return body;
+}
+
+async function direct(o: Options, env: NodeJS.ProcessEnv): Promise<Answer> {
+  const config = loadConfig(env);
+  const client = clientFromConfig(config);
+  try {
+    const store = new DynamoMissStore(client, config.table);
+    return o.name ? { events: await store.recent(o.name, o.limit) } : { misses: await store.top(o.limit) };
+  } finally {
+    client.destroy();
+  }
+}
+
+function format(answer: Answer, o: Options): string {
+  if (o.json) return JSON.stringify(answer, null, 2);
+  if (answer.events) {
+    if (!answer.events.length) return `no misses recorded for ${o.name}`;
+    return answer.events.map((e) => `${e.at}  ${e.principal}  ${e.name}  ${e.outcome}${e.resolved_to ? ` → ${e.resolved_to}` : ""}`).join("\n");
+  }
+  const misses = answer.misses ?? [];
+  if (!misses.length) return "no tool-name misses recorded";
+  const rows = misses.map((m) => [
+    String(m.count),
+    m.names.join(", "),
+    m.last_outcome === "resolved" ? `→ ${m.resolved_to ?? "?"}` : m.last_outcome,
+    m.last_principal,
+    m.last_at,
+  ]);
+  const head = ["count", "names tried", "outcome", "last principal", "last at"];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  return [head, ...rows].map((r) => r.map((c, i) => (i === 0 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ").trimEnd()).join("\n");
+}
+
+/** The CLI without the process: exit code 0, 1 (the gateway or table said no) or 2 (usage). */
+export async function run(argv: string[], io: Io): Promise<number> {
+  let values;
+  try {
+    values = parseArgs({
+      args: argv,
       options: {
         limit: { type: "string", default: "20" },
         name: { type: "string" },
@@ -28,81 +81,29 @@ function args() {
     }).values;
   } catch (e) {
     // An unknown option is a usage error (exit 2), not a stack trace.
-    console.error(`${(e as Error).message}\n${USAGE}`);
-    process.exit(2);
+    io.err(`${(e as Error).message}\n${USAGE}\n`);
+    return 2;
   }
-}
-
-const values = args();
-if (values.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
-
-const limit = Number(values.limit);
-if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-  console.error("--limit must be an integer from 1 to 1000");
-  process.exit(2);
-}
-
-type Answer = { misses?: MissSummary[]; events?: Miss[] };
-
-async function viaApi(): Promise<Answer> {
-  const base = (values.url ?? process.env.TOOLBELT_URL ?? `http://127.0.0.1:${process.env.PORT ?? 8787}`).replace(/\/+$/, "");
-  const key = values.key ?? process.env.TOOLBELT_API_KEY ?? "dev-key";
-  const query = new URLSearchParams({ limit: String(limit), ...(values.name ? { name: values.name } : {}) });
-  let res: Response;
+  if (values.help) {
+    io.out(`${USAGE}\n`);
+    return 0;
+  }
+  const limit = Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+    io.err("--limit must be an integer from 1 to 1000\n");
+    return 2;
+  }
+  const o: Options = { ...values, limit };
   try {
-    res = await fetch(`${base}/v1/admin/misses?${query}`, { headers: { authorization: `Bearer ${key}` } });
+    io.out(`${format(o.direct ? await direct(o, io.env) : await viaApi(o, io.env), o)}\n`);
+    return 0;
   } catch (e) {
-    throw new Error(`cannot reach ${base} (${(e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message}): start it with npm start, or use --url or --direct`);
-  }
-  const body = (await res.json()) as Answer & { error?: { message: string } };
-  if (!res.ok) throw new Error(`${base} answered ${res.status}: ${body.error?.message ?? "no message"}`);
-  return body;
-}
-
-async function direct(): Promise<Answer> {
-  const config = loadConfig(process.env);
-  const client = clientFromConfig(config);
-  try {
-    const store = new DynamoMissStore(client, config.table);
-    return values.name ? { events: await store.recent(values.name, limit) } : { misses: await store.top(limit) };
-  } finally {
-    client.destroy();
+    io.err(`misses: ${(e as Error).message}\n`);
+    return 1;
   }
 }
 
-function print(answer: Answer): void {
-  if (values.json) {
-    console.log(JSON.stringify(answer, null, 2));
-    return;
-  }
-  if (answer.events) {
-    if (!answer.events.length) console.log(`no misses recorded for ${values.name}`);
-    for (const e of answer.events) console.log(`${e.at}  ${e.principal}  ${e.name}  ${e.outcome}${e.resolved_to ? ` → ${e.resolved_to}` : ""}`);
-    return;
-  }
-  const misses = answer.misses ?? [];
-  if (!misses.length) {
-    console.log("no tool-name misses recorded");
-    return;
-  }
-  const rows = misses.map((m) => [
-    String(m.count),
-    m.names.join(", "),
-    m.last_outcome === "resolved" ? `→ ${m.resolved_to ?? "?"}` : m.last_outcome,
-    m.last_principal,
-    m.last_at,
-  ]);
-  const head = ["count", "names tried", "outcome", "last principal", "last at"];
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  for (const r of [head, ...rows]) console.log(r.map((c, i) => (i === 0 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ").trimEnd());
-}
-
-try {
-  print(values.direct ? await direct() : await viaApi());
-} catch (e) {
-  console.error(`misses: ${(e as Error).message}`);
-  process.exit(1);
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+  process.exitCode = await run(process.argv.slice(2), { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s), env: process.env });
 }
