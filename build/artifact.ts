@@ -9,9 +9,11 @@ import {
   type CatalogTool,
   type FamilyInfo,
   type Manifest,
+  type NamesFile,
   type StoredCatalog,
   type StoredCatalogTool,
 } from "../registry/contract/artifact.js";
+import { modelName } from "../registry/contract/names.js";
 import { buildSearchIndex } from "./search-index.js";
 
 export type ArtifactInput = {
@@ -33,7 +35,7 @@ export async function emitArtifact(input: ArtifactInput): Promise<ArtifactFiles>
   const catalogJson = JSON.stringify(catalog);
   const stored: StoredCatalog = {
     families,
-    tools: tools.map(({ input_schema: _i, output_schema: _o, ...rest }): StoredCatalogTool => rest),
+    tools: tools.map(({ input_schema: _i, output_schema: _o, model_name: _m, ...rest }): StoredCatalogTool => rest),
     // Apart from the tools, so that the runtime adds them as new properties (the tools keep one fast shape).
     schemas: tools.flatMap((t) => [JSON.stringify(t.input_schema), t.output_schema === undefined ? null : JSON.stringify(t.output_schema)]),
   };
@@ -48,7 +50,7 @@ export async function emitArtifact(input: ArtifactInput): Promise<ArtifactFiles>
   return {
     [ARTIFACT_FILES.manifest]: JSON.stringify(manifest, null, 2) + "\n",
     [ARTIFACT_FILES.catalog]: asciiJson(JSON.stringify(stored)),
-    [ARTIFACT_FILES.names]: JSON.stringify(tools.map((t) => t.name)),
+    [ARTIFACT_FILES.names]: JSON.stringify({ names: tools.map((t) => t.name), model_names: tools.map((t) => modelName(t.name)) } satisfies NamesFile),
     [ARTIFACT_FILES.index]: indexJson,
   } as ArtifactFiles;
 }

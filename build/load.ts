@@ -5,6 +5,7 @@ import { BriefFile } from "../registry/contract/brief.js";
 import type { Diagnostic } from "../registry/contract/diagnostics.js";
 import { DEFAULT_ALWAYS_LOADED, FamiliesFile, FamilyDef, type FamilySource, FamilyVariable, JsonlSource, McpSource, ToolsSource } from "../registry/contract/family.js";
 import { FAMILY_NAME_RE, canonicalName, familyOf, verbOf } from "../registry/contract/names.js";
+import { modelName } from "../registry/contract/names.js";
 import { PolicyFile, Principal } from "../registry/contract/policy.js";
 import { FORMAT_VERSION } from "../registry/contract/tool.js";
 import { globMatcher } from "../registry/contract/globs.js";
@@ -215,6 +216,7 @@ export async function loadRegistry(dir: string, opts: LoadOptions = {}): Promise
   const skippedFamilies: string[] = [];
   const skipped = new Set<string>();
   const seen = new Map<string, { name: string; origin: Origin }>();
+  const seenModel = new Map<string, { name: string; origin: Origin }>();
   loads.forEach((load, k) => {
     const { def, index } = defs[k]!;
     const at: Segment[] = ["families", index, "source"];
@@ -249,7 +251,17 @@ export async function loadRegistry(dir: string, opts: LoadOptions = {}): Promise
         diagnostics.push({ severity: "error", code: "NAME_COLLISION", file, tool: t.name, path, message, ...(line ? { line } : {}) });
         return;
       }
+      // Models call tools by the projection: two tools with one would be one function to them.
+      const model = modelName(t.name);
+      const twin = seenModel.get(model);
+      if (twin) {
+        const message = `\`${t.name}\` and \`${twin.name}\` defined in ${showOrigin(twin.origin)} have the same model-safe name \`${model}\`: rename one (names over 64 characters are shortened to 55 and a hash)`;
+        const line = origin.line?.();
+        diagnostics.push({ severity: "error", code: "NAME_COLLISION", file: origin.file, tool: t.name, path: origin.path, message, ...(line ? { line } : {}) });
+        return;
+      }
       seen.set(canon, { name: t.name, origin });
+      seenModel.set(model, { name: t.name, origin });
       kept.push(t);
     });
     tools.push(...kept);

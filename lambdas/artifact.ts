@@ -7,6 +7,7 @@ import {
   type Catalog,
   type CatalogTool,
   type Manifest,
+  type NamesFile,
   type StoredCatalog,
 } from "../registry/contract/artifact.js";
 import type { Artifact } from "./core/ports.js";
@@ -37,6 +38,7 @@ function parseArtifact(readText: (file: string) => string, dir: string): Artifac
   const stored = read(ARTIFACT_FILES.catalog) as StoredCatalog;
   stored.tools.forEach((t, i) => lazySchemas(t, stored.schemas[2 * i], stored.schemas[2 * i + 1]));
   const catalog: Catalog = { families: stored.families, tools: stored.tools as CatalogTool[] };
+  attachModelNames(catalog.tools, read(ARTIFACT_FILES.names) as NamesFile, dir);
   return {
     ...catalog,
     manifest,
@@ -81,4 +83,22 @@ function lazySchemas(t: object, input: string | null | undefined, output: string
     rawSchemas.output_schema.set(t, output);
     Object.defineProperty(t, "output_schema", OUTPUT);
   }
+}
+
+/**
+ * Each tool's model-safe name from names.json, the names the build checked for collisions (the
+ * runtime never projects a second time): set on the tool as `model_name`.
+ */
+function attachModelNames(tools: CatalogTool[], file: NamesFile, dir: string): void {
+  const { names, model_names: models } = file ?? ({} as Partial<NamesFile>);
+  if (!Array.isArray(names) || !Array.isArray(models) || names.length !== tools.length || models.length !== tools.length) {
+    throw new Error(`artifact in ${dir}: names.json does not list the catalog's ${tools.length} tools: rebuild it with npm run build:artifact`);
+  }
+  tools.forEach((t, i) => {
+    const model = models[i];
+    if (names[i] !== t.name || typeof model !== "string") {
+      throw new Error(`artifact in ${dir}: names.json entry ${i} is not ${t.name}: rebuild it with npm run build:artifact`);
+    }
+    t.model_name = model;
+  });
 }

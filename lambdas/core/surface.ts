@@ -2,7 +2,7 @@
 // Narrowing is measured: only when the granted catalog crosses the tool-count or schema-byte bound.
 import * as z from "zod/mini";
 import type { CatalogTool, FamilyInfo } from "../../registry/contract/artifact.js";
-import { META_TOOLS, verbOf } from "../../registry/contract/names.js";
+import { META_TOOLS, modelName, modelNameOf, verbOf } from "../../registry/contract/names.js";
 import type { JsonSchema } from "../../registry/contract/schema-types.js";
 import type { Artifact, Pin, SurfaceBounds } from "./ports.js";
 import { globMatcher } from "../../registry/contract/globs.js";
@@ -12,6 +12,8 @@ export type BeltReason = "meta" | "always" | "declared" | "pinned" | "granted";
 
 export type SurfaceTool = {
   name: string;
+  /** The model-safe name (names.json): what a function-calling API accepts; call takes it as the name. */
+  model_name: string;
   description: string;
   input_schema: JsonSchema;
   output_schema?: JsonSchema;
@@ -61,9 +63,10 @@ export const META_TOOL_DEFS: Record<string, { description: string; input_schema:
 
 type Entry = Omit<SurfaceTool, "on_belt">;
 
-export function toolEntry(t: Pick<CatalogTool, "name" | "description" | "input_schema" | "output_schema">): Entry {
+export function toolEntry(t: Pick<CatalogTool, "name" | "model_name" | "description" | "input_schema" | "output_schema">): Entry {
   return {
     name: t.name,
+    model_name: modelNameOf(t),
     description: t.description,
     input_schema: t.input_schema,
     ...(t.output_schema ? { output_schema: t.output_schema } : {}),
@@ -117,7 +120,9 @@ export function grantedView(artifact: SurfaceInput["artifact"], granted: (name: 
   const metaEntries: Entry[] = META_TOOLS.map((name) => {
     const t = artifact.byName.get(name);
     const def = META_TOOL_DEFS[name];
-    return t ? toolEntry(t) : { name, description: def?.description ?? name, input_schema: def?.input_schema ?? { type: "object" } };
+    return t
+      ? toolEntry(t)
+      : { name, model_name: modelName(name), description: def?.description ?? name, input_schema: def?.input_schema ?? { type: "object" } };
   });
   const grantedEntries = grantedTools.map(toolEntry);
   const manifest = { families: capabilityManifest(artifact.families, grantedTools) };

@@ -11,6 +11,7 @@ const int = () => z.number().check(z.int());
 const anyObject = z.record(z.string(), z.unknown());
 const SurfaceTool = z.object({
   name: z.string(),
+  model_name: described(z.string(), "The same tool's model-safe name (`^[a-zA-Z0-9_-]{1,64}$`, for function-calling APIs); call accepts it as the name"),
   description: z.string(),
   input_schema: anyObject,
   output_schema: z.optional(anyObject),
@@ -42,6 +43,7 @@ const SessionView = z.object({
 export const SessionResponse = z.object({ session: SessionView, surface: SurfaceSchema });
 const FoundTool = z.object({
   name: z.string(),
+  model_name: described(z.string(), "The same tool's model-safe name (`^[a-zA-Z0-9_-]{1,64}$`, for function-calling APIs); call accepts it as the name"),
   family: z.string(),
   description: z.string(),
   score: z.number(),

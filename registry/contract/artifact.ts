@@ -6,8 +6,9 @@ import type { ToolKind } from "./tool.js";
 /**
  * 2: catalog.json keeps the tools' schemas apart, as JSON text (`StoredCatalog.schemas`), parsed on
  * first use by the runtime: scanning a string is far cheaper at import than building objects.
+ * 3: names.json is `NamesFile` (each tool's model-safe name), no longer a plain list of names.
  */
-export const ARTIFACT_FORMAT_VERSION = 2;
+export const ARTIFACT_FORMAT_VERSION = 3;
 /** File names inside the artifact directory. */
 export const ARTIFACT_FILES = {
   manifest: "manifest.json",
@@ -56,6 +57,11 @@ export type Backend =
 export type CatalogTool = {
   /** `family.verb` */
   name: string;
+  /**
+   * The model-safe name (`^[a-zA-Z0-9_-]{1,64}$`, names.ts `modelName`), set by the runtime's loader
+   * from names.json; catalog.json does not repeat it. Read it with `modelNameOf`.
+   */
+  model_name?: string;
   family: string;
   kind: ToolKind;
   description: string;
@@ -96,6 +102,9 @@ export type Manifest = {
 export type Catalog = { families: FamilyInfo[]; tools: CatalogTool[] };
 
 /** A tool as catalog.json stores it (format 2): without its schemas. `loadArtifact` gives `CatalogTool`. */
-export type StoredCatalogTool = Omit<CatalogTool, "input_schema" | "output_schema">;
+export type StoredCatalogTool = Omit<CatalogTool, "input_schema" | "output_schema" | "model_name">;
 /** catalog.json (format 2): tool i's input schema is `schemas[2i]`, its output schema `schemas[2i+1]` (null: none), as JSON text. */
 export type StoredCatalog = { families: FamilyInfo[]; tools: StoredCatalogTool[]; schemas: (string | null)[] };
+
+/** names.json (format 3): the catalog's names in catalog order, and each one's model-safe name at the same index. */
+export type NamesFile = { names: string[]; model_names: string[] };

@@ -1,4 +1,5 @@
 // Name policy shared by the build (collision checks) and the call gateway (tolerant resolution).
+import { createHash } from "node:crypto";
 
 /** MCP-compatible tool name characters; full names are `family.verb`. */
 export const TOOL_NAME_RE = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -29,3 +30,25 @@ export function familyOf(name: string): string {
   const dot = name.indexOf(".");
   return dot < 0 ? "" : name.slice(0, dot);
 }
+
+/** What OpenAI and Anthropic accept as a function name; every advertised MCP name matches it too. */
+export const MODEL_NAME_RE = /^[a-zA-Z0-9_-]{1,64}$/;
+export const MAX_MODEL_NAME = 64;
+/** Hex characters of the full name's SHA-256 that end a shortened model name. */
+const MODEL_HASH_CHARS = 8;
+
+/**
+ * The model-safe projection of a full name: every character outside `[A-Za-z0-9_-]` (the dot) becomes
+ * `_`; a result over 64 characters keeps its first 55 and ends with `_` and 8 hex characters of the
+ * full name's SHA-256, so it stays deterministic and distinct. Case is kept. The build rejects two
+ * tools with one projection, and the artifact's names.json maps it back (`git_log` is `git.log`).
+ */
+export function modelName(name: string): string {
+  const safe = name.replace(/[^A-Za-z0-9_-]/g, "_");
+  if (safe.length <= MAX_MODEL_NAME) return safe;
+  const hash = createHash("sha256").update(name, "utf8").digest("hex").slice(0, MODEL_HASH_CHARS);
+  return `${safe.slice(0, MAX_MODEL_NAME - MODEL_HASH_CHARS - 1)}_${hash}`;
+}
+
+/** A tool's model-safe name: the one the artifact's names.json gives it, else the projection (in-memory catalogs). */
+export const modelNameOf = (t: { name: string; model_name?: string }): string => t.model_name ?? modelName(t.name);

@@ -1,7 +1,7 @@
 // The call gateway: resolve the name → authorize → validate args → dispatch with a timeout →
 // check the output → pin the tool on the session. Pure orchestration; every effect is a port.
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
-import { META_TOOLS } from "../../../registry/contract/names.js";
+import { META_TOOLS, modelNameOf } from "../../../registry/contract/names.js";
 import { ToolbeltError } from "../errors.js";
 import { createNameResolver, type Resolution } from "./resolve.js";
 import type { Caller, MissOutcome } from "../ports.js";
@@ -24,7 +24,8 @@ export type CallGateway = {
 const EMPTY_OBJECT_SCHEMA = { type: "object" } as const;
 
 export function createCallGateway(ports: CallPorts, validator: SchemaValidator = createSchemaValidator()): CallGateway {
-  const resolver = createNameResolver([...ports.tools.keys()]);
+  const names = [...ports.tools.keys()];
+  const resolver = createNameResolver(names, (i) => modelNameOf(ports.tools.get(names[i]!)!));
   const now = ports.now ?? (() => new Date());
 
   const recordMiss = (name: string, caller: Caller, outcome: MissOutcome, resolvedTo?: string): Promise<void> => {

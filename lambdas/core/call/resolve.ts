@@ -1,7 +1,7 @@
 // Tolerant name resolution: a near-miss resolves only when exactly one GRANTED tool matches.
 // Ungranted tools are invisible here (never resolved to, never suggested), except that the exact
 // name (or its case/separator variant) of an ungranted tool is never resolved to a *different* tool.
-import { canonicalName, verbOf } from "../../../registry/contract/names.js";
+import { canonicalName, modelName, verbOf } from "../../../registry/contract/names.js";
 import type { GrantFilter } from "../ports.js";
 import { editDistance, mayBeWithin, signature, typoBudget } from "./distance.js";
 
@@ -27,8 +27,14 @@ type Entry = { name: string; canon: string; verb: string; tokens: string[]; cano
 /** How far a suggestion may be from the name sent (beyond a typo, still worth showing). */
 const SUGGEST_DISTANCE = (q: string) => Math.max(2, Math.min(4, Math.floor(q.length / 4)));
 
-export function createNameResolver(names: readonly string[]): NameResolver {
+/**
+ * `modelNameAt(i)` is `names[i]`'s model-safe name (the artifact's names.json; the projection by
+ * default): an exact second spelling of the tool, resolved without a miss.
+ */
+export function createNameResolver(names: readonly string[], modelNameAt: (i: number) => string = (i) => modelName(names[i]!)): NameResolver {
   const exact = new Set(names);
+  // Built on the first name that is not a full name, like the index below.
+  let models: Map<string, string> | undefined;
   // Built on the first near-miss: exact calls (the common case) and cold starts never pay for it.
   let index: { entries: Entry[]; byCanon: Map<string, Entry>; byVerb: Map<string, Entry[]> } | undefined;
   const build = () => {
@@ -75,6 +81,9 @@ export function createNameResolver(names: readonly string[]): NameResolver {
   return {
     resolve(name, granted) {
       if (exact.has(name)) return granted(name) ? { status: "exact", name } : { status: "not_granted", name };
+      models ??= new Map(names.map((n, i) => [modelNameAt(i), n]));
+      const full = models.get(name);
+      if (full !== undefined) return granted(full) ? { status: "exact", name: full } : { status: "not_granted", name: full };
       if (name.length > MAX_RESOLVABLE) return { status: "not_found", suggestions: [] };
       const q = canonicalName(name);
       index ??= build();

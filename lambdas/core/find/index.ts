@@ -1,7 +1,7 @@
 // The find core, used unchanged by REST, MCP and the builtin meta-tool: ranks the caller's granted
 // tools with our scorer over the imported artifact index (never rebuilt at runtime).
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
-import { canonicalName } from "../../../registry/contract/names.js";
+import { MAX_MODEL_NAME, canonicalName, modelNameOf } from "../../../registry/contract/names.js";
 import type { SearchIndexData } from "../../../registry/contract/search-options.js";
 import type { Artifact, GrantFilter } from "../ports.js";
 import { ToolbeltError } from "../errors.js";
@@ -95,12 +95,16 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
     const name = tools[i]!.name;
     addName(canonicalName(name), i);
     addName(canonicalName(name.slice(tools[i]!.family.length + 1)), i);
+    // A shortened model-safe name is a name of its own (a shorter one is the full name's separator variant).
+    const model = tools[i]!.model_name;
+    if (model !== undefined && model.length === MAX_MODEL_NAME) addName(canonicalName(model), i);
   }
 
   const alwaysLoaded = (granted: GrantFilter = () => true) => alwaysIdx.filter((i) => granted(tools[i]!.name)).map((i) => tools[i]!.name);
 
   const shape = (t: CatalogTool, schemas: boolean): AlwaysTool => ({
     name: t.name,
+    model_name: modelNameOf(t),
     family: t.family,
     description: t.description,
     ...(schemas ? { input_schema: t.input_schema, ...(t.output_schema ? { output_schema: t.output_schema } : {}) } : {}),

@@ -14,6 +14,8 @@ export type FindRequest = {
 
 export type FoundTool = {
   name: string;
+  /** The model-safe name (names.json): what a function-calling API accepts; call takes it as the name. */
+  model_name: string;
   family: string;
   description: string;
   score: number;

@@ -203,6 +203,24 @@ describe("POST /v1/call", () => {
     );
   });
 
+  it("calls a tool by its model-safe name as an exact name: no resolved_from, no miss recorded", async () => {
+    const res = await call("alice", { tool: "notes_search", args: { text: "x" } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ tool: "notes.search", result: { path: "/notes/search" } });
+    expect(body).not.toHaveProperty("resolved_from");
+    const misses = await api.request("/v1/admin/misses?name=notes_search", { as: "carol" });
+    expect(await misses.json()).toEqual({ name: "notes_search", events: [] });
+    const refused = await call("alice", { tool: "admin_reset", args: {} });
+    expect(refused.status).toBe(403);
+  });
+
+  it("shows each found tool's model-safe name beside its name", async () => {
+    const res = await api.request("/v1/find", { as: "alice", json: { query: "search notes by words" } });
+    const found = ((await res.json()) as { tools: { name: string; model_name: string }[] }).tools;
+    expect(found.find((t) => t.name === "notes.search")?.model_name).toBe("notes_search");
+  });
+
   it("answers an ambiguous near-miss with 404 and the granted candidates", async () => {
     const res = await call("alice", { tool: "search", args: { text: "x" } });
     expect(res.status).toBe(404);
@@ -269,8 +287,8 @@ describe("a tool found through search but not granted", () => {
           expect(out.result.tool ?? "", name).not.toMatch(/^admin\./);
         } else {
           expect([403, 404], `${name}: ${text}`).toContain(res.status);
-          // The exact name is refused as not granted; no other spelling learns the tool's name.
-          if (name !== "admin.reset") expect(text.split(name).join("<sent>"), name).not.toMatch(/admin\.(reset|audit)/);
+          // The exact names (full and model-safe) are refused as not granted; no other spelling learns the tool's name.
+          if (name !== "admin.reset" && name !== "admin_reset") expect(text.split(name).join("<sent>"), name).not.toMatch(/admin\.(reset|audit)/);
         }
       }
     }

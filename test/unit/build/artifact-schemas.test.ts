@@ -1,4 +1,4 @@
-// Artifact format 2: schemas stored as JSON text, read back as objects only when used.
+// Artifact format 2+: schemas stored as JSON text, read back as objects only when used.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -46,22 +46,32 @@ describe("artifact schemas", () => {
     const dir = await mkdtemp(join(tmpdir(), "toolbelt-artifact-"));
     try {
       await writeArtifact(dir, await emit());
+      // The loader adds each tool's model-safe name from names.json.
+      const served = (t: CatalogTool) => ({ ...t, model_name: t.name.replace(".", "_") });
       for (const artifact of [loadArtifact(dir), artifactFromFiles(await emit())]) {
         const [a, b] = artifact.tools;
-        expect(a).toEqual(TOOLS[1]);
-        expect(b).toEqual(TOOLS[0]);
-        expect({ ...b }).toEqual(TOOLS[0]);
-        expect(JSON.parse(JSON.stringify(artifact.tools))).toEqual([TOOLS[1], TOOLS[0]]);
+        expect(a).toEqual(served(TOOLS[1]!));
+        expect(b).toEqual(served(TOOLS[0]!));
+        expect({ ...b }).toEqual(served(TOOLS[0]!));
+        expect(JSON.parse(JSON.stringify(artifact.tools))).toEqual([served(TOOLS[1]!), served(TOOLS[0]!)]);
         expect("output_schema" in a!).toBe(false);
         expect(artifact.byName.get("demo.b")!.output_schema).toEqual({ type: "object", properties: { n: { type: "number" } } });
         // Parsed once: the same object on every read; an assignment replaces it.
         expect(a!.input_schema).toBe(a!.input_schema);
         a!.input_schema = { type: "object" };
         expect(a!.input_schema).toEqual({ type: "object" });
-        expect(Object.keys(b!).sort()).toEqual(Object.keys(TOOLS[0]!).sort());
+        expect(Object.keys(b!).sort()).toEqual(Object.keys(served(TOOLS[0]!)).sort());
       }
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it("keeps each tool's model-safe name in names.json, beside its name, in catalog order", async () => {
+    const files = await emit();
+    expect(JSON.parse(files["names.json"])).toEqual({ names: ["demo.a", "demo.b"], model_names: ["demo_a", "demo_b"] });
+    const stale = { ...files, "names.json": JSON.stringify({ names: ["demo.b", "demo.a"], model_names: ["demo_b", "demo_a"] }) };
+    expect(() => artifactFromFiles(stale)).toThrow("names.json entry 0 is not demo.a: rebuild it with npm run build:artifact");
+    expect(() => artifactFromFiles({ ...files, "names.json": '["demo.a","demo.b"]' })).toThrow("names.json does not list the catalog's 2 tools");
   });
 });

@@ -61,6 +61,14 @@ describe("registry rules", () => {
     `);
   });
 
+  it("reports two tools with one model-safe name, naming both tools and files", async () => {
+    expect(await check("model-name-collision")).toMatchInlineSnapshot(`
+      [
+        "error NAME_COLLISION families/agents/short.yaml:3 agents.summarize_the_quarterly_revenue_report_for_every_22a3ca3b $.tools[0]: \`agents.summarize_the_quarterly_revenue_report_for_every_22a3ca3b\` and \`agents.summarize_the_quarterly_revenue_report_for_every_region_and_product_line\` defined in families/agents/long.yaml:2 $.tools[0] have the same model-safe name \`agents_summarize_the_quarterly_revenue_report_for_every_22a3ca3b\`: rename one (names over 64 characters are shortened to 55 and a hash)",
+      ]
+    `);
+  });
+
   it("fails a required family that cannot load", async () => {
     const reg = await loadRegistry(fixture("required-family-missing"));
     expect(reg.ok).toBe(false);

@@ -15,6 +15,9 @@ describe("computeSurface", () => {
     expect(s.size.surface.tools).toBe(s.size.catalog.tools);
     expect(s.tools.find((t) => t.name === "toolbelt.reshape")?.on_belt).toBe("always");
     expect(s.tools.find((t) => t.name === "git.log")?.on_belt).toBe("granted");
+    // Every entry carries its model-safe name, meta-tools included.
+    expect(s.tools.find((t) => t.name === "git.log")?.model_name).toBe("git_log");
+    expect(s.tools.every((t) => t.model_name === t.name.replace(".", "_"))).toBe(true);
   });
 
   it("keeps the meta-tools on the belt even for a principal granted nothing", async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { editDistance } from "../../../../../lambdas/core/call/distance.js";
 import { createNameResolver } from "../../../../../lambdas/core/call/resolve.js";
 import { globMatcher } from "../../../../../registry/contract/globs.js";
+import { modelName } from "../../../../../registry/contract/names.js";
 
 const NAMES = [
   "git.log",
@@ -63,6 +64,22 @@ describe("name resolution", () => {
 
   it("refuses the exact name of an ungranted tool as not granted", () => {
     expect(resolver.resolve("admin.reset", grant("git.*"))).toEqual({ status: "not_granted", name: "admin.reset" });
+  });
+
+  it("calls a model-safe name (`git_commit_changes`) as an exact name, not a near-miss", () => {
+    expect(resolver.resolve("git_log", all)).toEqual({ status: "exact", name: "git.log" });
+    expect(resolver.resolve("everything_get-sum", all)).toEqual({ status: "exact", name: "everything.get-sum" });
+    expect(resolver.resolve("git_commit_changes", all)).toEqual({ status: "exact", name: "git.commit_changes" });
+    expect(resolver.resolve("admin_reset", grant("git.*"))).toEqual({ status: "not_granted", name: "admin.reset" });
+  });
+
+  it("calls a shortened model-safe name (over 64 characters) as its tool, by the names it was given", () => {
+    const long = `reports.${"summarize_every_region_".repeat(4)}`;
+    const given = createNameResolver([long, "git.log"], (i) => (i === 0 ? "reports_short_form" : "git_log"));
+    expect(given.resolve("reports_short_form", all)).toEqual({ status: "exact", name: long });
+    expect(createNameResolver([long]).resolve(modelName(long), all)).toEqual({ status: "exact", name: long });
+    expect(modelName(long)).toMatch(/^reports_summarize_every_region_[a-z_]+_[0-9a-f]{8}$/);
+    expect(modelName(long)).toHaveLength(64);
   });
 
   it("resolves case differences", () => {
