@@ -4,6 +4,7 @@ import { spawn } from "node:child_process";
 import type { CatalogTool } from "../../registry/contract/artifact.js";
 import type { BackendContext, BackendOutput, ToolBackend } from "../core/call/types.js";
 import { ToolbeltError } from "../core/errors.js";
+import { isGit, prepareGit } from "./git-hardening.js";
 import { lookup, renderInputOnly, renderString, Secrets, soleInputPath, stringify, type EnvMap, type RenderContext } from "./templates.js";
 
 export type ExecBackendOptions = {
@@ -40,17 +41,24 @@ export function renderArgs(templates: readonly string[], input: Record<string, u
 export function createExecBackend(options: ExecBackendOptions): ToolBackend {
   const maxOut = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   return {
-    invoke(tool: CatalogTool, args: Record<string, unknown>, ctx: BackendContext): Promise<BackendOutput> {
+    async invoke(tool: CatalogTool, args: Record<string, unknown>, ctx: BackendContext): Promise<BackendOutput> {
       const b = tool.backend;
       if (b.kind !== "exec") throw new ToolbeltError("INTERNAL", `${tool.name} is not an exec tool`);
       const secrets = new Secrets();
       const rc: RenderContext = { input: args, env: options.env, secrets, tool: tool.name };
-      const argv = renderArgs(b.args, args);
-      const env: Record<string, string> = {};
+      let argv = renderArgs(b.args, args);
+      let env: Record<string, string> = {};
       for (const [k, v] of Object.entries(options.env)) if (v !== undefined) env[k] = v;
       for (const [k, t] of Object.entries(b.env ?? {})) env[k] = renderString(t, rc);
       // A working directory is a path, not a secret: rendering it does not mark its value for redaction.
       const cwd = b.cwd !== undefined ? renderString(b.cwd, { ...rc, secrets: new Secrets() }) : undefined;
+      if (isGit(b.command)) {
+        const git = await prepareGit({ command: b.command, argv, env, ...(cwd !== undefined ? { cwd } : {}), signal: ctx.signal });
+        for (const f of git.configFiles) {
+          throw new ToolbeltError("PATH_OUTSIDE_ROOTS", `${tool.name}: the repository's config sets ${f.key} = ${JSON.stringify(f.path)}, a file git would read and print; remove it from the repository's config`, { tool: tool.name, key: f.key });
+        }
+        ({ argv, env } = git);
+      }
 
       return new Promise<BackendOutput>((resolve, reject) => {
         let settled = false;

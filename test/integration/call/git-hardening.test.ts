@@ -1,0 +1,334 @@
+// Git that runs nothing from the repository: the example registry's git tools, called through the
+// real call gateway and exec backend against hostile repositories built here. Each vector first
+// runs plain git on the repository (the control: the trap is armed and fires), then the tool, which
+// must not fire it.
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { compileRegistry } from "../../../build/build.js";
+import { artifactFromFiles } from "../../../lambdas/artifact.js";
+import { createExecBackend } from "../../../lambdas/backends/exec.js";
+import { driverOverrides, hardenArgs, subcommandIndex } from "../../../lambdas/backends/git-hardening.js";
+import { createCallGateway, type CallGateway } from "../../../lambdas/core/call/gateway.js";
+import { callerFor, catalogTool } from "./helpers.js";
+
+const REGISTRY = fileURLToPath(new URL("../../../registry", import.meta.url));
+const caller = callerFor("git-hardening-test", "git.*");
+let scratch: string;
+let marker: string;
+let trap: string;
+/** Records that it ran and exits at once (ssh's stdin stays open: draining it would wait for git). */
+let quickTrap: string;
+let gateway: CallGateway;
+
+/** The environment plain git runs with in the controls: the test's own, without any GIT_* setting. */
+const plainEnv = () => Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("GIT_")));
+const plainGit = (cwd: string, ...args: string[]) => spawnSync("git", args, { cwd, env: plainEnv(), encoding: "utf8", timeout: 10_000 });
+
+const fired = () => existsSync(marker);
+const disarm = () => existsSync(marker) && unlinkSync(marker);
+
+let count = 0;
+/** A repository with two commits of a.txt (and whatever `files` adds), owned by the test's user. */
+function hostileRepo(files: Record<string, string> = {}): string {
+  const dir = join(scratch, `repo-${++count}`);
+  mkdirSync(dir);
+  const git = (...args: string[]) => execFileSync("git", ["-C", dir, "-c", "user.name=Eve", "-c", "user.email=eve@example.com", ...args], { env: plainEnv(), stdio: "pipe" });
+  git("init", "-q", "-b", "main");
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  writeFileSync(join(dir, "a.txt"), "one\n");
+  git("add", ".");
+  git("commit", "-q", "-m", "first");
+  writeFileSync(join(dir, "a.txt"), "one\ntwo\n");
+  git("commit", "-q", "-am", "second");
+  return dir;
+}
+const setConfig = (repo: string, key: string, value: string) => execFileSync("git", ["-C", repo, "config", key, value], { env: plainEnv() });
+
+/** A commit carrying a signature header, so `log.showSignature` makes git verify it. */
+function addSignedCommit(repo: string, armor: "PGP" | "SSH"): void {
+  const g = (args: string[], input?: string) => execFileSync("git", ["-C", repo, ...args], { env: plainEnv(), encoding: "utf8", ...(input ? { input } : {}) }).trim();
+  const tree = g(["rev-parse", "HEAD^{tree}"]);
+  const parent = g(["rev-parse", "HEAD"]);
+  const body = `tree ${tree}\nparent ${parent}\nauthor Eve <eve@example.com> 1700000000 +0000\ncommitter Eve <eve@example.com> 1700000000 +0000\ngpgsig -----BEGIN ${armor} SIGNATURE-----\n AAAA\n -----END ${armor} SIGNATURE-----\n\nsigned\n`;
+  const commit = g(["hash-object", "-t", "commit", "-w", "--stdin"], body);
+  g(["update-ref", "HEAD", commit]);
+}
+
+const call = (tool: string, args: Record<string, unknown>) => gateway.call({ tool, args }, caller);
+/** What a caller sees of a call: the result, or the error's message and details. */
+const visible = (p: Promise<unknown>): Promise<{ ok: boolean; text: string }> =>
+  p.then(
+    (r) => ({ ok: true, text: JSON.stringify(r) }),
+    (e: { message?: string; details?: unknown }) => ({ ok: false, text: JSON.stringify({ message: e.message, details: e.details }) }),
+  );
+
+beforeAll(async () => {
+  scratch = mkdtempSync(join(tmpdir(), "toolbelt-git-hostile-"));
+  marker = join(scratch, "fired");
+  trap = join(scratch, "trap.sh");
+  // Records that it ran, drains stdin (filters and textconv write to it) and succeeds.
+  writeFileSync(trap, `#!/bin/sh\necho "$0 $*" >> '${marker}'\ncat >/dev/null 2>&1\nexit 0\n`);
+  chmodSync(trap, 0o755);
+  quickTrap = join(scratch, "quick-trap.sh");
+  writeFileSync(quickTrap, `#!/bin/sh\necho "$0 $*" >> '${marker}'\nexit 1\n`);
+  chmodSync(quickTrap, 0o755);
+  const built = await compileRegistry(REGISTRY);
+  if (!built.files) throw new Error(`the example registry does not build: ${JSON.stringify(built.diagnostics)}`);
+  const git = artifactFromFiles(built.files).tools.filter((t) => t.family === "git");
+  git.push(
+    catalogTool("git.refresh_index", { kind: "exec", command: "git", args: ["-C", "{{input.repo}}", "update-index", "-q", "--refresh"], output: "text" }),
+  );
+  gateway = createCallGateway({
+    tools: new Map(git.map((t) => [t.name, t])),
+    backends: { exec: createExecBackend({ env: { PATH: process.env.PATH, HOME: process.env.HOME } }) },
+  });
+}, 60_000);
+
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+beforeEach(() => disarm());
+
+describe("finding 2: read-only git tools ran programs named by the repository's config", () => {
+  it("core.fsmonitor does not run from git.status", async () => {
+    const repo = hostileRepo();
+    setConfig(repo, "core.fsmonitor", trap);
+    plainGit(repo, "status", "--short");
+    expect(fired()).toBe(true);
+    disarm();
+    const res = await call("git.status", { repo });
+    expect(fired()).toBe(false);
+    expect((res.result as { text: string }).text).toMatch(/^## main/);
+  });
+
+  it("diff.external does not run from git.diff", async () => {
+    const repo = hostileRepo();
+    setConfig(repo, "diff.external", trap);
+    plainGit(repo, "diff", "HEAD~1", "HEAD");
+    expect(fired()).toBe(true);
+    disarm();
+    const res = await call("git.diff", { repo, from: "HEAD~1" });
+    expect(fired()).toBe(false);
+    expect((res.result as { text: string }).text).toContain("+two");
+  });
+
+  it("log.showSignature with gpg.program does not run from git.log", async () => {
+    const repo = hostileRepo();
+    addSignedCommit(repo, "PGP");
+    setConfig(repo, "log.showSignature", "true");
+    setConfig(repo, "gpg.program", trap);
+    plainGit(repo, "log", "-1");
+    expect(fired()).toBe(true);
+    disarm();
+    const res = await call("git.log", { repo });
+    expect(fired()).toBe(false);
+    expect((res.result as { text: string }).text).toContain("signed");
+  });
+
+  it("log.showSignature with gpg.ssh.program does not run from git.show", async () => {
+    const repo = hostileRepo();
+    addSignedCommit(repo, "SSH");
+    setConfig(repo, "log.showSignature", "true");
+    setConfig(repo, "gpg.ssh.program", trap);
+    setConfig(repo, "gpg.ssh.allowedSignersFile", "/dev/null");
+    plainGit(repo, "show", "HEAD");
+    expect(fired()).toBe(true);
+    disarm();
+    await call("git.show", { repo });
+    expect(fired()).toBe(false);
+  });
+});
+
+describe("every other vector of repository-controlled execution", () => {
+  // The example tools never write the index (GIT_OPTIONAL_LOCKS=0), so hooks are tried with a tool that does.
+  it("core.hooksPath (post-index-change) does not run from a git tool that writes the index", async () => {
+    const repo = hostileRepo();
+    const hooks = join(scratch, `hooks-${count}`);
+    mkdirSync(hooks);
+    writeFileSync(join(hooks, "post-index-change"), readFileSync(trap));
+    chmodSync(join(hooks, "post-index-change"), 0o755);
+    setConfig(repo, "core.hooksPath", hooks);
+    utimesSync(join(repo, "a.txt"), new Date(), new Date(Date.now() + 5000)); // the index needs a refresh
+    plainGit(repo, "status");
+    expect(fired()).toBe(true);
+    disarm();
+    utimesSync(join(repo, "a.txt"), new Date(), new Date(Date.now() + 10_000));
+    await call("git.refresh_index", { repo });
+    expect(fired()).toBe(false);
+  });
+
+  it("a hook in .git/hooks does not run from a git tool that writes the index", async () => {
+    const repo = hostileRepo();
+    writeFileSync(join(repo, ".git/hooks/post-index-change"), readFileSync(trap));
+    chmodSync(join(repo, ".git/hooks/post-index-change"), 0o755);
+    utimesSync(join(repo, "a.txt"), new Date(), new Date(Date.now() + 5000));
+    plainGit(repo, "status");
+    expect(fired()).toBe(true);
+    disarm();
+    utimesSync(join(repo, "a.txt"), new Date(), new Date(Date.now() + 10_000));
+    await call("git.refresh_index", { repo });
+    expect(fired()).toBe(false);
+  });
+
+  it("diff.<driver>.textconv (named by .gitattributes) does not run from git.diff, git.show or git.blame", async () => {
+    const repo = hostileRepo({ ".gitattributes": "*.txt diff=conv\n" });
+    setConfig(repo, "diff.conv.textconv", trap);
+    plainGit(repo, "show", "HEAD");
+    expect(fired()).toBe(true);
+    disarm();
+    await call("git.diff", { repo, from: "HEAD~1" });
+    await call("git.show", { repo });
+    await call("git.blame", { repo, path: "a.txt" });
+    expect(fired()).toBe(false);
+  });
+
+  it("diff.<driver>.command does not run from git.diff", async () => {
+    const repo = hostileRepo({ ".gitattributes": "*.txt diff=ext\n" });
+    setConfig(repo, "diff.ext.command", trap);
+    plainGit(repo, "diff", "HEAD~1", "HEAD");
+    expect(fired()).toBe(true);
+    disarm();
+    const res = await call("git.diff", { repo, from: "HEAD~1" });
+    expect(fired()).toBe(false);
+    expect((res.result as { text: string }).text).toContain("+two");
+  });
+
+  it("filter.<driver>.clean does not run from git.status", async () => {
+    const repo = hostileRepo({ ".gitattributes": "*.txt filter=clean\n" });
+    setConfig(repo, "filter.clean.clean", trap);
+    setConfig(repo, "filter.clean.required", "true");
+    // Same size, new mtime: git must hash the file again, through the clean filter.
+    writeFileSync(join(repo, "a.txt"), "one\nTWO\n");
+    utimesSync(join(repo, "a.txt"), new Date(), new Date(Date.now() + 5000));
+    plainGit(repo, "status");
+    expect(fired()).toBe(true);
+    disarm();
+    const res = await call("git.status", { repo });
+    expect(fired()).toBe(false);
+    expect((res.result as { text: string }).text).toContain("M a.txt");
+  });
+
+  it("include.path and includeIf bring no program in: core.fsmonitor from an included file does not run from git.status", async () => {
+    const repo = hostileRepo();
+    const included = join(scratch, `included-${count}`);
+    writeFileSync(included, `[core]\n\tfsmonitor = ${trap}\n[diff]\n\texternal = ${trap}\n`);
+    setConfig(repo, "include.path", included);
+    setConfig(repo, `includeIf.gitdir:${repo}/.path`, included);
+    plainGit(repo, "status");
+    expect(fired()).toBe(true);
+    disarm();
+    await call("git.status", { repo });
+    await call("git.diff", { repo, from: "HEAD~1" });
+    expect(fired()).toBe(false);
+  });
+
+  it("a partial clone's lazy fetch (ext:: transport) does not run from git.show_file", async () => {
+    const repo = hostileRepo();
+    const blob = execFileSync("git", ["-C", repo, "rev-parse", "HEAD:a.txt"], { encoding: "utf8" }).trim();
+    rmSync(join(repo, ".git/objects", blob.slice(0, 2), blob.slice(2)));
+    setConfig(repo, "core.repositoryformatversion", "1");
+    setConfig(repo, "extensions.partialClone", "origin");
+    setConfig(repo, "remote.origin.promisor", "true");
+    setConfig(repo, "remote.origin.url", `ext::sh -c touch% ${marker}`);
+    setConfig(repo, "protocol.ext.allow", "always");
+    plainGit(repo, "show", "HEAD:a.txt");
+    expect(fired()).toBe(true);
+    disarm();
+    await expect(call("git.show_file", { repo, path: "a.txt" })).rejects.toMatchObject({ code: "UPSTREAM_ERROR" });
+    expect(fired()).toBe(false);
+  });
+
+  it("a lazy fetch over ssh:// does not run core.sshCommand from git.show_file", async () => {
+    const repo = hostileRepo();
+    const blob = execFileSync("git", ["-C", repo, "rev-parse", "HEAD:a.txt"], { encoding: "utf8" }).trim();
+    rmSync(join(repo, ".git/objects", blob.slice(0, 2), blob.slice(2)));
+    setConfig(repo, "core.repositoryformatversion", "1");
+    setConfig(repo, "extensions.partialClone", "origin");
+    setConfig(repo, "remote.origin.promisor", "true");
+    setConfig(repo, "remote.origin.url", "ssh://example.invalid/x.git");
+    setConfig(repo, "core.sshCommand", quickTrap);
+    plainGit(repo, "show", "HEAD:a.txt");
+    expect(fired()).toBe(true);
+    disarm();
+    await expect(call("git.show_file", { repo, path: "a.txt" })).rejects.toMatchObject({ code: "UPSTREAM_ERROR" });
+    expect(fired()).toBe(false);
+  });
+
+  it("a hostile submodule's filter does not run from git.status (no recursion into submodules)", async () => {
+    const inner = hostileRepo({ ".gitattributes": "*.txt filter=clean\n" });
+    const outer = hostileRepo();
+    execFileSync("git", ["-C", outer, "-c", "protocol.file.allow=always", "-c", "user.name=Eve", "-c", "user.email=eve@example.com", "submodule", "add", "-q", inner, "sub"], { env: plainEnv(), stdio: "pipe" });
+    const sub = join(outer, "sub");
+    setConfig(sub, "filter.clean.clean", trap);
+    writeFileSync(join(sub, "a.txt"), "one\nTWO\n");
+    utimesSync(join(sub, "a.txt"), new Date(), new Date(Date.now() + 5000));
+    plainGit(outer, "status");
+    expect(fired()).toBe(true);
+    disarm();
+    utimesSync(join(sub, "a.txt"), new Date(), new Date(Date.now() + 10_000));
+    await call("git.status", { repo: outer });
+    expect(fired()).toBe(false);
+  });
+
+  it("a bare repository committed inside a tree is not entered (safe.bareRepository=explicit)", async () => {
+    const repo = hostileRepo();
+    const bare = join(repo, "evil.git");
+    execFileSync("git", ["init", "-q", "--bare", "-b", "main", bare], { env: plainEnv() });
+    execFileSync("git", ["-C", repo, "push", "-q", bare, "main"], { env: plainEnv() });
+    addSignedCommit(repo, "PGP");
+    execFileSync("git", ["-C", repo, "push", "-q", "-f", bare, "main"], { env: plainEnv() });
+    setConfig(bare, "log.showSignature", "true");
+    setConfig(bare, "gpg.program", trap);
+    plainGit(bare, "log", "-1");
+    expect(fired()).toBe(true);
+    disarm();
+    const out = await visible(call("git.log", { repo: bare }));
+    expect(fired()).toBe(false);
+    expect(out.ok).toBe(false);
+  });
+
+  it("git.diff reads no file outside the repository (absolute paths made git diff --no-index)", async () => {
+    const repo = hostileRepo();
+    const outside = join(scratch, `outside-${count}.txt`);
+    writeFileSync(outside, "canary-outside-the-repository\n");
+    const plain = plainGit(repo, "diff", "--end-of-options", outside, "/dev/null");
+    expect(plain.stdout).toContain("canary-outside-the-repository");
+    const out = await visible(call("git.diff", { repo, from: outside, to: "/dev/null" }));
+    expect(out.text).not.toContain("canary-outside-the-repository");
+  });
+
+  it("blame.ignoreRevsFile cannot make git.blame print a line of a file outside the repository", async () => {
+    const repo = hostileRepo();
+    const outside = join(scratch, `secret-${count}.txt`);
+    writeFileSync(outside, "canary-first-line\n");
+    setConfig(repo, "blame.ignoreRevsFile", outside);
+    expect(plainGit(repo, "blame", "HEAD", "--", "a.txt").stderr).toContain("canary-first-line");
+    const out = await visible(call("git.blame", { repo, path: "a.txt" }));
+    expect(out.text).not.toContain("canary-first-line");
+    expect(out.ok).toBe(false);
+  });
+});
+
+describe("the hardening's parts", () => {
+  it("puts the overrides before the author's arguments and the no-driver flags right after the subcommand", () => {
+    const argv = hardenArgs(["-C", "/r", "log", "--oneline"]);
+    expect(argv[0]).toBe("--no-pager");
+    expect(argv).toContain("core.fsmonitor=false");
+    expect(argv.slice(-5)).toEqual(["/r", "log", "--no-ext-diff", "--no-textconv", "--oneline"]);
+    expect(subcommandIndex(["-c", "a=b", "-C", "x", "status"])).toBe(4);
+    expect(subcommandIndex(["--version"])).toBe(-1);
+  });
+
+  it("overrides every driver the repository names, including subsections with dots and =", () => {
+    const listing = ["core.bare\nfalse", "filter.a.b=c.clean\nevil", "diff.X.textconv\nevil", "merge.m.driver\nevil", "credential.https://h.helper\nevil", "user.name\nEve", ""].join("\0");
+    expect(Object.fromEntries(driverOverrides(listing))).toEqual({
+      "filter.a.b=c.clean": "",
+      "filter.a.b=c.required": "false",
+      "diff.X.textconv": "",
+      "merge.m.driver": "",
+      "credential.https://h.helper": "",
+    });
+  });
+});
