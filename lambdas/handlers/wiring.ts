@@ -3,7 +3,6 @@
 // adds its own routes to this; none imports another entry.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { loadArtifact } from "../artifact.js";
 import { loadConfig, type Config } from "../config.js";
 import { parsePolicy } from "../core/auth.js";
@@ -11,7 +10,8 @@ import { createDeps, parseBriefs, type Deps } from "../http/deps.js";
 import { jsonLogger } from "../http/logger.js";
 import { clientFromConfig, DynamoSessionStore } from "../stores/dynamodb.js";
 
-export type Wiring = { config: Config; client: DynamoDBDocumentClient; deps: Deps };
+// The client's type comes from the store: only adapters import the AWS SDK (npm run check).
+export type Wiring = { config: Config; client: ReturnType<typeof clientFromConfig>; deps: Deps };
 
 /** Briefs come from TOOLBELT_BRIEFS (JSON or a file), else `briefs.json` beside the artifact, else none. */
 function briefsText(inline: string | undefined, artifactDir: string): string | undefined {
