@@ -1,6 +1,7 @@
 // Authentication (bearer keys vs SHA-256 digests) and authorization (allow/deny globs): one policy
 // for every entry point (REST, MCP, call), so surface and call agree on what a principal may use.
 import { createHash, timingSafeEqual } from "node:crypto";
+import { META_TOOLS } from "../../registry/contract/names.js";
 import type { PolicyFile, Principal } from "../../registry/contract/policy.js";
 import { PolicyFileSchema } from "./deployment-files.js";
 import { ToolbeltError } from "./errors.js";
@@ -30,6 +31,12 @@ export function parsePolicy(input: unknown): PolicyFile {
 
 const BEARER = /^Bearer[ ]+([^\s]+)\s*$/i;
 
+/**
+ * find and call are granted to every principal, whatever its globs: they only ever reach the caller's
+ * granted tools, and every surface advertises them, so what a principal is shown it may call.
+ */
+const META = new Set(META_TOOLS);
+
 export function createPolicy(file: PolicyFile): Policy {
   // One caller object per principal, its grant filter compiled once per cold start (per-caller caches hold).
   const callers = new Map<Principal, Caller>();
@@ -38,7 +45,7 @@ export function createPolicy(file: PolicyFile): Policy {
     if (!caller) {
       const allow = globMatcher(principal.allow);
       const deny = globMatcher(principal.deny);
-      caller = { principal: principal.id, admin: principal.admin, granted: (name) => allow(name) && !deny(name) };
+      caller = { principal: principal.id, admin: principal.admin, granted: (name) => META.has(name) || (allow(name) && !deny(name)) };
       callers.set(principal, caller);
     }
     return caller;

@@ -38,9 +38,19 @@ describe("createPolicy", () => {
     expect(policy.callerById("nobody")).toBeUndefined();
   });
 
-  it("grants nothing to a principal without allow globs", () => {
+  it("grants nothing to a principal without allow globs but the meta-tools find and call", () => {
     const p = createPolicy({ version: 1, principals: [{ id: "empty", keys: [], allow: [], deny: [], admin: false }] });
-    expect(p.callerById("empty")!.granted("git.log")).toBe(false);
+    const empty = p.callerById("empty")!;
+    expect(empty.granted("git.log")).toBe(false);
+    expect(empty.granted("toolbelt.reshape")).toBe(false);
+    expect(empty.granted("toolbelt.find")).toBe(true);
+    expect(empty.granted("toolbelt.call")).toBe(true);
+  });
+
+  it("grants the meta-tools whatever the deny globs say (they reach only granted tools)", () => {
+    const p = createPolicy({ version: 1, principals: [{ id: "d", keys: [], allow: ["*"], deny: ["toolbelt.*", "*"], admin: false }] });
+    const { granted } = p.callerById("d")!;
+    expect(["toolbelt.find", "toolbelt.call", "toolbelt.reshape", "git.log"].map(granted)).toEqual([true, true, false, false]);
   });
 });
 
