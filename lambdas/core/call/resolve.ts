@@ -1,6 +1,9 @@
 // Tolerant name resolution: a near-miss resolves only when exactly one GRANTED tool matches.
-// Ungranted tools are invisible here (never resolved to, never suggested), except that the exact
-// name (or its case/separator variant) of an ungranted tool is never resolved to a *different* tool.
+// Ungranted tools are never resolved to nor suggested, but they still keep a name from being
+// redirected: the name (or case/separator variant) of an ungranted tool, its bare verb, or a typo
+// as near to it as to a granted tool is never resolved to a *different* tool. Only the exact full
+// name (or its model-safe form) says "not granted" (403; the caller knows it); the rest answer 404
+// without naming the ungranted tool, so probing verbs does not list what find hides.
 import { canonicalName, modelName, verbOf } from "../../../registry/contract/names.js";
 import type { GrantFilter } from "../ports.js";
 import { editDistance, mayBeWithin, signature, typoBudget } from "./distance.js";
@@ -98,18 +101,25 @@ export function createNameResolver(names: readonly string[], modelNameAt: (i: nu
         return { status: "resolved", name: same.name, rule };
       }
 
-      // Missing family prefix: the verb alone.
-      const verbMatches = (byVerb.get(q) ?? []).filter((e) => granted(e.name));
+      // Missing family prefix: the verb alone. Among the granted tools with that verb (another family's
+      // ungranted tool with the same verb does the same thing, so this is no redirect).
+      const sameVerb = byVerb.get(q) ?? [];
+      const verbMatches = sameVerb.filter((e) => granted(e.name));
       if (verbMatches.length === 1) return { status: "resolved", name: verbMatches[0]!.name, rule: "family_prefix" };
       if (verbMatches.length > 1) return { status: "ambiguous", suggestions: suggest(q, granted, verbMatches.map((e) => e.name).sort()) };
+      // Exactly the verb of ungranted tools only (`show`, git.show not granted): the caller meant one of
+      // them, so no typo step may turn it into another tool (diagnostics.slow).
+      if (sameVerb.length > 0) return { status: "not_found", suggestions: suggest(q, granted) };
 
-      // A small typo in the full name or in the verb.
+      // A small typo in the full name or in the verb, when no ungranted tool is as plausible a target.
       const budget = typoBudget(q);
       if (budget > 0) {
         const qSig = signature(q);
-        const hits = entries.filter((e) => distance(q, qSig, e, budget) <= budget && granted(e.name));
-        if (hits.length === 1) return { status: "resolved", name: hits[0]!.name, rule: "typo" };
-        if (hits.length > 1) return { status: "ambiguous", suggestions: suggest(q, granted, hits.map((e) => e.name).sort()) };
+        const hits = entries.filter((e) => distance(q, qSig, e, budget) <= budget);
+        const grantedHits = hits.filter((e) => granted(e.name)).map((e) => e.name).sort();
+        if (grantedHits.length < hits.length) return { status: "not_found", suggestions: suggest(q, granted, grantedHits) };
+        if (grantedHits.length === 1) return { status: "resolved", name: grantedHits[0]!, rule: "typo" };
+        if (grantedHits.length > 1) return { status: "ambiguous", suggestions: suggest(q, granted, grantedHits) };
       }
       return { status: "not_found", suggestions: suggest(q, granted) };
     },

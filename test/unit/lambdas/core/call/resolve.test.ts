@@ -142,6 +142,27 @@ describe("name resolution", () => {
     expect(r).toEqual({ status: "not_found", suggestions: ["admin.delete_users"] });
   });
 
+  it("never redirects the exact verb of an ungranted tool to another granted tool (bug: `show` ran diagnostics.slow)", () => {
+    const r = createNameResolver(["git.show", "git.log", "diagnostics.slow"]);
+    const diag = grant("diagnostics.*");
+    for (const name of ["show", "Show", "SHOW"]) {
+      const got = r.resolve(name, diag);
+      // Not found, without naming git.show; the granted near name is only a suggestion.
+      expect(got, name).toEqual({ status: "not_found", suggestions: ["diagnostics.slow"] });
+    }
+    // With the verb granted it resolves as before, and a typo nearer the granted tool still does.
+    expect(r.resolve("show", grant("*"))).toEqual({ status: "resolved", name: "git.show", rule: "family_prefix" });
+    expect(r.resolve("slw", diag)).toEqual({ status: "resolved", name: "diagnostics.slow", rule: "typo" });
+  });
+
+  it("never resolves a typo that is as near an ungranted tool as a granted one", () => {
+    const r = createNameResolver(["git.show", "diagnostics.slow"]);
+    // `sow` is one edit from both verbs: the caller may have meant git.show.
+    expect(r.resolve("sow", grant("diagnostics.*"))).toEqual({ status: "not_found", suggestions: ["diagnostics.slow"] });
+    expect(r.resolve("sow", grant("*"))).toMatchObject({ status: "ambiguous" });
+    expect(r.resolve("sow", grant("git.*"))).toEqual({ status: "not_found", suggestions: ["git.show"] });
+  });
+
   it("suggests at most five granted tools for an unknown name", () => {
     const r = resolver.resolve("git.push", all);
     expect(r.status).toBe("not_found");
