@@ -48,6 +48,7 @@ const forbidden: [file: string, source: string, message: string][] = [
   ["lambdas/backends/aws.ts", `import { SSMClient } from "@aws-sdk/client-ssm";\nexport const c = SSMClient;`, AWS],
   ["lambdas/handlers/aws.ts", `import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";\nexport const c = DynamoDBDocumentClient;`, AWS],
   ["lambdas/http/build.ts", `import { emitArtifact } from "../../build/artifact.js";\nexport const e = emitArtifact;`, LAMBDAS_FROM_BUILD],
+  ["lambdas/handlers/dev.ts", `import { startDemoService } from "../../dev/demo-service/index.js";\nexport const d = startDemoService;`, LAMBDAS_FROM_BUILD],
   ["registry/contract/build.ts", `import { loadRegistry } from "../../build/load.js";\nexport const l = loadRegistry;`, REGISTRY],
   ["registry/contract/lambdas.ts", `import type { Artifact } from "../../lambdas/core/ports.js";\nexport type A = Artifact;`, REGISTRY],
   ["lambdas/http/print.ts", `export const say = (s: string) => console.log(s);`, CONSOLE],
@@ -76,7 +77,7 @@ const allowed: [file: string, source: string][] = [
   ["lambdas/config.ts", `export const env = process.env;`],
   ["build/contract.ts", `import { globMatcher } from "../registry/contract/globs.js";\nexport const g = globMatcher;`],
   ["build/cli.ts", `console.log("the build CLI prints");`],
-  ["lambdas/local/start.ts", `import { loadRegistry } from "../../build/load.js";\nconsole.log(loadRegistry);`],
+  ["lambdas/local/start.ts", `import { loadRegistry } from "../../build/load.js";\nimport { startDemoService } from "../../dev/demo-service/index.js";\nconsole.log(loadRegistry, startDemoService);`],
 ];
 
 type Diagnostic = { category: string; severity: string; message: string; location: { path: string } };
