@@ -53,7 +53,9 @@ export async function loadBriefs(
     }
     byName.set(brief.name, file);
     if (opts.toolNames) {
-      diagnostics.push(...checkReferences(brief.tools, opts.toolNames, opts.skippedFamilies ?? new Set()).map((f) => diag({ ...f, at: ["tools", ...f.at] }, loc)));
+      diagnostics.push(
+        ...checkReferences(brief.tools, opts.toolNames, opts.skippedFamilies ?? new Set()).map((f) => diag({ ...f, at: ["tools", ...f.at] }, loc)),
+      );
     }
     briefs.push({ ...brief, file });
   }

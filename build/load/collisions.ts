@@ -14,7 +14,12 @@ const EXAMPLES_PER_FAMILY = 5;
 
 export type Merged = { tools: CatalogTool[]; families: FamilyInfo[]; skippedFamilies: string[] };
 
-export function mergeFamilies(defs: readonly { def: FamilyDef; index: number }[], loads: readonly FamilyLoad[], top: Located, diagnostics: Diagnostic[]): Merged {
+export function mergeFamilies(
+  defs: readonly { def: FamilyDef; index: number }[],
+  loads: readonly FamilyLoad[],
+  top: Located,
+  diagnostics: Diagnostic[],
+): Merged {
   const tools: CatalogTool[] = [];
   const families: FamilyInfo[] = [];
   const skippedFamilies: string[] = [];
@@ -28,7 +33,15 @@ export function mergeFamilies(defs: readonly { def: FamilyDef; index: number }[]
       // An optional family that cannot load is reported and skipped; its problems do not fail the build.
       diagnostics.push(...load.diagnostics.map((d) => ({ ...d, severity: "warning" as const })));
       diagnostics.push(
-        diag({ code: "FAMILY_SKIPPED", at, message: `optional family \`${def.name}\` skipped: ${load.failure ?? `${load.diagnostics.filter(isError).length} problem(s) in its tools`}` }, top, "warning"),
+        diag(
+          {
+            code: "FAMILY_SKIPPED",
+            at,
+            message: `optional family \`${def.name}\` skipped: ${load.failure ?? `${load.diagnostics.filter(isError).length} problem(s) in its tools`}`,
+          },
+          top,
+          "warning",
+        ),
       );
       skippedFamilies.push(def.name);
       return;

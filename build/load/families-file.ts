@@ -86,7 +86,11 @@ export async function readFamiliesFile(fs: RegistryFs, diagnostics: Diagnostic[]
     const at = (...rest: Segment[]) => ["families", index, ...rest];
     const problems: Finding[] = [];
     if (!FAMILY_NAME_RE.test(def.name)) {
-      problems.push({ code: "BAD_NAME", at: at("name"), message: `family name \`${def.name}\` must be lower-case letters, digits, \`-\` or \`_\`, starting with a letter, at most 64 characters` });
+      problems.push({
+        code: "BAD_NAME",
+        at: at("name"),
+        message: `family name \`${def.name}\` must be lower-case letters, digits, \`-\` or \`_\`, starting with a letter, at most 64 characters`,
+      });
     }
     const canon = canonicalName(def.name);
     const prior = familyNames.get(canon);
@@ -105,7 +109,8 @@ export async function readFamiliesFile(fs: RegistryFs, diagnostics: Diagnostic[]
 function checkSource(source: FamilySource, at: Segment[]): Finding[] {
   const out: Finding[] = [];
   const path = (p: string, key: Segment[]) => {
-    if (!isSafeRelativePath(p)) out.push({ code: "INVALID_VALUE", at: [...at, ...key], message: `\`${p}\` must be a path inside the registry (relative, no \`..\`)` });
+    if (!isSafeRelativePath(p))
+      out.push({ code: "INVALID_VALUE", at: [...at, ...key], message: `\`${p}\` must be a path inside the registry (relative, no \`..\`)` });
   };
   if ("tools" in source) path(source.tools, ["tools"]);
   else if ("jsonl" in source) path(source.jsonl, ["jsonl"]);
@@ -133,7 +138,11 @@ function checkFamilyVariables(def: FamilyDef, at: (...rest: Segment[]) => Segmen
   }
   return [
     ...checkVariableNames(Object.keys(def.variables ?? {}), at("variables"), "variable"),
-    ...checkVariableNames(env.map(([k]) => k), at("env"), "environment variable"),
+    ...checkVariableNames(
+      env.map(([k]) => k),
+      at("env"),
+      "environment variable",
+    ),
     ...env.flatMap(([k, v]) => checkNoTemplate({ at: at("env", k), text: v }, "a family's environment")),
     ...checkNamedValues(def.env, at("env"), "environment variable"),
     ...checkVariableRefs(fields, scope),

@@ -112,7 +112,14 @@ async function loadJsonlFamily(fs: RegistryFs, def: FamilyDef, file: string, loa
   }
   const { tools: rows, errors } = parseJsonl(text);
   for (const e of errors) {
-    load.diagnostics.push({ severity: "error", code: "JSON_SYNTAX", file, path: jsonPath([e.line - 1]), message: `line ${e.line}: ${e.message}`, line: e.line });
+    load.diagnostics.push({
+      severity: "error",
+      code: "JSON_SYNTAX",
+      file,
+      path: jsonPath([e.line - 1]),
+      message: `line ${e.line}: ${e.message}`,
+      line: e.line,
+    });
   }
   // Line of each parsed row (parseJsonl keeps valid rows in order and reports the others).
   const bad = new Set(errors.map((e) => e.line));
