@@ -1,5 +1,6 @@
 // The one place the environment is parsed. Everything below `handlers/` receives a Config value.
 import { existsSync, readFileSync } from "node:fs";
+import { delimiter, isAbsolute } from "node:path";
 import type { SurfaceBounds } from "./core/ports.js";
 
 export type HttpLimits = {
@@ -24,6 +25,13 @@ export type Config = {
   sessionTtlSecs: number;
   surface: SurfaceBounds;
   http: HttpLimits;
+  /** Run exec tools (TOOLBELT_EXEC, default on; `off` answers them 501). */
+  exec: boolean;
+  /**
+   * Directories file and git tools may touch (TOOLBELT_FILE_ROOTS, `:`-separated absolute paths).
+   * Unset: the entry point decides (`npm start`: the project directory; Lambda: none, so they answer 403).
+   */
+  fileRoots?: string[];
 };
 
 export const DEFAULT_SURFACE_BOUNDS: SurfaceBounds = { maxTools: 30, maxSchemaBytes: 24 * 1024, pinBudgetBytes: 8 * 1024 };
@@ -49,11 +57,28 @@ function jsonOrFile(env: Env, key: string): string | undefined {
   return readFileSync(raw, "utf8");
 }
 
+function execSwitch(env: Env): boolean {
+  const raw = env.TOOLBELT_EXEC?.trim() ?? "";
+  if (raw === "" || raw === "on") return true;
+  if (raw === "off") return false;
+  throw new Error(`TOOLBELT_EXEC must be on or off, got ${JSON.stringify(raw)}`);
+}
+
+function fileRoots(env: Env): string[] | undefined {
+  const raw = env.TOOLBELT_FILE_ROOTS;
+  if (raw === undefined) return undefined;
+  const roots = raw.split(delimiter).map((s) => s.trim()).filter(Boolean);
+  const relative = roots.find((r) => !isAbsolute(r));
+  if (relative !== undefined) throw new Error(`TOOLBELT_FILE_ROOTS entries must be absolute paths, got ${JSON.stringify(relative)}`);
+  return roots;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const always = env.TOOLBELT_ALWAYS_LOADED?.split(",").map((s) => s.trim()).filter(Boolean);
   const endpoint = env.DYNAMODB_ENDPOINT?.trim();
   const policyJson = jsonOrFile(env, "TOOLBELT_POLICY");
   const briefsJson = jsonOrFile(env, "TOOLBELT_BRIEFS");
+  const roots = fileRoots(env);
   return {
     artifactDir: env.TOOLBELT_ARTIFACT_DIR?.trim() || "dist/artifact",
     table: env.TOOLBELT_TABLE?.trim() || "toolbelt",
@@ -72,5 +97,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxBodyBytes: int(env, "TOOLBELT_MAX_BODY_BYTES", DEFAULT_HTTP_LIMITS.maxBodyBytes),
       maxUrlChars: int(env, "TOOLBELT_MAX_URL_CHARS", DEFAULT_HTTP_LIMITS.maxUrlChars),
     },
+    exec: execSwitch(env),
+    ...(roots ? { fileRoots: roots } : {}),
   };
 }

@@ -89,6 +89,7 @@ function backendOf(t: ToolDef, familyEnv: FamilyScope["env"]): CatalogTool["back
         args: t.args,
         ...(Object.keys(env).length > 0 ? { env } : {}),
         ...(t.cwd !== undefined ? { cwd: t.cwd } : {}),
+        ...(t.paths?.length ? { paths: t.paths } : {}),
         output: t.output,
       };
     }

@@ -50,6 +50,9 @@ export function checkToolDef(family: FamilyScope, t: ToolDef): Finding[] {
       out.push(...checkNamedValues(t.env, ["env"], "environment variable"));
       out.push(...checkVariableNames(Object.keys(t.env ?? {}), ["env"], "environment variable"));
       t.args.forEach((a, i) => out.push(...checkFreeText(a, ["args", i])));
+      (t.paths ?? []).forEach((p, i) => {
+        if (!props.has(p)) out.push({ code: "INVALID_VALUE", at: ["paths", i], message: `\`${p}\` is not a property of input_schema: \`paths\` lists the input properties that are file system paths` });
+      });
       variableFields.push(...templates.filter((f) => f.at[0] !== "args"));
       break;
     case "mcp":

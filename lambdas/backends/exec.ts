@@ -4,7 +4,8 @@ import { spawn } from "node:child_process";
 import type { CatalogTool } from "../../registry/contract/artifact.js";
 import type { BackendContext, BackendOutput, ToolBackend } from "../core/call/types.js";
 import { ToolbeltError } from "../core/errors.js";
-import { isGit, prepareGit } from "./git-hardening.js";
+import { isGit, prepareGit, type GitRepository } from "./git-hardening.js";
+import { confinePaths, createFileRoots, type FileRoots } from "./roots.js";
 import { lookup, renderInputOnly, renderString, Secrets, soleInputPath, stringify, type EnvMap, type RenderContext } from "./templates.js";
 
 export type ExecBackendOptions = {
@@ -12,6 +13,8 @@ export type ExecBackendOptions = {
   env: EnvMap;
   /** stdout beyond this is refused and the process killed. */
   maxOutputBytes?: number;
+  /** Directories that declared `paths` inputs and git repositories must lie in (TOOLBELT_FILE_ROOTS); none: such tools answer 403. */
+  roots?: readonly string[];
 };
 
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
@@ -38,27 +41,48 @@ export function renderArgs(templates: readonly string[], input: Record<string, u
   return argv;
 }
 
+/**
+ * A git child's arguments and environment (git-hardening.ts), with the repository it reads (work
+ * tree, git and common directories) and any file its config makes git read inside the roots.
+ */
+async function hardenedGit(
+  tool: string,
+  command: string,
+  argv: string[],
+  env: Record<string, string>,
+  cwd: string | undefined,
+  roots: FileRoots,
+  signal: AbortSignal,
+): Promise<{ argv: string[]; env: Record<string, string> }> {
+  const base = cwd ?? process.cwd();
+  const confine = async (r: GitRepository): Promise<GitRepository> => ({
+    workTree: await roots.confine(r.workTree, base, { tool, input: "repository" }),
+    gitDir: await roots.confine(r.gitDir, base, { tool, input: "repository's git directory" }),
+    commonDir: await roots.confine(r.commonDir, base, { tool, input: "repository's common git directory" }),
+  });
+  const git = await prepareGit({ command, argv, env, ...(cwd !== undefined ? { cwd } : {}), signal, confine });
+  // blame reads these relative to the work tree and prints the first line it cannot parse.
+  for (const f of git.configFiles) await roots.confine(f.path, git.repository?.workTree ?? base, { tool, input: `the repository's ${f.key}` });
+  return git;
+}
+
 export function createExecBackend(options: ExecBackendOptions): ToolBackend {
   const maxOut = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  const roots = createFileRoots(options.roots ?? []);
   return {
     async invoke(tool: CatalogTool, args: Record<string, unknown>, ctx: BackendContext): Promise<BackendOutput> {
       const b = tool.backend;
       if (b.kind !== "exec") throw new ToolbeltError("INTERNAL", `${tool.name} is not an exec tool`);
       const secrets = new Secrets();
       const rc: RenderContext = { input: args, env: options.env, secrets, tool: tool.name };
-      let argv = renderArgs(b.args, args);
+      // A working directory is a path, not a secret: rendering it does not mark its value for redaction.
+      const cwd = b.cwd !== undefined ? renderString(b.cwd, { ...rc, secrets: new Secrets() }) : undefined;
+      const input = await confinePaths(tool.name, args, b.paths, roots, cwd ?? process.cwd());
+      let argv = renderArgs(b.args, input);
       let env: Record<string, string> = {};
       for (const [k, v] of Object.entries(options.env)) if (v !== undefined) env[k] = v;
       for (const [k, t] of Object.entries(b.env ?? {})) env[k] = renderString(t, rc);
-      // A working directory is a path, not a secret: rendering it does not mark its value for redaction.
-      const cwd = b.cwd !== undefined ? renderString(b.cwd, { ...rc, secrets: new Secrets() }) : undefined;
-      if (isGit(b.command)) {
-        const git = await prepareGit({ command: b.command, argv, env, ...(cwd !== undefined ? { cwd } : {}), signal: ctx.signal });
-        for (const f of git.configFiles) {
-          throw new ToolbeltError("PATH_OUTSIDE_ROOTS", `${tool.name}: the repository's config sets ${f.key} = ${JSON.stringify(f.path)}, a file git would read and print; remove it from the repository's config`, { tool: tool.name, key: f.key });
-        }
-        ({ argv, env } = git);
-      }
+      if (isGit(b.command)) ({ argv, env } = await hardenedGit(tool.name, b.command, argv, env, cwd, roots, ctx.signal));
 
       return new Promise<BackendOutput>((resolve, reject) => {
         let settled = false;

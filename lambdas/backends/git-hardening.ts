@@ -98,7 +98,8 @@ const GIT_SUBCOMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
  * Config keys with a name only the repository knows (`filter.<driver>.clean`, ...): each one found
  * is overridden. Keys arrive lower-cased except the subsection, which is how git reads them back.
  */
-const DRIVER_KEY = /^(?:diff\.(.+)\.(?:textconv|command)|filter\.(.+)\.(?:clean|smudge|process)|merge\.(.+)\.driver|credential\.(.+)\.helper|(?:difftool|mergetool|man|browser|guitool)\.(.+)\.cmd|alias\.(.+))$/s;
+const DRIVER_KEY =
+  /^(?:diff\.(.+)\.(?:textconv|command)|filter\.(.+)\.(?:clean|smudge|process)|merge\.(.+)\.driver|credential\.(.+)\.helper|(?:difftool|mergetool|man|browser|guitool)\.(.+)\.cmd|alias\.(.+))$/s;
 
 /** The repository facts the backend checks against the file roots. */
 export type GitRepository = { workTree: string; gitDir: string; commonDir: string };
@@ -196,7 +197,11 @@ function gitOutput(
       (err, stdout, stderr) => {
         if (err && (err as NodeJS.ErrnoException).code === "ABORT_ERR") return reject(opts.signal.reason);
         if (err && typeof (err as { code?: unknown }).code !== "number") {
-          return reject(new ToolbeltError("UPSTREAM_ERROR", `could not run ${opts.command} (${(err as NodeJS.ErrnoException).code ?? err.message}); tell the operator`, { command: opts.command }));
+          return reject(
+            new ToolbeltError("UPSTREAM_ERROR", `could not run ${opts.command} (${(err as NodeJS.ErrnoException).code ?? err.message}); tell the operator`, {
+              command: opts.command,
+            }),
+          );
         }
         resolve({ ok: !err, stdout, stderr });
       },
@@ -225,6 +230,8 @@ export async function prepareGit(opts: {
   env: Readonly<Record<string, string>>;
   cwd?: string;
   signal: AbortSignal;
+  /** Refuses (throws) a repository outside the file roots and returns its real directories, which the command is pinned to. */
+  confine: (repo: GitRepository) => Promise<GitRepository>;
 }): Promise<PreparedGit> {
   const env = hardenEnv(opts.env);
   const at = subcommandIndex(opts.argv);
@@ -241,15 +248,20 @@ export async function prepareGit(opts: {
   const configFiles = filesNamedByConfig(config.stdout);
   if (!where.ok && lines.length === 0) return { argv, env: { ...env, ...configEnv(drivers) }, configFiles };
   if (!where.ok || lines.length !== 3) {
-    throw new ToolbeltError("INVALID_ARGUMENTS", "git tools read working trees: point the repository path at a working tree, not a bare repository or a .git folder", {
-      reason: where.stderr.trim().slice(0, 300),
-    });
+    throw new ToolbeltError(
+      "INVALID_ARGUMENTS",
+      "git tools read working trees: point the repository path at a working tree, not a bare repository or a .git folder",
+      {
+        reason: where.stderr.trim().slice(0, 300),
+      },
+    );
   }
   const [gitDir, commonDir, workTree] = lines as [string, string, string];
+  const repository = await opts.confine({ gitDir, commonDir, workTree });
   return {
     argv,
-    env: { ...env, ...configEnv(drivers), GIT_DIR: gitDir, GIT_WORK_TREE: workTree },
-    repository: { gitDir, commonDir, workTree },
+    env: { ...env, ...configEnv(drivers), GIT_DIR: repository.gitDir, GIT_WORK_TREE: repository.workTree },
+    repository,
     configFiles,
   };
 }

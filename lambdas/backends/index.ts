@@ -12,6 +12,8 @@ export type BackendsOptions = {
   finder?: Pick<Finder, "find">;
   /** exec runs the registry's commands on the gateway host (default on: the registry is the authority). */
   exec?: boolean;
+  /** Directories file and git tools may touch (none: they answer 403 PATH_OUTSIDE_ROOTS). */
+  fileRoots?: readonly string[];
   maxResponseBytes?: number;
 };
 
@@ -21,7 +23,7 @@ export function createBackends(options: BackendsOptions): { backends: Backends; 
     http: createHttpBackend({ env: options.env, ...(options.maxResponseBytes ? { maxResponseBytes: options.maxResponseBytes } : {}) }),
     mcp,
     builtin: createBuiltinBackend(options.finder ? { finder: options.finder } : {}),
-    ...(options.exec !== false ? { exec: createExecBackend({ env: options.env }) } : {}),
+    ...(options.exec !== false ? { exec: createExecBackend({ env: options.env, roots: options.fileRoots ?? [] }) } : {}),
   };
   return { backends, mcp };
 }

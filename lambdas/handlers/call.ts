@@ -16,7 +16,9 @@ const calls = createCallModule({
   env: process.env,
   misses: new DynamoMissStore(client, config.table),
   // exec runs the registry's commands on the function's host; TOOLBELT_EXEC=off refuses them with 501.
-  exec: process.env.TOOLBELT_EXEC !== "off",
+  exec: config.exec,
+  // No roots unless the deployment names them (fileRoots): file and git tools answer 403 until then.
+  fileRoots: config.fileRoots ?? [],
 });
 
 export const app = createApp(deps, { extraRoutes: [calls] });

@@ -15,6 +15,8 @@ export type CallGatewayOptions = {
   misses?: MissStore;
   /** Enable the exec backend (default true). */
   exec?: boolean;
+  /** Directories file and git tools may touch (Config.fileRoots; none: they answer 403). */
+  fileRoots?: readonly string[];
   /** Replace the backends (tests); by default built from `env` with the app's finder. */
   backends?: (deps: Deps) => Backends;
 };
@@ -30,7 +32,7 @@ export function createAppCallGateway(deps: Deps, options: CallGatewayOptions): A
   let close: () => Promise<void> = async () => undefined;
   if (options.backends) backends = options.backends(deps);
   else {
-    const built = createBackends({ env: options.env, finder: deps.finder, exec: options.exec ?? true });
+    const built = createBackends({ env: options.env, finder: deps.finder, exec: options.exec ?? true, fileRoots: options.fileRoots ?? [] });
     close = () => built.mcp.close();
     backends = built.backends;
   }

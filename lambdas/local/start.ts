@@ -141,7 +141,10 @@ async function main(): Promise<void> {
     const briefs = await loadLocalBriefs(artifactDir, config.briefsJson);
     const deps = createDeps({ artifact, store: dynamo.store, policy, briefs, config, logger: jsonLogger() });
     // Templates read `${VAR}` from this environment at call time (DEMO_SERVICE_*, EVERYTHING_MCP_URL set above).
-    const call = createCallModule({ env: process.env, misses: new DynamoMissStore(dynamo.client, dynamo.table) });
+    // File and git tools reach the project directory unless TOOLBELT_FILE_ROOTS says otherwise.
+    const fileRoots = config.fileRoots ?? [root];
+    const call = createCallModule({ env: process.env, misses: new DynamoMissStore(dynamo.client, dynamo.table), exec: config.exec, fileRoots });
+    say(config.exec ? `file roots: ${fileRoots.join(", ") || "none (file and git tools answer 403)"}` : "exec tools are off (TOOLBELT_EXEC=off): they answer 501");
     cleanups.push(() => call.close());
     const app = createApp(deps, { extraRoutes: [call] });
 

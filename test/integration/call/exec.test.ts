@@ -97,7 +97,7 @@ beforeAll(async () => {
   ];
   gateway = createCallGateway({
     tools: toolMap(tools),
-    backends: { exec: createExecBackend({ env: { PATH: process.env.PATH, HOME: process.env.HOME, REPO_DIR: repo, SECRET_TOKEN: SECRET }, maxOutputBytes: 10_000 }) },
+    backends: { exec: createExecBackend({ env: { PATH: process.env.PATH, HOME: process.env.HOME, REPO_DIR: repo, SECRET_TOKEN: SECRET }, maxOutputBytes: 10_000, roots: [repo, scratch] }) },
   });
 });
 

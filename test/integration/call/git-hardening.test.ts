@@ -3,7 +3,7 @@
 // runs plain git on the repository (the control: the trap is armed and fires), then the tool, which
 // must not fire it.
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -34,9 +34,10 @@ const disarm = () => existsSync(marker) && unlinkSync(marker);
 let count = 0;
 /** A repository with two commits of a.txt (and whatever `files` adds), owned by the test's user. */
 function hostileRepo(files: Record<string, string> = {}): string {
-  const dir = join(scratch, `repo-${++count}`);
+  const dir = join(scratch, "repos", `repo-${++count}`);
   mkdirSync(dir);
-  const git = (...args: string[]) => execFileSync("git", ["-C", dir, "-c", "user.name=Eve", "-c", "user.email=eve@example.com", ...args], { env: plainEnv(), stdio: "pipe" });
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-C", dir, "-c", "user.name=Eve", "-c", "user.email=eve@example.com", ...args], { env: plainEnv(), stdio: "pipe" });
   git("init", "-q", "-b", "main");
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   writeFileSync(join(dir, "a.txt"), "one\n");
@@ -50,7 +51,8 @@ const setConfig = (repo: string, key: string, value: string) => execFileSync("gi
 
 /** A commit carrying a signature header, so `log.showSignature` makes git verify it. */
 function addSignedCommit(repo: string, armor: "PGP" | "SSH"): void {
-  const g = (args: string[], input?: string) => execFileSync("git", ["-C", repo, ...args], { env: plainEnv(), encoding: "utf8", ...(input ? { input } : {}) }).trim();
+  const g = (args: string[], input?: string) =>
+    execFileSync("git", ["-C", repo, ...args], { env: plainEnv(), encoding: "utf8", ...(input ? { input } : {}) }).trim();
   const tree = g(["rev-parse", "HEAD^{tree}"]);
   const parent = g(["rev-parse", "HEAD"]);
   const body = `tree ${tree}\nparent ${parent}\nauthor Eve <eve@example.com> 1700000000 +0000\ncommitter Eve <eve@example.com> 1700000000 +0000\ngpgsig -----BEGIN ${armor} SIGNATURE-----\n AAAA\n -----END ${armor} SIGNATURE-----\n\nsigned\n`;
@@ -67,7 +69,9 @@ const visible = (p: Promise<unknown>): Promise<{ ok: boolean; text: string }> =>
   );
 
 beforeAll(async () => {
-  scratch = mkdtempSync(join(tmpdir(), "toolbelt-git-hostile-"));
+  scratch = realpathSync(mkdtempSync(join(tmpdir(), "toolbelt-git-hostile-")));
+  // The repositories live under the one file root; the trap, hooks and canaries outside it.
+  mkdirSync(join(scratch, "repos"));
   marker = join(scratch, "fired");
   trap = join(scratch, "trap.sh");
   // Records that it ran, drains stdin (filters and textconv write to it) and succeeds.
@@ -84,7 +88,7 @@ beforeAll(async () => {
   );
   gateway = createCallGateway({
     tools: new Map(git.map((t) => [t.name, t])),
-    backends: { exec: createExecBackend({ env: { PATH: process.env.PATH, HOME: process.env.HOME } }) },
+    backends: { exec: createExecBackend({ env: { PATH: process.env.PATH, HOME: process.env.HOME }, roots: [join(scratch, "repos")] }) },
   });
 }, 60_000);
 
@@ -259,7 +263,11 @@ describe("every other vector of repository-controlled execution", () => {
   it("a hostile submodule's filter does not run from git.status (no recursion into submodules)", async () => {
     const inner = hostileRepo({ ".gitattributes": "*.txt filter=clean\n" });
     const outer = hostileRepo();
-    execFileSync("git", ["-C", outer, "-c", "protocol.file.allow=always", "-c", "user.name=Eve", "-c", "user.email=eve@example.com", "submodule", "add", "-q", inner, "sub"], { env: plainEnv(), stdio: "pipe" });
+    execFileSync(
+      "git",
+      ["-C", outer, "-c", "protocol.file.allow=always", "-c", "user.name=Eve", "-c", "user.email=eve@example.com", "submodule", "add", "-q", inner, "sub"],
+      { env: plainEnv(), stdio: "pipe" },
+    );
     const sub = join(outer, "sub");
     setConfig(sub, "filter.clean.clean", trap);
     writeFileSync(join(sub, "a.txt"), "one\nTWO\n");
@@ -308,6 +316,7 @@ describe("every other vector of repository-controlled execution", () => {
     const out = await visible(call("git.blame", { repo, path: "a.txt" }));
     expect(out.text).not.toContain("canary-first-line");
     expect(out.ok).toBe(false);
+    expect(out.text).toContain("blame.ignorerevsfile");
   });
 });
 
@@ -322,7 +331,15 @@ describe("the hardening's parts", () => {
   });
 
   it("overrides every driver the repository names, including subsections with dots and =", () => {
-    const listing = ["core.bare\nfalse", "filter.a.b=c.clean\nevil", "diff.X.textconv\nevil", "merge.m.driver\nevil", "credential.https://h.helper\nevil", "user.name\nEve", ""].join("\0");
+    const listing = [
+      "core.bare\nfalse",
+      "filter.a.b=c.clean\nevil",
+      "diff.X.textconv\nevil",
+      "merge.m.driver\nevil",
+      "credential.https://h.helper\nevil",
+      "user.name\nEve",
+      "",
+    ].join("\0");
     expect(Object.fromEntries(driverOverrides(listing))).toEqual({
       "filter.a.b=c.clean": "",
       "filter.a.b=c.required": "false",
