@@ -51,15 +51,20 @@ export function jsonDepth(text: string): number {
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
+export type BodyOptions = { maxBytes: number; optional?: boolean };
+
+/** Read and parse a JSON body, then check it against the schema. */
+export async function parseJsonBody<S extends z.ZodMiniType>(c: Context, schema: S, opts: BodyOptions): Promise<z.infer<S>> {
+  return checkBody(schema, await readJsonBody(c, opts));
+}
+
 /**
- * Read and parse a JSON body. `optional` bodies may be absent (no bytes at all), read as `{}`.
- * The body-limit middleware has already refused oversized streams; the length is checked again for adapters without it.
+ * Read a JSON body as sent, before any schema (zod copies objects without an own `__proto__` key, so a
+ * route that must refuse such keys keeps this value). `optional` bodies may be absent (no bytes at all),
+ * read as `{}`. The body-limit middleware has already refused oversized streams; the length is checked
+ * again for adapters without it.
  */
-export async function parseJsonBody<S extends z.ZodMiniType>(
-  c: Context,
-  schema: S,
-  opts: { maxBytes: number; optional?: boolean },
-): Promise<z.infer<S>> {
+export async function readJsonBody(c: Context, opts: BodyOptions): Promise<unknown> {
   const text = await c.req.text();
   const bytes = Buffer.byteLength(text, "utf8");
   if (bytes > opts.maxBytes) {
@@ -90,6 +95,11 @@ export async function parseJsonBody<S extends z.ZodMiniType>(
       throw new ToolbeltError("INVALID_REQUEST", message, { issues: [{ path: "(body)", code: "too_deep", message }], limit_depth: MAX_JSON_DEPTH });
     }
   }
+  return value;
+}
+
+/** A parsed body checked against its schema: every issue, with its path, as INVALID_REQUEST. */
+export function checkBody<S extends z.ZodMiniType>(schema: S, value: unknown): z.infer<S> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape;

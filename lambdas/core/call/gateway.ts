@@ -6,7 +6,7 @@ import { ToolbeltError } from "../errors.js";
 import { createNameResolver, type Resolution } from "./resolve.js";
 import type { Caller, MissOutcome } from "../ports.js";
 import type { BackendOutput, CallPorts, CallRequest, CallResponse } from "./types.js";
-import { createSchemaValidator, summarize, type SchemaValidator } from "./validate.js";
+import { createSchemaValidator, reservedKeys, summarize, type SchemaValidator } from "./validate.js";
 
 export type CallOptions = {
   /** Aborts the call (e.g. the client went away). */
@@ -68,6 +68,15 @@ export function createCallGateway(ports: CallPorts, validator: SchemaValidator =
         // The record this check reads is the one pin-on-use starts from (one read when the use writes).
         const session = request.session !== undefined && ports.sessions ? await ports.sessions.get(request.session, caller) : undefined;
 
+        const reserved = reservedKeys(request.args ?? {});
+        if (reserved.count > 0) {
+          const more = reserved.count - reserved.problems.length;
+          throw new ToolbeltError(
+            "INVALID_ARGUMENTS",
+            `the arguments for ${tool.name} use reserved key names: ${summarize(reserved.problems)}${more > 0 ? `; and ${more} more` : ""}`,
+            { tool: tool.name, problems: reserved.problems, ...(more > 0 ? { more_problems: more } : {}) },
+          );
+        }
         const checked = validator.check(tool.input_schema ?? EMPTY_OBJECT_SCHEMA, request.args ?? {}, "input");
         if (!checked.valid) {
           throw new ToolbeltError(

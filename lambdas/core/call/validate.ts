@@ -91,14 +91,48 @@ export function createSchemaValidator(): SchemaValidator {
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
+/** One JSON path step: `[0]`, `.name` or `["first name"]`. */
+const step = (p: string) => (/^\d+$/.test(p) ? `[${p}]` : IDENT.test(p) ? `.${p}` : `[${JSON.stringify(p)}]`);
+
 /** `/items/0/first name` → `$.items[0]["first name"]` */
 export function jsonPath(pointer: string, extra?: string): string {
   const parts = pointer === "" ? [] : pointer.slice(1).split("/").map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
   if (extra !== undefined) parts.push(extra);
-  return (
-    "$" +
-    parts.map((p) => (/^\d+$/.test(p) ? `[${p}]` : IDENT.test(p) ? `.${p}` : `[${JSON.stringify(p)}]`)).join("")
-  );
+  return "$" + parts.map(step).join("");
+}
+
+/**
+ * Keys refused anywhere in arguments: code that copies or merges them (a backend, an upstream service)
+ * can change what every object inherits. JSON.parse makes `__proto__` an own key, and zod and JSON
+ * Schema validators would otherwise drop or ignore it silently.
+ */
+export const RESERVED_KEYS: readonly string[] = ["__proto__", "constructor", "prototype"];
+const RESERVED_MESSAGE = "is a reserved key name (__proto__, constructor and prototype are refused anywhere in arguments): rename or remove it";
+/** Most reserved-key problems reported; the rest are counted. */
+export const MAX_RESERVED_KEY_PROBLEMS = 20;
+
+/** Every reserved key in a JSON value, with its path (at most MAX_RESERVED_KEY_PROBLEMS listed), and their count. */
+export function reservedKeys(value: unknown): { problems: SchemaProblem[]; count: number } {
+  const problems: SchemaProblem[] = [];
+  let count = 0;
+  // Iterative: arguments from entry points without a depth limit must not overflow the stack here.
+  const stack: { value: unknown; path: string }[] = [{ value, path: "$" }];
+  const seen = new Set<object>();
+  while (stack.length) {
+    const { value: v, path } = stack.pop()!;
+    if (v === null || typeof v !== "object" || seen.has(v)) continue;
+    seen.add(v);
+    const keys = Object.keys(v);
+    const paths = keys.map((key) => (Array.isArray(v) ? `${path}[${key}]` : path + step(key)));
+    keys.forEach((key, i) => {
+      if (Array.isArray(v) || !RESERVED_KEYS.includes(key)) return;
+      count++;
+      if (problems.length < MAX_RESERVED_KEY_PROBLEMS) problems.push({ path: paths[i]!, message: RESERVED_MESSAGE, keyword: "reserved_key" });
+    });
+    // Children in reverse, so the stack visits them in order (problems come out in document order).
+    for (let i = keys.length - 1; i >= 0; i--) stack.push({ value: (v as Record<string, unknown>)[keys[i]!], path: paths[i]! });
+  }
+  return { problems, count };
 }
 
 const show = (v: unknown) => {

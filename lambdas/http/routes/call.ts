@@ -7,7 +7,7 @@ import { createAppCallGateway, type CallGatewayOptions } from "../call-gateway.j
 import { CallBody, CALL_PATHS } from "../openapi-call.js";
 import type { Deps } from "../deps.js";
 import { callerOf, type AppEnv } from "../env.js";
-import { parseJsonBody } from "../parse.js";
+import { checkBody, readJsonBody } from "../parse.js";
 
 
 export type CallModuleOptions = CallGatewayOptions;
@@ -34,11 +34,14 @@ export function createCallModule(options: CallModuleOptions): CallModule {
       const app = new Hono<AppEnv>();
       app.post("/v1/call", async (c) => {
         const caller = callerOf(c);
-        const body = await parseJsonBody(c, CallBody, { maxBytes: deps.config.http.maxBodyBytes });
+        const sent = await readJsonBody(c, { maxBytes: deps.config.http.maxBodyBytes });
+        const body = checkBody(CallBody, sent);
+        // The arguments as sent, not zod's copy (which drops an own `__proto__` key): the gateway refuses reserved keys.
+        const args = (sent as { args?: Record<string, unknown> }).args ?? body.args;
         // On Lambda, a tool must give up (504 with a clear error) before the invocation is cut off.
         const lambda = c.env?.lambdaContext as { getRemainingTimeInMillis?: () => number } | undefined;
         const remaining = lambda?.getRemainingTimeInMillis?.();
-        const response = await gateway.call(body, caller, {
+        const response = await gateway.call({ ...body, args }, caller, {
           signal: c.req.raw.signal,
           ...(remaining !== undefined ? { maxTimeoutMs: Math.max(1, remaining - LAMBDA_MARGIN_MS) } : {}),
         });

@@ -2,9 +2,11 @@
 // of plain objects reached Object.prototype. Templates and reshape must treat them as ordinary keys.
 import { describe, expect, it } from "vitest";
 import type { CatalogTool } from "../../../../../registry/contract/artifact.js";
-import { reshape } from "../../../../../lambdas/backends/builtin.js";
+import { createBuiltinBackend, reshape } from "../../../../../lambdas/backends/builtin.js";
 import { createCallGateway } from "../../../../../lambdas/core/call/gateway.js";
 import type { ToolBackend } from "../../../../../lambdas/core/call/types.js";
+import { MAX_RESERVED_KEY_PROBLEMS, reservedKeys } from "../../../../../lambdas/core/call/validate.js";
+import { ToolbeltError } from "../../../../../lambdas/core/errors.js";
 import type { Caller } from "../../../../../lambdas/core/ports.js";
 import { globMatcher } from "../../../../../registry/contract/globs.js";
 import { loadSecretsIntoEnv, parseSecretSpec } from "../../../../../lambdas/secrets.js";
@@ -93,7 +95,13 @@ describe("call gateway with prototype-named tools, arguments and backends", () =
       // An artifact that names a backend kind through a prototype key must not reach Object.prototype.
       tool("x.odd", { backend: { kind: "toString" } as unknown as CatalogTool["backend"] }),
     ];
-    const echo: ToolBackend = { invoke: async (_t, args) => ({ result: { args } }) };
+    const invoked: string[] = [];
+    const echo: ToolBackend = {
+      invoke: async (t, args) => {
+        invoked.push(t.name);
+        return { result: { args } };
+      },
+    };
     const gateway = createCallGateway({
       tools: new Map(tools.map((t) => [t.name, t])),
       backends: { builtin: echo },
@@ -102,26 +110,29 @@ describe("call gateway with prototype-named tools, arguments and backends", () =
       now: () => new Date("2026-12-01T00:00:00Z"),
     });
     const caller: Caller = { principal: "p1", admin: false, granted: globMatcher(["*"]) };
-    return { gateway, caller, lines };
+    return { gateway, caller, lines, invoked };
   };
 
-  it("passes prototype-named arguments through as data", async () => {
+  it("passes prototype-named arguments that are not reserved (toString) through as data", async () => {
     const { gateway, caller } = setup();
-    const args = { constructor: "c", toString: "t" };
+    const args = { toString: "t" };
     const res = await gateway.call({ tool: "x.constructor", args }, caller);
-    expect(JSON.stringify(res.result)).toBe('{"args":{"constructor":"c","toString":"t"}}');
+    expect(JSON.stringify(res.result)).toBe('{"args":{"toString":"t"}}');
   });
 
   it("accepts a call that omits the optional parameters named `constructor` and `toString`", async () => {
     const { gateway, caller } = setup();
-    await expect(gateway.call({ tool: "x.constructor", args: { constructor: "c" } }, caller)).resolves.toMatchObject({ result: { args: { constructor: "c" } } });
     await expect(gateway.call({ tool: "x.constructor", args: {} }, caller)).resolves.toMatchObject({ result: { args: {} } });
   });
 
-  it("refuses a `__proto__` argument as data (JSON Schema validators never accept that name), without polluting", async () => {
-    const { gateway, caller } = setup();
+  it("refuses a `__proto__` argument with its path and never reaches the backend, without polluting", async () => {
+    const { gateway, caller, invoked } = setup();
     const args = JSON.parse('{"__proto__":{"polluted":"yes"}}') as Record<string, unknown>;
-    await expect(gateway.call({ tool: "x.constructor", args }, caller)).rejects.toMatchObject({ code: "INVALID_ARGUMENTS" });
+    await expect(gateway.call({ tool: "x.constructor", args }, caller)).rejects.toMatchObject({
+      code: "INVALID_ARGUMENTS",
+      details: { tool: "x.constructor", problems: [{ path: "$.__proto__", keyword: "reserved_key" }] },
+    });
+    expect(invoked).toEqual([]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
@@ -139,6 +150,77 @@ describe("call gateway with prototype-named tools, arguments and backends", () =
   it.each(["__proto__", "toString", "hasOwnProperty", "valueOf"])("answers an unknown tool named %j as not found", async (name) => {
     const { gateway, caller } = setup();
     await expect(gateway.call({ tool: name, args: {} }, caller)).rejects.toMatchObject({ code: "TOOL_NOT_FOUND" });
+  });
+});
+
+describe("reserved keys in call arguments (bug: an `__proto__` key was dropped silently)", () => {
+  const tool: CatalogTool = {
+    name: "x.echo",
+    family: "x",
+    kind: "builtin",
+    description: "Echo.",
+    // The most permissive schema: only the reserved-key rule can refuse these arguments.
+    input_schema: { type: "object" },
+    governance: {},
+    timeout_ms: 1000,
+    backend: { kind: "builtin", handler: "echo" },
+    source: "test",
+  };
+  const invoked: unknown[] = [];
+  const gateway = createCallGateway({
+    tools: new Map([[tool.name, tool]]),
+    backends: { builtin: { invoke: async (_t, args) => (invoked.push(args), { result: args }) } },
+  });
+  const caller: Caller = { principal: "p1", admin: false, granted: globMatcher(["*"]) };
+  const refusal = (text: string) => gateway.call({ tool: "x.echo", args: JSON.parse(text) as Record<string, unknown> }, caller).then(() => undefined, (e: unknown) => e);
+
+  it.each([
+    ['{"__proto__":{"isAdmin":true}}', ["$.__proto__"]],
+    ['{"constructor":{"prototype":{"isAdmin":true}}}', ["$.constructor", "$.constructor.prototype"]],
+    ['{"a":{"b":[1,{"__proto__":{}}]}}', ["$.a.b[1].__proto__"]],
+    ['{"list":[{"ok":1},{"prototype":2}],"x":{"constructor":"c"}}', ["$.list[1].prototype", "$.x.constructor"]],
+    ['{"data":{"__proto__":1,"constructor":2,"prototype":3}}', ["$.data.__proto__", "$.data.constructor", "$.data.prototype"]],
+  ])("refuses %s with 422 and the path of each reserved key", async (text, paths) => {
+    invoked.length = 0;
+    const e = (await refusal(text)) as ToolbeltError;
+    expect(e).toBeInstanceOf(ToolbeltError);
+    expect(e.status).toBe(422);
+    expect(e.code).toBe("INVALID_ARGUMENTS");
+    expect((e.details.problems as { path: string }[]).map((p) => p.path)).toEqual(paths);
+    expect(e.message).toContain("reserved key name");
+    expect(e.message).toContain(paths[0]);
+    expect(invoked).toEqual([]);
+  });
+
+  it("accepts reserved words as values and ordinary look-alike keys", async () => {
+    const args = { note: "__proto__", kind: "constructor", constructors: 1, Prototype: 2, proto: 3, list: ["prototype"] };
+    await expect(gateway.call({ tool: "x.echo", args }, caller)).resolves.toMatchObject({ result: args });
+  });
+
+  it("lists at most a capped number of reserved keys and counts the rest, so a hostile body cannot amplify the answer", async () => {
+    const many = `{"a":[${Array.from({ length: MAX_RESERVED_KEY_PROBLEMS + 30 }, () => '{"__proto__":1}').join(",")}]}`;
+    const e = (await refusal(many)) as ToolbeltError;
+    expect((e.details.problems as unknown[]).length).toBe(MAX_RESERVED_KEY_PROBLEMS);
+    expect(e.details.more_problems).toBe(30);
+    expect(e.message).toMatch(/; and 30 more$/);
+  });
+
+  it("walks deeply nested arguments without recursion", () => {
+    let deep: unknown = JSON.parse('{"__proto__":0}');
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    const found = reservedKeys(deep);
+    expect(found.count).toBe(1);
+    expect(found.problems[0]!.path).toBe(`$${"[0]".repeat(100_000)}.__proto__`);
+  });
+
+  it("refuses reserved keys in the arguments toolbelt.call passes on", async () => {
+    const call: CatalogTool = { ...tool, name: "toolbelt.call", family: "toolbelt", backend: { kind: "builtin", handler: "call" } };
+    const nested = createCallGateway({ tools: new Map([[tool.name, tool], [call.name, call]]), backends: { builtin: createBuiltinBackend({}) } });
+    const args = JSON.parse('{"tool":"x.echo","args":{"__proto__":{"isAdmin":true}}}') as Record<string, unknown>;
+    await expect(nested.call({ tool: "toolbelt.call", args }, caller)).rejects.toMatchObject({
+      code: "INVALID_ARGUMENTS",
+      details: { tool: "toolbelt.call", problems: [{ path: "$.args.__proto__" }] },
+    });
   });
 });
 
