@@ -1,14 +1,12 @@
 // ToolbeltGateway: the whole deployable gateway as one construct. A user embeds it in their own
 // CDK app with their registry (or a prebuilt artifact) and their policy.
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { dirname, extname, isAbsolute, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { Annotations, CfnOutput, Duration, Names, RemovalPolicy, Stack, Stage, Validations } from "aws-cdk-lib";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Annotations, CfnOutput, Duration, RemovalPolicy, Stack, Validations } from "aws-cdk-lib";
 import { AccessLogFormat } from "aws-cdk-lib/aws-apigateway";
 import * as apigw from "aws-cdk-lib/aws-apigatewayv2";
 import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
-import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
+import type * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
 import * as cwActions from "aws-cdk-lib/aws-cloudwatch-actions";
 import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as iam from "aws-cdk-lib/aws-iam";
@@ -18,11 +16,10 @@ import { NodejsFunction, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
 import * as logs from "aws-cdk-lib/aws-logs";
 import type * as sns from "aws-cdk-lib/aws-sns";
 import { Construct } from "constructs";
-import { parse as parseYaml } from "yaml";
 import { ARTIFACT_FILES, type Catalog, type Manifest } from "../registry/contract/artifact.js";
-import { BriefFile } from "../registry/contract/brief.js";
-import { PolicyFile } from "../registry/contract/policy.js";
+import type { PolicyFile } from "../registry/contract/policy.js";
 import { SECRETS_ENV } from "../lambdas/secrets.js";
+import { functionAlarms, serverErrorRateAlarm } from "./alarms.js";
 import {
   BUNDLE_SETTINGS,
   ESBUILD_CLI_ARGS,
@@ -32,15 +29,11 @@ import {
   LAMBDA_TASK_ROOT,
   copyIntoBundleCommands,
 } from "./bundling.js";
-import {
-  ENDPOINT_GROUPS,
-  HTTP_API_INTEGRATION_LIMIT_SECS,
-  type EndpointGroupName,
-  type EndpointGroupSpec,
-} from "./endpoint-groups.js";
+import { ENDPOINT_GROUPS, HTTP_API_INTEGRATION_LIMIT_SECS, type EndpointGroupName, type EndpointGroupSpec } from "./endpoint-groups.js";
+import { PROJECT_ROOT, stageDeploymentFiles, type Staged } from "./staging.js";
 
 /** The project root: handler entries, the lock file and build/cli.ts are resolved from here. */
-export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+export { PROJECT_ROOT };
 
 /** The environment variable through which the call function learns where its secrets live. */
 export { SECRETS_ENV };
@@ -137,8 +130,6 @@ export type EndpointGroup = {
   readonly routes: apigw.HttpRoute[];
 };
 
-type Staged = { artifactDir: string; policyFile: string; briefsFile?: string };
-
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const RESERVED_ENV = /^(AWS_|LAMBDA_|TOOLBELT_|_)/;
 const pascal = (s: string) => s.replace(/(^|[-_])(\w)/g, (_m, _sep, c: string) => c.toUpperCase());
@@ -164,7 +155,7 @@ export class ToolbeltGateway extends Construct {
     const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
     if (props.alarmTopic) this.alarmAction = new cwActions.SnsAction(props.alarmTopic);
 
-    this.staged = this.stageDeploymentFiles(props);
+    this.staged = stageDeploymentFiles(this, props);
     const read = (f: string) => JSON.parse(readFileSync(join(this.staged.artifactDir, f), "utf8")) as unknown;
     this.manifest = read(ARTIFACT_FILES.manifest) as Manifest;
     this.catalog = read(ARTIFACT_FILES.catalog) as Catalog;
@@ -215,7 +206,7 @@ export class ToolbeltGateway extends Construct {
     this.url = this.stage.url;
 
     for (const [name, spec] of Object.entries(ENDPOINT_GROUPS)) this.addEndpointGroup(name, spec);
-    this.serverErrorRateAlarm();
+    serverErrorRateAlarm(this, this.api, props.serverErrorRatePercent ?? 5, this.alarmAction);
 
     new CfnOutput(this, "ApiUrl", { value: this.url, description: "Base URL of the Toolbelt API" });
     new CfnOutput(this, "TableName", { value: this.table.tableName });
@@ -290,9 +281,7 @@ export class ToolbeltGateway extends Construct {
       architecture: lambda.Architecture.ARM_64,
       memorySize: overrides.memoryMb ?? spec.memoryMb,
       timeout: Duration.seconds(timeoutSecs),
-      ...(overrides.reservedConcurrency !== undefined
-        ? { reservedConcurrentExecutions: overrides.reservedConcurrency }
-        : {}),
+      ...(overrides.reservedConcurrency !== undefined ? { reservedConcurrentExecutions: overrides.reservedConcurrency } : {}),
       role,
       logGroup,
       environment,
@@ -325,10 +314,11 @@ export class ToolbeltGateway extends Construct {
       }),
     );
 
-    const alarms = this.functionAlarms(Name, fn, spec);
+    const alarms = functionAlarms(this, Name, fn, spec, this.alarmAction);
     Validations.of(fn).acknowledge({
       id: "CloudFormation-Validate::W2531",
-      reason: "nodejs20.x is the runtime the bundles are tested on; the `runtime` prop moves to a newer one before AWS stops creating nodejs20.x functions (2027-02-01).",
+      reason:
+        "nodejs20.x is the runtime the bundles are tested on; the `runtime` prop moves to a newer one before AWS stops creating nodejs20.x functions (2027-02-01).",
     });
     Validations.of(fn).acknowledge({
       id: "AwsSolutions-L1",
@@ -386,133 +376,4 @@ export class ToolbeltGateway extends Construct {
     this.props.secretsKey?.grantDecrypt(role);
     return mapping;
   }
-
-  private functionAlarms(Name: string, fn: lambda.IFunction, spec: EndpointGroupSpec): cloudwatch.Alarm[] {
-    const period = Duration.minutes(5);
-    const alarms = [
-      new cloudwatch.Alarm(this, `${Name}Errors`, {
-        alarmDescription: `Toolbelt ${Name} function crashed or timed out (handled errors are responses, not errors)`,
-        metric: fn.metricErrors({ period, statistic: "Sum" }),
-        threshold: 1,
-        evaluationPeriods: 1,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      }),
-      new cloudwatch.Alarm(this, `${Name}P99Duration`, {
-        alarmDescription: `Toolbelt ${Name} function p99 duration above ${spec.p99AlarmMs} ms for 15 minutes`,
-        metric: fn.metricDuration({ period, statistic: "p99" }),
-        threshold: spec.p99AlarmMs,
-        evaluationPeriods: 3,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      }),
-      new cloudwatch.Alarm(this, `${Name}Throttles`, {
-        alarmDescription: `Toolbelt ${Name} function throttled: requests are being refused`,
-        metric: fn.metricThrottles({ period, statistic: "Sum" }),
-        threshold: 1,
-        evaluationPeriods: 1,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      }),
-    ];
-    if (this.alarmAction) for (const a of alarms) a.addAlarmAction(this.alarmAction);
-    return alarms;
-  }
-
-  private serverErrorRateAlarm(): void {
-    const period = Duration.minutes(5);
-    const percent = this.props.serverErrorRatePercent ?? 5;
-    const alarm = new cloudwatch.Alarm(this, "Api5xxRate", {
-      alarmDescription: `More than ${percent}% of Toolbelt API requests answered 5xx for 10 of 15 minutes`,
-      metric: new cloudwatch.MathExpression({
-        expression: "IF(requests > 0, 100 * errors / requests, 0)",
-        usingMetrics: {
-          errors: this.api.metricServerError({ period, statistic: "Sum" }),
-          requests: this.api.metricCount({ period, statistic: "Sum" }),
-        },
-        period,
-        label: "5xx rate (%)",
-      }),
-      threshold: percent,
-      evaluationPeriods: 3,
-      datapointsToAlarm: 2,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    });
-    if (this.alarmAction) alarm.addAlarmAction(this.alarmAction);
-  }
-
-  /** Puts the artifact, policy and briefs where the bundling hooks copy them from. */
-  private stageDeploymentFiles(props: ToolbeltGatewayProps): Staged {
-    const dir = join(Stage.of(this)?.outdir ?? PROJECT_ROOT, "toolbelt-staging", Names.uniqueId(this));
-    mkdirSync(dir, { recursive: true });
-
-    let artifactDir: string;
-    if (props.artifactDir) {
-      artifactDir = resolve(props.artifactDir);
-    } else if (props.registryDir) {
-      artifactDir = join(dir, BUNDLED_ARTIFACT_DIR);
-      // The same build as `npm run build:artifact`; an invalid registry fails the synth with its report.
-      try {
-        execFileSync(
-          process.execPath,
-          ["--import", "tsx", join(PROJECT_ROOT, "build/cli.ts"), "build", "--registry", resolve(props.registryDir), "--out", artifactDir],
-          { cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" },
-        );
-      } catch (err) {
-        const { stdout = "", stderr = "" } = err as { stdout?: string; stderr?: string };
-        throw new Error(`the registry in ${props.registryDir} does not build:\n${`${stdout}${stderr}`.trim()}`);
-      }
-    } else {
-      throw new Error("ToolbeltGateway needs `artifactDir` (a prebuilt artifact) or `registryDir` (built at synth)");
-    }
-    const missing = Object.values(ARTIFACT_FILES).filter((f) => !existsSync(join(artifactDir, f)));
-    if (missing.length > 0) {
-      throw new Error(`artifact in ${artifactDir} lacks ${missing.join(", ")}: run npm run build:artifact`);
-    }
-
-    const policy = PolicyFile.safeParse(typeof props.policy === "string" ? readStructured(props.policy) : props.policy);
-    if (!policy.success) {
-      const issues = policy.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
-      throw new Error(`invalid Toolbelt policy: ${issues}`);
-    }
-    const policyFile = join(dir, BUNDLED_POLICY_FILE);
-    writeFileSync(policyFile, JSON.stringify(policy.data));
-
-    let briefsFile: string | undefined;
-    if (props.briefs !== undefined) {
-      briefsFile = join(dir, BUNDLED_BRIEFS_FILE);
-      writeFileSync(briefsFile, JSON.stringify(readBriefs(props.briefs)));
-    }
-    return { artifactDir, policyFile, ...(briefsFile ? { briefsFile } : {}) };
-  }
-}
-
-function readBriefs(source: string | unknown[]): BriefFile[] {
-  let items: { from: string; value: unknown }[];
-  if (typeof source !== "string") items = source.map((value, i) => ({ from: `briefs[${i}]`, value }));
-  else if (statSync(source).isDirectory()) {
-    items = readdirSync(source)
-      .filter((f) => /\.(ya?ml|json)$/.test(f))
-      .sort()
-      .map((f) => ({ from: join(source, f), value: readStructured(join(source, f)) }));
-  } else {
-    const value = readStructured(source);
-    const list = Array.isArray(value) ? value : (value as { briefs?: unknown })?.briefs;
-    if (!Array.isArray(list)) throw new Error(`${source}: briefs must be an array or {briefs: [...]}`);
-    items = list.map((v, i) => ({ from: `${source}[${i}]`, value: v }));
-  }
-  return items.map(({ from, value }) => {
-    const parsed = BriefFile.safeParse(value);
-    if (!parsed.success) {
-      throw new Error(`invalid brief ${from}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}`);
-    }
-    return parsed.data;
-  });
-}
-
-function readStructured(path: string): unknown {
-  const file = isAbsolute(path) ? path : resolve(path);
-  const text = readFileSync(file, "utf8");
-  return [".yaml", ".yml"].includes(extname(file)) ? parseYaml(text) : (JSON.parse(text) as unknown);
 }

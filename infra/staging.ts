@@ -1,0 +1,99 @@
+// Synth-time staging of the files every bundle carries: the artifact, the deployment policy and the
+// briefs, validated and written to a folder of the cloud assembly for the bundling hooks to copy.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname, extname, isAbsolute, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Names, Stage } from "aws-cdk-lib";
+import type { Construct } from "constructs";
+import { parse as parseYaml } from "yaml";
+import { ARTIFACT_FILES } from "../registry/contract/artifact.js";
+import { BriefFile } from "../registry/contract/brief.js";
+import { PolicyFile } from "../registry/contract/policy.js";
+import { BUNDLED_ARTIFACT_DIR, BUNDLED_BRIEFS_FILE, BUNDLED_POLICY_FILE } from "./bundling.js";
+
+/** The project root: handler entries, the lock file and build/cli.ts are resolved from here. */
+export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** The gateway props staging reads (see ToolbeltGatewayProps for each). */
+export type StagingProps = { artifactDir?: string; registryDir?: string; policy: string | PolicyFile; briefs?: string | unknown[] };
+
+/** Where the staged files are; the bundling hooks copy them into every bundle. */
+export type Staged = { artifactDir: string; policyFile: string; briefsFile?: string };
+
+/**
+ * Puts the artifact (built from the registry when one is given), the policy and the briefs where
+ * the bundling hooks copy them from, each validated: a bad file fails the synth, not a cold start.
+ */
+export function stageDeploymentFiles(scope: Construct, props: StagingProps): Staged {
+  const dir = join(Stage.of(scope)?.outdir ?? PROJECT_ROOT, "toolbelt-staging", Names.uniqueId(scope));
+  mkdirSync(dir, { recursive: true });
+
+  let artifactDir: string;
+  if (props.artifactDir) {
+    artifactDir = resolve(props.artifactDir);
+  } else if (props.registryDir) {
+    artifactDir = join(dir, BUNDLED_ARTIFACT_DIR);
+    // The same build as `npm run build:artifact`; an invalid registry fails the synth with its report.
+    try {
+      execFileSync(
+        process.execPath,
+        ["--import", "tsx", join(PROJECT_ROOT, "build/cli.ts"), "build", "--registry", resolve(props.registryDir), "--out", artifactDir],
+        { cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" },
+      );
+    } catch (err) {
+      const { stdout = "", stderr = "" } = err as { stdout?: string; stderr?: string };
+      throw new Error(`the registry in ${props.registryDir} does not build:\n${`${stdout}${stderr}`.trim()}`);
+    }
+  } else {
+    throw new Error("ToolbeltGateway needs `artifactDir` (a prebuilt artifact) or `registryDir` (built at synth)");
+  }
+  const missing = Object.values(ARTIFACT_FILES).filter((f) => !existsSync(join(artifactDir, f)));
+  if (missing.length > 0) {
+    throw new Error(`artifact in ${artifactDir} lacks ${missing.join(", ")}: run npm run build:artifact`);
+  }
+
+  const policy = PolicyFile.safeParse(typeof props.policy === "string" ? readStructured(props.policy) : props.policy);
+  if (!policy.success) {
+    const issues = policy.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+    throw new Error(`invalid Toolbelt policy: ${issues}`);
+  }
+  const policyFile = join(dir, BUNDLED_POLICY_FILE);
+  writeFileSync(policyFile, JSON.stringify(policy.data));
+
+  let briefsFile: string | undefined;
+  if (props.briefs !== undefined) {
+    briefsFile = join(dir, BUNDLED_BRIEFS_FILE);
+    writeFileSync(briefsFile, JSON.stringify(readBriefs(props.briefs)));
+  }
+  return { artifactDir, policyFile, ...(briefsFile ? { briefsFile } : {}) };
+}
+
+function readBriefs(source: string | unknown[]): BriefFile[] {
+  let items: { from: string; value: unknown }[];
+  if (typeof source !== "string") items = source.map((value, i) => ({ from: `briefs[${i}]`, value }));
+  else if (statSync(source).isDirectory()) {
+    items = readdirSync(source)
+      .filter((f) => /\.(ya?ml|json)$/.test(f))
+      .sort()
+      .map((f) => ({ from: join(source, f), value: readStructured(join(source, f)) }));
+  } else {
+    const value = readStructured(source);
+    const list = Array.isArray(value) ? value : (value as { briefs?: unknown })?.briefs;
+    if (!Array.isArray(list)) throw new Error(`${source}: briefs must be an array or {briefs: [...]}`);
+    items = list.map((v, i) => ({ from: `${source}[${i}]`, value: v }));
+  }
+  return items.map(({ from, value }) => {
+    const parsed = BriefFile.safeParse(value);
+    if (!parsed.success) {
+      throw new Error(`invalid brief ${from}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}`);
+    }
+    return parsed.data;
+  });
+}
+
+function readStructured(path: string): unknown {
+  const file = isAbsolute(path) ? path : resolve(path);
+  const text = readFileSync(file, "utf8");
+  return [".yaml", ".yml"].includes(extname(file)) ? parseYaml(text) : (JSON.parse(text) as unknown);
+}
