@@ -5,6 +5,7 @@ import { FamiliesFile, FamilyDef, type FamilySource, FamilyVariable, JsonlSource
 import { FAMILY_NAME_RE, canonicalName } from "../../registry/contract/names.js";
 import { isSafeRelativePath, type RegistryFs } from "../registry-fs.js";
 import { checkDescription } from "../validate/description.js";
+import { checkEgressList } from "../validate/egress.js";
 import { isRecord, type Finding, type Segment } from "../validate/finding.js";
 import { closest, issuesToFindings } from "../validate/issues.js";
 import { checkNamedValues, checkUrl } from "../validate/secrets.js";
@@ -100,6 +101,7 @@ export async function readFamiliesFile(fs: RegistryFs, diagnostics: Diagnostic[]
     problems.push(...checkDescription(def.description, at("description")).map((f) => ({ ...f, message: f.message.replace("the tool", "the family") })));
     problems.push(...checkSource(def.source, at("source")));
     problems.push(...checkFamilyVariables(def, at));
+    problems.push(...checkEgressList(def.egress, at("egress")));
     diagnostics.push(...problems.map((f) => diag(f, top)));
     if (!problems.some((f) => (f.severity ?? "error") === "error")) defs.push({ def, index });
   });
@@ -132,6 +134,7 @@ function checkFamilyVariables(def: FamilyDef, at: (...rest: Segment[]) => Segmen
   const scope = scopeOf(def);
   const env = Object.entries(def.env ?? {});
   const fields = env.map(([k, v]) => ({ at: at("env", k), text: v }));
+  (def.egress ?? []).forEach((origin, i) => fields.push({ at: at("egress", i), text: origin }));
   if ("mcp" in def.source) {
     fields.push({ at: at("source", "mcp", "url"), text: def.source.mcp.url });
     for (const [k, v] of Object.entries(def.source.mcp.headers ?? {})) fields.push({ at: at("source", "mcp", "headers", k), text: v });

@@ -33,7 +33,12 @@ export type FamilyLoad = {
 };
 
 export function scopeOf(def: FamilyDef): FamilyScope {
-  return { name: def.name, variables: new Set(Object.keys(def.variables ?? {})), ...(def.env ? { env: def.env } : {}) };
+  return {
+    name: def.name,
+    variables: new Set(Object.keys(def.variables ?? {})),
+    ...(def.env ? { env: def.env } : {}),
+    ...(def.egress ? { egress: def.egress } : {}),
+  };
 }
 
 export async function loadFamily(fs: RegistryFs, def: FamilyDef, scope: FamilyScope, parser: YamlParser): Promise<FamilyLoad> {

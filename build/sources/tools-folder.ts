@@ -3,6 +3,8 @@ import { z } from "zod";
 import type { CatalogTool, GovernanceInfo } from "../../registry/contract/artifact.js";
 import { fullName } from "../../registry/contract/names.js";
 import { BuiltinTool, DEFAULT_TIMEOUT_SECS, ExecTool, HttpTool, McpTool, PromptTool, ToolDef, ToolFile } from "../../registry/contract/tool.js";
+import { derivedEgress } from "../../registry/contract/egress.js";
+import { checkUrlInEgress } from "../validate/egress.js";
 import { EMPTY_INPUT_SCHEMA, checkToolDef } from "../validate/tool.js";
 import { closest, issuesToFindings } from "../validate/issues.js";
 import { isRecord, type Finding } from "../validate/finding.js";
@@ -32,7 +34,9 @@ export function toolsFromFile(family: FamilyScope, value: unknown, source: strin
       const findings = issuesToFindings(parsed.error.issues, raw, (key) => suggestToolKey(key));
       return { index, tool: name, findings: findings.map((f) => ({ ...f, at: [...base, ...f.at] })) };
     }
-    const findings = checkToolDef(family, parsed.data).map((f) => ({ ...f, at: [...base, ...f.at] }));
+    const own = checkToolDef(family, parsed.data);
+    if (parsed.data.kind === "http") own.push(...checkUrlInEgress(parsed.data.url, family.egress, ["url"]));
+    const findings = own.map((f) => ({ ...f, at: [...base, ...f.at] }));
     return { index, tool: name, findings, catalog: project(family, parsed.data, source) };
   });
   return { fileFindings, entries };
@@ -58,7 +62,7 @@ function project(family: FamilyScope, t: ToolDef, source: string): CatalogTool {
     input_schema: t.input_schema ?? { ...EMPTY_INPUT_SCHEMA, properties: {} },
     governance: governanceOf(t),
     timeout_ms: Math.round((t.timeout_secs ?? DEFAULT_TIMEOUT_SECS) * 1000),
-    backend: backendOf(t, family.env),
+    backend: backendOf(t, family),
     source,
   };
   if (t.output_schema !== undefined) tool.output_schema = t.output_schema;
@@ -66,7 +70,7 @@ function project(family: FamilyScope, t: ToolDef, source: string): CatalogTool {
   return tool;
 }
 
-function backendOf(t: ToolDef, familyEnv: FamilyScope["env"]): CatalogTool["backend"] {
+function backendOf(t: ToolDef, family: FamilyScope): CatalogTool["backend"] {
   switch (t.kind) {
     case "http":
       return {
@@ -77,12 +81,14 @@ function backendOf(t: ToolDef, familyEnv: FamilyScope["env"]): CatalogTool["back
         ...(t.query ? { query: t.query } : {}),
         ...(t.body !== undefined ? { body: t.body } : {}),
         output: t.output,
+        // The runtime checks every resolved URL against this list (lambdas/backends/http.ts).
+        egress: family.egress ? [...family.egress] : derivedEgress(t.url),
       };
     case "mcp":
       return { kind: "mcp", url: t.url, ...(t.headers ? { headers: t.headers } : {}), tool: t.upstream_tool ?? t.name };
     case "exec": {
       // The family's environment, extended (and overridden) by the tool's: the runtime adds only the minimal base.
-      const env = { ...familyEnv, ...t.env };
+      const env = { ...family.env, ...t.env };
       return {
         kind: "exec",
         command: t.command,

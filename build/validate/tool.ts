@@ -2,6 +2,7 @@
 import { MAX_TOOL_NAME, TOOL_NAME_RE, VERB_RE, fullName } from "../../registry/contract/names.js";
 import type { ToolDef } from "../../registry/contract/tool.js";
 import { checkDescription } from "./description.js";
+import { checkUrlOrigin } from "./egress.js";
 import { isRecord, type Finding } from "./finding.js";
 import { checkGovernance } from "./governance.js";
 import { checkInputSchema, checkJsonSchema } from "./json-schema.js";
@@ -38,7 +39,7 @@ export function checkToolDef(family: FamilyScope, t: ToolDef): Finding[] {
       for (const [k, v] of Object.entries(t.headers ?? {})) templates.push({ at: ["headers", k], text: v });
       for (const [k, v] of Object.entries(t.query ?? {})) templates.push({ at: ["query", k], text: v });
       templates.push(...stringLeaves(t.body, ["body"]));
-      out.push(...checkUrl(t.url, ["url"]), ...checkNamedValues(t.headers, ["headers"], "header"), ...checkNamedValues(t.query, ["query"], "query parameter"));
+      out.push(...checkUrlOrigin(t.url, ["url"]), ...checkUrl(t.url, ["url"]), ...checkNamedValues(t.headers, ["headers"], "header"), ...checkNamedValues(t.query, ["query"], "query parameter"));
       for (const f of stringLeaves(t.body, ["body"])) out.push(...checkFreeText(f.text, f.at));
       variableFields.push(...templates);
       break;

@@ -7,8 +7,8 @@ import { closest } from "./issues.js";
 /** Environment variable names (`${NAME}`, `variables`, `env` keys). */
 export const VARIABLE_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** What a family's tools may read: its name, declared variables and exec environment. */
-export type FamilyScope = { name: string; variables: ReadonlySet<string>; env?: Readonly<Record<string, string>> };
+/** What a family's tools may read: its name, declared variables and exec environment; where its http tools may go. */
+export type FamilyScope = { name: string; variables: ReadonlySet<string>; env?: Readonly<Record<string, string>>; egress?: readonly string[] };
 
 export type TextField = { at: Segment[]; text: string };
 

@@ -53,6 +53,9 @@ describe("projection to the catalog", async () => {
     expect(tool("weather.current")).toMatchInlineSnapshot(`
       {
         "backend": {
+          "egress": [
+            "\${WEATHER_URL}",
+          ],
           "headers": {
             "Accept": "application/json",
             "X-Api-Key": "\${WEATHER_API_KEY}",

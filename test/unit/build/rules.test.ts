@@ -1,7 +1,7 @@
 // One fixture registry per rule of SPEC section 1; each test pins code, file, line, tool, JSON path and message.
 import { describe, expect, it } from "vitest";
 import { loadRegistry } from "../../../build/load.js";
-import { check, fixture } from "./helpers.js";
+import { check, fixture, show } from "./helpers.js";
 
 describe("registry rules", () => {
   it("accepts a registry with every kind, a snapshot, a JSONL catalog, a brief and a policy", async () => {
@@ -251,5 +251,50 @@ describe("registry rules", () => {
         "error DESCRIPTION_NOT_ONE_SENTENCE families/demo/tools.yaml:4 demo.empty $.tools[2].description: the description is empty: say in one sentence what the tool does",
       ]
     `);
+  });
+
+  it("regression (finding 5): refuses http URLs whose scheme, host or port comes from the input (`url: {{input.url}}` passed the check)", async () => {
+    const reg = await loadRegistry(fixture("egress"));
+    expect(reg.ok).toBe(false);
+    expect(reg.diagnostics.filter((d) => d.file !== "families.yaml").map(show)).toMatchInlineSnapshot(`
+      [
+        "error EGRESS_NOT_DECLARED families/api/tools.yaml:15 api.other $.tools[2].url: the URL's origin \`https://other.example.com\` is not in the family's \`egress\`, which allows \`https://api.example.com\`, \`\${PARTNER_URL}\`: add it there, or point the URL at an allowed origin",
+        "error URL_ORIGIN_FROM_INPUT families/api/tools.yaml:19 api.fetch $.tools[3].url: the URL's scheme, host or port (\`{{input.url}}\`) comes from the input, so a caller could send the request anywhere: write the origin literally (\`https://api.example.com\`) or as a \`\${VAR}\` base URL followed by \`/\`, and let the input fill only path segments or query values",
+        "error URL_ORIGIN_FROM_INPUT families/api/tools.yaml:24 api.host $.tools[4].url: the URL's scheme, host or port (\`https://{{input.host}}\`) comes from the input, so a caller could send the request anywhere: write the origin literally (\`https://api.example.com\`) or as a \`\${VAR}\` base URL followed by \`/\`, and let the input fill only path segments or query values",
+        "error URL_ORIGIN_FROM_INPUT families/api/tools.yaml:29 api.port $.tools[5].url: the URL's scheme, host or port (\`https://api.example.com:{{input.port}}\`) comes from the input, so a caller could send the request anywhere: write the origin literally (\`https://api.example.com\`) or as a \`\${VAR}\` base URL followed by \`/\`, and let the input fill only path segments or query values",
+        "error URL_ORIGIN_FROM_INPUT families/api/tools.yaml:34 api.glued $.tools[6].url: the URL's scheme, host or port (\`\${PARTNER_URL}{{input.path}}\`) comes from the input, so a caller could send the request anywhere: write the origin literally (\`https://api.example.com\`) or as a \`\${VAR}\` base URL followed by \`/\`, and let the input fill only path segments or query values",
+        "error INVALID_VALUE families/api/tools.yaml:39 api.relative $.tools[7].url: the URL must start with an http(s) origin (\`https://host[:port]\`) or a \`\${VAR}\` base URL: \`/v1/items\` has none",
+        "error TEMPLATE_REFERENCE families/api/tools.yaml:43 api.upstream $.tools[8].url: the upstream URL is not templated: \`{{...}}\` is not allowed here",
+      ]
+    `);
+  });
+
+  it("refuses a family `egress` entry that is not a bare origin", async () => {
+    expect((await check("egress")).filter((l) => l.includes(" families.yaml"))).toMatchInlineSnapshot(`
+      [
+        "error EGRESS_NOT_ORIGIN families.yaml:12 - $.families[1].egress[0]: egress entry \`https://files.example.com/downloads\` is not a bare origin: drop everything after \`https://files.example.com\` (an allow-list is scheme, host and port)",
+        "error EGRESS_NOT_ORIGIN families.yaml:13 - $.families[1].egress[1]: egress entry \`ftp://files.example.com\` is not an origin: write \`scheme://host[:port]\` with scheme http or https",
+        "error EGRESS_NOT_ORIGIN families.yaml:14 - $.families[1].egress[2]: egress entry \`{{input.host}}\` uses \`{{...}}\`: an allow-list cannot depend on the input; write the origin literally or as a \`\${VAR}\`",
+        "error EGRESS_NOT_ORIGIN families.yaml:15 - $.families[1].egress[3]: egress entry \`https://user@files.example.com\` carries user information: write only \`scheme://host[:port]\`",
+        "error EGRESS_NOT_ORIGIN families.yaml:16 - $.families[1].egress[4]: egress entry \`\${PARTNER_URL}/v2\` is not a bare origin: drop everything after \`\${PARTNER_URL}\` (an allow-list is scheme, host and port)",
+        "error EGRESS_NOT_ORIGIN families.yaml:17 - $.families[1].egress[5]: egress entry \`files.example.com\` is not an origin: write \`scheme://host[:port]\` with scheme http or https",
+      ]
+    `);
+  });
+
+  it("projects the family's `egress`, or else the URL's own origin, into each http tool's backend", async () => {
+    const reg = await loadRegistry(fixture("egress"));
+    const egress = (name: string) => {
+      const b = reg.catalog.tools.find((t) => t.name === name)?.backend;
+      return b?.kind === "http" ? b.egress : undefined;
+    };
+    expect([egress("api.get"), egress("api.partner")]).toEqual([
+      ["https://api.example.com", "${PARTNER_URL}"],
+      ["https://api.example.com", "${PARTNER_URL}"],
+    ]);
+    expect(reg.catalog.tools.map((t) => t.name)).not.toContain("api.fetch");
+    const valid = await loadRegistry(fixture("valid"));
+    const weather = valid.catalog.tools.find((t) => t.name === "weather.current")?.backend;
+    expect(weather?.kind === "http" && weather.egress).toEqual(["${WEATHER_URL}"]);
   });
 });
