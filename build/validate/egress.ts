@@ -17,7 +17,13 @@ const hasOrigin = (origin: string) => hasEnvRef(origin) || originOf(origin) !== 
 export function checkUrlOrigin(url: string, at: Segment[]): Finding[] {
   const { origin } = splitUrlTemplate(url);
   if (origin.includes("{{")) {
-    return [{ code: "URL_ORIGIN_FROM_INPUT", at, message: `the URL's scheme, host or port (\`${origin}\`) comes from the input, so a caller could send the request anywhere: ${FIX}` }];
+    return [
+      {
+        code: "URL_ORIGIN_FROM_INPUT",
+        at,
+        message: `the URL's scheme, host or port (\`${origin}\`) comes from the input, so a caller could send the request anywhere: ${FIX}`,
+      },
+    ];
   }
   if (!hasOrigin(origin)) {
     const found = origin === "" ? `\`${url}\` has none` : `not \`${origin}\``;
@@ -32,8 +38,10 @@ export function checkEgressList(egress: readonly string[] | undefined, at: Segme
   (egress ?? []).forEach((entry, i) => {
     const { origin, path, tail } = splitUrlTemplate(entry);
     const bad = (message: string) => out.push({ code: "EGRESS_NOT_ORIGIN", at: [...at, i], message });
-    if (entry.includes("{{")) bad(`egress entry \`${entry}\` uses \`{{...}}\`: an allow-list cannot depend on the input; write the origin literally or as a \`\${VAR}\``);
-    else if (path !== "" || tail !== "") bad(`egress entry \`${entry}\` is not a bare origin: drop everything after \`${origin}\` (an allow-list is scheme, host and port)`);
+    if (entry.includes("{{"))
+      bad(`egress entry \`${entry}\` uses \`{{...}}\`: an allow-list cannot depend on the input; write the origin literally or as a \`\${VAR}\``);
+    else if (path !== "" || tail !== "")
+      bad(`egress entry \`${entry}\` is not a bare origin: drop everything after \`${origin}\` (an allow-list is scheme, host and port)`);
     else if (hasEnvRef(entry)) return;
     else if (/@/.test(entry)) bad(`egress entry \`${entry}\` carries user information: write only \`scheme://host[:port]\``);
     else if (originOf(entry) === undefined) {

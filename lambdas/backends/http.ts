@@ -54,7 +54,11 @@ const pathSegment =
   (tool: string): Encoder =>
   (value, path) => {
     if (climbs(value)) {
-      refuseArgument(tool, path, "fills a path segment of the URL and may not be `.` or `..` (nor their percent-encoded or backslash forms): send the name itself, not a relative path");
+      refuseArgument(
+        tool,
+        path,
+        "fills a path segment of the URL and may not be `.` or `..` (nor their percent-encoded or backslash forms): send the name itself, not a relative path",
+      );
     }
     return encodeURIComponent(value);
   };
@@ -88,7 +92,10 @@ function allowedOrigins(tool: CatalogTool, egress: readonly string[], rc: Render
 type Target = { url: URL; egress: readonly string[]; allowed: ReadonlySet<string> };
 
 function egressDenied(tool: string, egress: readonly string[], what: string, fix: string): ToolbeltError {
-  return new ToolbeltError("EGRESS_DENIED", `${tool} ${what}, outside its egress allow-list (${egress.join(", ")}); the deployment must ${fix}`, { tool, egress });
+  return new ToolbeltError("EGRESS_DENIED", `${tool} ${what}, outside its egress allow-list (${egress.join(", ")}); the deployment must ${fix}`, {
+    tool,
+    egress,
+  });
 }
 
 /** Render the URL (input only in path and query, each value encoded) and check its origin against the allow-list. */
@@ -99,7 +106,12 @@ function resolveTarget(tool: CatalogTool, rc: RenderContext): Target {
   const parts = splitUrlTemplate(b.url);
   // The build rejects this; an artifact built before that rule must not run it either.
   if (parts.origin.includes("{{")) {
-    throw egressDenied(tool.name, egress, "takes its URL's scheme, host or port from the input, so it may reach any origin", "fix the tool's `url` (the build rejects it) and rebuild the artifact");
+    throw egressDenied(
+      tool.name,
+      egress,
+      "takes its URL's scheme, host or port from the input, so it may reach any origin",
+      "fix the tool's `url` (the build rejects it) and rebuild the artifact",
+    );
   }
   const allowed = allowedOrigins(tool, egress, rc);
   let url: URL;
@@ -128,7 +140,12 @@ function redirectTarget(tool: CatalogTool, res: Response, from: URL, target: Tar
   const origin = originOf(next.href);
   if (origin === undefined || !target.allowed.has(origin)) {
     const where = secrets.redact(origin ?? next.protocol);
-    throw egressDenied(tool.name, target.egress, `was redirected by its upstream to ${where} (not followed)`, "add that origin to the family's `egress` if the tool is meant to reach it");
+    throw egressDenied(
+      tool.name,
+      target.egress,
+      `was redirected by its upstream to ${where} (not followed)`,
+      "add that origin to the family's `egress` if the tool is meant to reach it",
+    );
   }
   return next;
 }

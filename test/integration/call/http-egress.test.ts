@@ -92,13 +92,25 @@ describe("http egress: path templates", () => {
     expect(seen).toEqual([]);
   });
 
-  it.each([".", "../..", "a/../..", "..%2f..", "%2e%2e", "%2E%2e", ".%2e", "%2e", "%252e%252e", "%25252e%25252e", "..\\admin", "a\\..", "%2e%2e%5c", "%2e%2e/%"])(
-    "refuses the dot segment %j before sending anything",
-    async (id) => {
-      await expect(call("demo.tags", { id })).rejects.toMatchObject({ code: "INVALID_ARGUMENTS", details: { argument: "id" } });
-      expect(seen).toEqual([]);
-    },
-  );
+  it.each([
+    ".",
+    "../..",
+    "a/../..",
+    "..%2f..",
+    "%2e%2e",
+    "%2E%2e",
+    ".%2e",
+    "%2e",
+    "%252e%252e",
+    "%25252e%25252e",
+    "..\\admin",
+    "a\\..",
+    "%2e%2e%5c",
+    "%2e%2e/%",
+  ])("refuses the dot segment %j before sending anything", async (id) => {
+    await expect(call("demo.tags", { id })).rejects.toMatchObject({ code: "INVALID_ARGUMENTS", details: { argument: "id" } });
+    expect(seen).toEqual([]);
+  });
 
   it("keeps names that only contain dots, and every reserved character, inside their own segment", async () => {
     for (const id of ["...", ".hidden", "a..b", "v1.2"]) {
@@ -107,7 +119,10 @@ describe("http egress: path templates", () => {
     // `/`, `?`, `#`, `@`, `:` and `%` are data: encodeURIComponent keeps the request on /notes/<one segment>/tags.
     const { result } = await call("demo.tags", { id: "a/b?admin=1#frag@evil.example:1%2f" });
     expect(result).toEqual({ path: "/notes/a%2Fb%3Fadmin%3D1%23frag%40evil.example%3A1%252f/tags", method: "GET" });
-    expect(seen.map((s) => s.url)).toEqual([...["...", ".hidden", "a..b", "v1.2"].map((id) => `/notes/${id}/tags`), "/notes/a%2Fb%3Fadmin%3D1%23frag%40evil.example%3A1%252f/tags"]);
+    expect(seen.map((s) => s.url)).toEqual([
+      ...["...", ".hidden", "a..b", "v1.2"].map((id) => `/notes/${id}/tags`),
+      "/notes/a%2Fb%3Fadmin%3D1%23frag%40evil.example%3A1%252f/tags",
+    ]);
   });
 
   it("climbs() sees through every decoding a server might apply", () => {
@@ -191,7 +206,10 @@ describe("http egress: redirects", () => {
   });
 
   it("gives up after a bounded number of redirects", async () => {
-    await expect(call("demo.go", { where: "loop" })).rejects.toMatchObject({ code: "UPSTREAM_ERROR", message: expect.stringContaining("redirected more than 5 times") });
+    await expect(call("demo.go", { where: "loop" })).rejects.toMatchObject({
+      code: "UPSTREAM_ERROR",
+      message: expect.stringContaining("redirected more than 5 times"),
+    });
     expect(seen).toHaveLength(6);
   });
 });

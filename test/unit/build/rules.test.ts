@@ -272,12 +272,13 @@ describe("registry rules", () => {
   it("refuses a family `egress` entry that is not a bare origin", async () => {
     expect((await check("egress")).filter((l) => l.includes(" families.yaml"))).toMatchInlineSnapshot(`
       [
-        "error EGRESS_NOT_ORIGIN families.yaml:12 - $.families[1].egress[0]: egress entry \`https://files.example.com/downloads\` is not a bare origin: drop everything after \`https://files.example.com\` (an allow-list is scheme, host and port)",
-        "error EGRESS_NOT_ORIGIN families.yaml:13 - $.families[1].egress[1]: egress entry \`ftp://files.example.com\` is not an origin: write \`scheme://host[:port]\` with scheme http or https",
-        "error EGRESS_NOT_ORIGIN families.yaml:14 - $.families[1].egress[2]: egress entry \`{{input.host}}\` uses \`{{...}}\`: an allow-list cannot depend on the input; write the origin literally or as a \`\${VAR}\`",
-        "error EGRESS_NOT_ORIGIN families.yaml:15 - $.families[1].egress[3]: egress entry \`https://user@files.example.com\` carries user information: write only \`scheme://host[:port]\`",
-        "error EGRESS_NOT_ORIGIN families.yaml:16 - $.families[1].egress[4]: egress entry \`\${PARTNER_URL}/v2\` is not a bare origin: drop everything after \`\${PARTNER_URL}\` (an allow-list is scheme, host and port)",
-        "error EGRESS_NOT_ORIGIN families.yaml:17 - $.families[1].egress[5]: egress entry \`files.example.com\` is not an origin: write \`scheme://host[:port]\` with scheme http or https",
+        "error UNDECLARED_VARIABLE families.yaml:19 - $.families[1].egress[6]: \`\${HOST}\` is not a variable of family \`loose\`: declare it under the family's \`variables\` in families.yaml (its tools see no other setting of the gateway)",
+        "error EGRESS_NOT_ORIGIN families.yaml:13 - $.families[1].egress[0]: egress entry \`https://files.example.com/downloads\` is not a bare origin: drop everything after \`https://files.example.com\` (an allow-list is scheme, host and port)",
+        "error EGRESS_NOT_ORIGIN families.yaml:14 - $.families[1].egress[1]: egress entry \`ftp://files.example.com\` is not an origin: write \`scheme://host[:port]\` with scheme http or https",
+        "error EGRESS_NOT_ORIGIN families.yaml:15 - $.families[1].egress[2]: egress entry \`{{input.host}}\` uses \`{{...}}\`: an allow-list cannot depend on the input; write the origin literally or as a \`\${VAR}\`",
+        "error EGRESS_NOT_ORIGIN families.yaml:16 - $.families[1].egress[3]: egress entry \`https://user@files.example.com\` carries user information: write only \`scheme://host[:port]\`",
+        "error EGRESS_NOT_ORIGIN families.yaml:17 - $.families[1].egress[4]: egress entry \`\${PARTNER_URL}/v2\` is not a bare origin: drop everything after \`\${PARTNER_URL}\` (an allow-list is scheme, host and port)",
+        "error EGRESS_NOT_ORIGIN families.yaml:18 - $.families[1].egress[5]: egress entry \`files.example.com\` is not an origin: write \`scheme://host[:port]\` with scheme http or https",
       ]
     `);
   });
