@@ -8,8 +8,10 @@ import { Names, Stage } from "aws-cdk-lib";
 import type { Construct } from "constructs";
 import { parse as parseYaml } from "yaml";
 import { ARTIFACT_FILES } from "../registry/contract/artifact.js";
-import { BriefFile } from "../registry/contract/brief.js";
+import type { BriefFile } from "../registry/contract/brief.js";
 import { PolicyFile } from "../registry/contract/policy.js";
+import { parseBrief, parseBriefs } from "../lambdas/core/deployment-files.js";
+import { describeIssues } from "../lambdas/core/issues.js";
 import { BUNDLED_ARTIFACT_DIR, BUNDLED_BRIEFS_FILE, BUNDLED_POLICY_FILE } from "./bundling.js";
 
 /** The project root: handler entries, the lock file and build/cli.ts are resolved from here. */
@@ -54,10 +56,7 @@ export function stageDeploymentFiles(scope: Construct, props: StagingProps): Sta
   }
 
   const policy = PolicyFile.safeParse(typeof props.policy === "string" ? readStructured(props.policy) : props.policy);
-  if (!policy.success) {
-    const issues = policy.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
-    throw new Error(`invalid Toolbelt policy: ${issues}`);
-  }
+  if (!policy.success) throw new Error(`invalid Toolbelt policy: ${describeIssues(policy.error.issues)}`);
   const policyFile = join(dir, BUNDLED_POLICY_FILE);
   writeFileSync(policyFile, JSON.stringify(policy.data));
 
@@ -69,27 +68,14 @@ export function stageDeploymentFiles(scope: Construct, props: StagingProps): Sta
   return { artifactDir, policyFile, ...(briefsFile ? { briefsFile } : {}) };
 }
 
+/** Briefs from a folder of brief files, one JSON/YAML file holding a list, or the list, through the Lambdas' reader. */
 function readBriefs(source: string | unknown[]): BriefFile[] {
-  let items: { from: string; value: unknown }[];
-  if (typeof source !== "string") items = source.map((value, i) => ({ from: `briefs[${i}]`, value }));
-  else if (statSync(source).isDirectory()) {
-    items = readdirSync(source)
-      .filter((f) => /\.(ya?ml|json)$/.test(f))
-      .sort()
-      .map((f) => ({ from: join(source, f), value: readStructured(join(source, f)) }));
-  } else {
-    const value = readStructured(source);
-    const list = Array.isArray(value) ? value : (value as { briefs?: unknown })?.briefs;
-    if (!Array.isArray(list)) throw new Error(`${source}: briefs must be an array or {briefs: [...]}`);
-    items = list.map((v, i) => ({ from: `${source}[${i}]`, value: v }));
-  }
-  return items.map(({ from, value }) => {
-    const parsed = BriefFile.safeParse(value);
-    if (!parsed.success) {
-      throw new Error(`invalid brief ${from}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}`);
-    }
-    return parsed.data;
-  });
+  if (typeof source !== "string") return parseBriefs(source);
+  if (!statSync(source).isDirectory()) return parseBriefs(readStructured(source), source);
+  return readdirSync(source)
+    .filter((f) => /\.(ya?ml|json)$/.test(f))
+    .sort()
+    .map((f) => parseBrief(readStructured(join(source, f)), join(source, f)));
 }
 
 function readStructured(path: string): unknown {

@@ -3,6 +3,8 @@
 // their diagnostics. Importing those would put full zod back in every bundle; instead
 // test/unit/lambdas/core/deployment-files.test.ts holds each twin to the contract (same verdict, same
 // data, same issues on generated documents, and the same output type).
+import type { BriefFile } from "../../registry/contract/brief.js";
+import { describeIssues } from "./issues.js";
 import * as z from "./zod-mini.js";
 
 /** registry/contract/tool.ts FORMAT_VERSION, the default `version` of both files (the test checks they agree). */
@@ -31,3 +33,21 @@ export const BriefFileSchema = z.strictObject({
   description: z.string(),
   tools: z.array(z.string()).check(z.minLength(1)),
 });
+
+/** One brief, checked against the contract; `from` names it in the error (a file, or `briefs[2]`). */
+export function parseBrief(value: unknown, from: string): BriefFile {
+  const parsed = BriefFileSchema.safeParse(value);
+  if (!parsed.success) throw new Error(`invalid brief ${from}: ${describeIssues(parsed.error.issues)}`);
+  return parsed.data;
+}
+
+/**
+ * The one reader of deployed briefs (the Lambdas, `npm start` and the CDK construct): a JSON array
+ * of briefs or `{briefs: [...]}`, as text or parsed. `from` names the source in errors.
+ */
+export function parseBriefs(json: string | unknown, from = "briefs"): BriefFile[] {
+  const value = typeof json === "string" ? (JSON.parse(json) as unknown) : json;
+  const list = Array.isArray(value) ? value : (value as { briefs?: unknown } | null)?.briefs;
+  if (!Array.isArray(list)) throw new Error(`${from}: briefs must be a JSON array or an object with a \`briefs\` array`);
+  return list.map((b, i) => parseBrief(b, `${from}[${i}]`));
+}

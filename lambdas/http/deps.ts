@@ -3,11 +3,9 @@ import type { BriefFile } from "../../registry/contract/brief.js";
 import type { PolicyFile } from "../../registry/contract/policy.js";
 import type { Config, HttpLimits } from "../config.js";
 import { createPolicy, type Policy } from "../core/auth.js";
-import { BriefFileSchema } from "../core/deployment-files.js";
 import { createFinder } from "../core/find/index.js";
 import type { Finder } from "../core/find/types.js";
 import { globMatcher } from "../../registry/contract/globs.js";
-import { describeIssues } from "../core/issues.js";
 import type { Artifact, Clock, SessionStore, SurfaceBounds } from "../core/ports.js";
 import { createSessions, type Sessions } from "../core/sessions.js";
 import type { Logger } from "./logger.js";
@@ -37,18 +35,6 @@ export type DepsInput = {
   clock?: Clock;
   finder?: Finder;
 };
-
-/** Parse briefs given as JSON (an array, or `{briefs: [...]}`) with the contract's strict schema (its zod/mini twin). */
-export function parseBriefs(json: string | unknown): BriefFile[] {
-  const value = typeof json === "string" ? (JSON.parse(json) as unknown) : json;
-  const list = Array.isArray(value) ? value : (value as { briefs?: unknown })?.briefs;
-  if (!Array.isArray(list)) throw new Error("briefs must be a JSON array or an object with a `briefs` array");
-  return list.map((b, i) => {
-    const parsed = BriefFileSchema.safeParse(b);
-    if (!parsed.success) throw new Error(`brief #${i}: ${describeIssues(parsed.error.issues)}`);
-    return parsed.data;
-  });
-}
 
 export function createDeps(input: DepsInput): Deps {
   const { artifact, config } = input;

@@ -11,7 +11,8 @@ import { loadArtifact } from "../artifact.js";
 import { loadConfig } from "../config.js";
 import { localPolicyFile, parsePolicy } from "../core/auth.js";
 import { createApp } from "../http/app.js";
-import { createDeps, parseBriefs } from "../http/deps.js";
+import { parseBriefs } from "../core/deployment-files.js";
+import { createDeps } from "../http/deps.js";
 import { createCallModule } from "../http/routes/call.js";
 import { DynamoMissStore } from "../stores/misses.js";
 import { jsonLogger } from "../http/logger.js";
@@ -54,20 +55,17 @@ function throwOnErrors(diagnostics: readonly Diagnostic[], what: string): void {
 }
 
 /**
- * Briefs from TOOLBELT_BRIEFS or the artifact's briefs.json go through the handlers' parser; the
- * registry's YAML folder goes through the registry compiler's loader (the one the build runs), whose
- * diagnostics name the file, line and path of every problem.
+ * Briefs from TOOLBELT_BRIEFS go through the Lambdas' reader; the registry's YAML folder goes through
+ * the registry compiler's loader (the one the build runs), whose diagnostics name the file, line and
+ * path of every problem.
  */
-async function loadLocalBriefs(artifactDir: string, inline: string | undefined): Promise<BriefFile[]> {
-  if (inline) return parseBriefs(inline);
-  if (existsSync(join(registryDir, "briefs"))) {
-    const { loadBriefs } = await import("../../build/load.js");
-    const { briefs, diagnostics } = await loadBriefs(registryDir);
-    throwOnErrors(diagnostics, "registry/briefs failed to load");
-    return briefs.map(({ file: _file, ...brief }) => brief);
-  }
-  const file = join(artifactDir, "briefs.json");
-  return existsSync(file) ? parseBriefs(readFileSync(file, "utf8")) : [];
+async function loadLocalBriefs(inline: string | undefined): Promise<BriefFile[]> {
+  if (inline) return parseBriefs(inline, "TOOLBELT_BRIEFS");
+  if (!existsSync(join(registryDir, "briefs"))) return [];
+  const { loadBriefs } = await import("../../build/load.js");
+  const { briefs, diagnostics } = await loadBriefs(registryDir);
+  throwOnErrors(diagnostics, "registry/briefs failed to load");
+  return briefs.map(({ file: _file, ...brief }) => brief);
 }
 
 async function main(): Promise<void> {
@@ -138,7 +136,7 @@ async function main(): Promise<void> {
       say(`API key: ${apiKey ? "from TOOLBELT_API_KEY" : "dev-key (the default)"}: for local use only, never expose this server`);
     }
 
-    const briefs = await loadLocalBriefs(artifactDir, config.briefsJson);
+    const briefs = await loadLocalBriefs(config.briefsJson);
     const deps = createDeps({ artifact, store: dynamo.store, policy, briefs, config, logger: jsonLogger() });
     // Templates read `${VAR}` from this environment at call time (DEMO_SERVICE_*, EVERYTHING_MCP_URL set above).
     // File and git tools reach the project directory unless TOOLBELT_FILE_ROOTS says otherwise.

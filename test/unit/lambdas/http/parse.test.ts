@@ -5,7 +5,7 @@ import { createApp } from "../../../../lambdas/http/app.js";
 import { createDeps } from "../../../../lambdas/http/deps.js";
 import { memoryLogger } from "../../../../lambdas/http/logger.js";
 import { DEFAULT_HTTP_LIMITS, DEFAULT_SURFACE_BOUNDS, loadConfig } from "../../../../lambdas/config.js";
-import { parseBriefs } from "../../../../lambdas/http/deps.js";
+import { parseBriefs } from "../../../../lambdas/core/deployment-files.js";
 import { jsonDepth } from "../../../../lambdas/http/parse.js";
 import { testBriefs, testPolicy, TEST_KEYS } from "../../../helpers/api.js";
 import { memoryTestArtifact } from "../../../helpers/artifact.js";
@@ -72,7 +72,8 @@ describe("config and briefs", () => {
   it("reads briefs as an array or {briefs} with the contract's strict schema", () => {
     expect(parseBriefs(JSON.stringify(testBriefs())).map((b) => b.name)).toEqual(["review", "notes"]);
     expect(parseBriefs({ briefs: testBriefs() })).toHaveLength(2);
-    expect(() => parseBriefs([{ name: "x", description: "d", tools: [], extra: 1 }])).toThrow(/brief #0/);
+    expect(() => parseBriefs([{ name: "x", description: "d", tools: [], extra: 1 }])).toThrow(/^invalid brief briefs\[0\]: /);
+    expect(() => parseBriefs("[{}]", "TOOLBELT_BRIEFS")).toThrow(/^invalid brief TOOLBELT_BRIEFS\[0\]: /);
   });
 });
 
