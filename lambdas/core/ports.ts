@@ -2,6 +2,11 @@
 // implemented by the adapters (stores/, the artifact loader, handlers/). Adapters import this
 // file; the core imports no adapter.
 import type { Catalog, CatalogTool, Manifest } from "../../registry/contract/artifact.js";
+import type { Miss, MissOutcome, MissSummary } from "../contract/misses.js";
+import type { Pin } from "../contract/sessions.js";
+
+// Pins and misses are stored and answered as they are: their shapes are the wire contract's.
+export type { Miss, MissOutcome, MissSummary, Pin };
 
 /** Which tool names a caller may find and call (allowed by some grant, denied by none). */
 export type GrantFilter = (name: string) => boolean;
@@ -38,14 +43,6 @@ export type SurfaceBounds = {
   pinBudgetBytes: number;
 };
 
-export type Pin = {
-  name: string;
-  /** Serialized schema bytes the pin costs on the surface. */
-  bytes: number;
-  /** Epoch milliseconds of the last use (pins are kept oldest-first; this is for readers). */
-  last_used: number;
-};
-
 export type SessionRecord = {
   id: string;
   /** Principal id that opened the session; nobody else may read or use it. */
@@ -73,34 +70,8 @@ export interface SessionStore {
   update(next: SessionRecord, expectedVersion: number): Promise<void>;
 }
 
-export type MissOutcome = "resolved" | "ambiguous" | "not_found";
-
-/** One tool name a caller sent that was not an exact name it may call. */
-export type Miss = {
-  /** The name as the caller sent it. */
-  name: string;
-  principal: string;
-  /** ISO 8601 time. */
-  at: string;
-  outcome: MissOutcome;
-  resolved_to?: string;
-};
-
 /** Where the call core writes misses. */
 export type MissRecorder = { record(miss: Miss): Promise<void> };
-
-export type MissSummary = {
-  /** The canonical form the misses share (case and separators folded). */
-  canonical: string;
-  count: number;
-  /** The spellings callers sent. */
-  names: string[];
-  last_at: string;
-  last_principal: string;
-  last_outcome: MissOutcome;
-  /** What the last miss resolved to, when it resolved. */
-  resolved_to?: string;
-};
 
 /** The miss log: written by the call core, read back by operators. */
 export interface MissStore extends MissRecorder {

@@ -1,41 +1,14 @@
 // The one surface policy (REST, MCP and unattended runs share it): what a session advertises.
 // Narrowing is measured: only when the granted catalog crosses the tool-count or schema-byte bound.
-import * as z from "zod/mini";
 import type { CatalogTool, FamilyInfo } from "../../registry/contract/artifact.js";
 import { META_TOOLS, modelName, modelNameOf, verbOf } from "../../registry/contract/names.js";
 import type { JsonSchema } from "../../registry/contract/schema-types.js";
 import type { Artifact, Pin, SurfaceBounds } from "./ports.js";
 import { globMatcher } from "../../registry/contract/globs.js";
-import { CallInput, FindInput } from "./requests.js";
+import { metaToolDefinition } from "../contract/meta-tools.js";
+import type { BeltReason, ManifestFamily, SizeFigure, Surface, SurfaceTool } from "../contract/sessions.js";
 
-export type BeltReason = "meta" | "always" | "declared" | "pinned" | "granted";
-
-export type SurfaceTool = {
-  name: string;
-  /** The model-safe name (names.json): what a function-calling API accepts; call takes it as the name. */
-  model_name: string;
-  description: string;
-  input_schema: JsonSchema;
-  output_schema?: JsonSchema;
-  /** Why the tool is on the belt (the first reason that applies, in this order). */
-  on_belt: BeltReason;
-};
-
-export type ManifestFamily = { name: string; description: string; tool_count: number; examples: string[] };
-
-export type SizeFigure = { tools: number; bytes: number; approx_tokens: number };
-
-export type Surface = {
-  narrowed: boolean;
-  /** Which bound decided, in words. */
-  reason: string;
-  bounds: { max_tools: number; max_schema_bytes: number; pin_budget_bytes: number };
-  tools: SurfaceTool[];
-  manifest: { families: ManifestFamily[] };
-  pins: { used_bytes: number; budget_bytes: number; tools: Pin[] };
-  /** The surface as served vs. the full granted catalog advertised in the same shape. */
-  size: { surface: SizeFigure; catalog: SizeFigure };
-};
+export type { BeltReason, ManifestFamily, SizeFigure, Surface, SurfaceTool };
 
 export type SurfaceInput = {
   artifact: Pick<Artifact, "tools" | "families" | "byName">;
@@ -47,18 +20,10 @@ export type SurfaceInput = {
   bounds: SurfaceBounds;
 };
 
-const toSchema = (s: z.core.$ZodType) => z.toJSONSchema(s, { target: "draft-7", io: "input" }) as JsonSchema;
-
 /** Built-in definitions of the meta-tools, used when the catalog does not carry them. */
 export const META_TOOL_DEFS: Record<string, { description: string; input_schema: JsonSchema }> = {
-  "toolbelt.find": {
-    description: "Search every tool you may call by capability (one capability per query) and get the best matches with their schemas.",
-    input_schema: toSchema(FindInput),
-  },
-  "toolbelt.call": {
-    description: "Call any tool you may call by name with arguments checked against its input schema.",
-    input_schema: toSchema(CallInput),
-  },
+  "toolbelt.find": metaToolDefinition("toolbelt.find"),
+  "toolbelt.call": metaToolDefinition("toolbelt.call"),
 };
 
 type Entry = Omit<SurfaceTool, "on_belt">;

@@ -1,18 +1,9 @@
 // Error → response mapping: one shape `{error: {code, message, details}}`; a 500 carries only a request id.
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import * as z from "../core/zod-mini.js";
-import { ERROR_STATUS, ToolbeltError, type ErrorCode } from "../core/errors.js";
+import type { ErrorBody } from "../contract/errors.js";
+import { ToolbeltError, type ErrorCode } from "../core/errors.js";
 import type { Logger } from "./logger.js";
-
-export const ErrorBody = z.object({
-  error: z.object({
-    code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]),
-    message: z.string(),
-    details: z.record(z.string(), z.unknown()),
-  }),
-});
-export type ErrorBody = z.infer<typeof ErrorBody>;
 
 const STATUS_CODES: Partial<Record<number, ErrorCode>> = {
   400: "INVALID_REQUEST",

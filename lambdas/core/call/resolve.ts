@@ -5,10 +5,11 @@
 // name (or its model-safe form) says "not granted" (403; the caller knows it); the rest answer 404
 // without naming the ungranted tool, so probing verbs does not list what find hides.
 import { canonicalName, modelName, verbOf } from "../../../registry/contract/names.js";
+import type { ResolutionRule } from "../../contract/call.js";
 import type { GrantFilter } from "../ports.js";
 import { editDistance, mayBeWithin, signature, typoBudget } from "./distance.js";
 
-export type ResolutionRule = "case" | "separators" | "family_prefix" | "typo";
+export type { ResolutionRule };
 
 export type Resolution =
   | { status: "exact"; name: string }

@@ -1,20 +1,14 @@
 // The call contract and the ports the gateway needs; adapters (routes, handlers, backends, stores) fill them.
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
 import type { ToolKind } from "../../../registry/contract/tool.js";
+import type { CallBody, CallResponse } from "../../contract/call.js";
 import type { Caller, MissRecorder, SessionRecord } from "../ports.js";
-import type { ResolutionRule } from "./resolve.js";
+import type * as z from "../zod-mini.js";
 
-export type CallRequest = { tool: string; args?: unknown; session?: string };
+export type { CallResponse };
 
-export type CallResponse = {
-  /** The full name of the tool that ran. */
-  tool: string;
-  /** The name the caller sent, when it was a near-miss that resolved. */
-  resolved_from?: string;
-  /** Which tolerance rule resolved it. */
-  resolution?: ResolutionRule;
-  result: unknown;
-};
+/** POST /v1/call's body; `args` may be anything here (a nested toolbelt.call passes what it got): the tool's schema checks it. */
+export type CallRequest = Omit<z.input<typeof CallBody>, "args"> & { args?: unknown };
 
 export type BackendContext = {
   /** Aborted when the tool's timeout passes or the request goes away. */

@@ -4,6 +4,7 @@ import type { CatalogTool } from "../../../registry/contract/artifact.js";
 import { MAX_MODEL_NAME, canonicalName, modelNameOf } from "../../../registry/contract/names.js";
 import type { SearchIndexData } from "../../../registry/contract/search-options.js";
 import type { Artifact, GrantFilter } from "../ports.js";
+import { FIND_LIMITS } from "../../contract/find.js";
 import { ToolbeltError } from "../errors.js";
 import { globMatcher } from "../../../registry/contract/globs.js";
 import { segments } from "./segment.js";
@@ -65,8 +66,8 @@ export type FinderOptions = {
  * trade-off is in test/eval/README.md, "No tool fits".
  */
 export const DEFAULT_MIN_SCORE = 0.4;
-export const DEFAULT_LIMIT = 10;
-export const MAX_LIMIT = 100;
+export const DEFAULT_LIMIT = FIND_LIMITS.defaultResults;
+export const MAX_LIMIT = FIND_LIMITS.maxResults;
 
 export function createFinder(artifact: Artifact, options: FinderOptions = {}): Finder {
   const data = artifact.index as SearchIndexData;

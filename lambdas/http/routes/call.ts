@@ -4,7 +4,9 @@ import { Hono } from "hono";
 import { ToolbeltError } from "../../core/errors.js";
 import type { RouteModule } from "../app.js";
 import { createAppCallGateway, type CallGatewayOptions } from "../call-gateway.js";
-import { CallBody, CALL_PATHS } from "../openapi-call.js";
+import { CallBody, type CallResponse } from "../../contract/call.js";
+import { MISSES_LIMITS, MissesQuery, type MissesResponse } from "../../contract/misses.js";
+import { CALL_PATHS } from "../openapi-call.js";
 import type { Deps } from "../deps.js";
 import { callerOf, type AppEnv } from "../env.js";
 import { checkBody, readJsonBody } from "../parse.js";
@@ -45,22 +47,21 @@ export function createCallModule(options: CallModuleOptions): CallModule {
           signal: c.req.raw.signal,
           ...(remaining !== undefined ? { maxTimeoutMs: Math.max(1, remaining - LAMBDA_MARGIN_MS) } : {}),
         });
-        return c.json(response);
+        return c.json<CallResponse>(response);
       });
 
       app.get("/v1/admin/misses", async (c) => {
         if (!callerOf(c).admin) {
           throw new ToolbeltError("FORBIDDEN", "the miss log is for operators: this needs a principal with `admin: true` in the policy");
         }
-        const rawLimit = c.req.query("limit");
-        const limit = rawLimit === undefined ? 20 : Number(rawLimit);
-        if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-          throw new ToolbeltError("INVALID_REQUEST", "limit must be an integer from 1 to 1000", { limit: rawLimit });
+        const query = MissesQuery.safeParse(c.req.query());
+        if (!query.success) {
+          throw new ToolbeltError("INVALID_REQUEST", `limit must be an integer from 1 to ${MISSES_LIMITS.max}`, { limit: c.req.query("limit") });
         }
-        if (!options.misses) return c.json({ misses: [] });
-        const name = c.req.query("name");
-        if (name !== undefined) return c.json({ name, events: await options.misses.recent(name, limit) });
-        return c.json({ misses: await options.misses.top(limit) });
+        const { limit, name } = query.data;
+        if (!options.misses) return c.json<MissesResponse>({ misses: [] });
+        if (name !== undefined) return c.json<MissesResponse>({ name, events: await options.misses.recent(name, limit) });
+        return c.json<MissesResponse>({ misses: await options.misses.top(limit) });
       });
       return app;
     },

@@ -1,6 +1,6 @@
-// POST /v1/find: rank the tools the caller may call (the shed, or one family: the box).
+// POST /v1/find: rank the tools the caller may call (the whole registry, or one family).
 import { Hono } from "hono";
-import { FindBody } from "../../core/requests.js";
+import { FindBody, type FindResponse } from "../../contract/find.js";
 import type { Deps } from "../deps.js";
 import { callerOf, type AppEnv } from "../env.js";
 import { parseJsonBody } from "../parse.js";
@@ -13,10 +13,10 @@ export function findRoutes(deps: Deps): Hono<AppEnv> {
     // A named session must be the caller's; another principal's is reported as missing.
     const record = session ? await deps.sessions.get(session, caller) : undefined;
     const result = await deps.finder.find(request, caller.granted);
-    if (!record) return c.json(result);
+    if (!record) return c.json<FindResponse>(result);
     // Within a session, say which results are already on its belt (callable without another look-up).
     const belt = new Set(deps.sessions.beltNames(record, caller));
-    return c.json({ ...result, session, tools: result.tools.map((t) => ({ ...t, on_belt: belt.has(t.name) })) });
+    return c.json<FindResponse>({ ...result, session, tools: result.tools.map((t) => ({ ...t, on_belt: belt.has(t.name) })) });
   });
   return app;
 }

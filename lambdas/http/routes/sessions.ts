@@ -1,14 +1,14 @@
 // POST /v1/sessions and GET /v1/sessions/{id}/surface: the belt of one principal's session.
 import { Hono } from "hono";
 import { ToolbeltError } from "../../core/errors.js";
-import { OpenSessionBody, SESSION_ID_RE } from "../../core/requests.js";
+import { OpenSessionBody, SESSION_ID_RE, type SessionResponse, type SessionView } from "../../contract/sessions.js";
 import type { Caller, SessionRecord } from "../../core/ports.js";
 import type { Deps } from "../deps.js";
 import { callerOf, type AppEnv } from "../env.js";
 import { parseJsonBody } from "../parse.js";
 
 /** What a client sees of a session: declared tools only as far as they are granted. */
-export function sessionView(deps: Deps, s: SessionRecord, caller: Caller) {
+export function sessionView(deps: Deps, s: SessionRecord, caller: Caller): SessionView {
   return {
     id: s.id,
     brief: s.brief ?? null,
@@ -25,7 +25,7 @@ export function sessionRoutes(deps: Deps): Hono<AppEnv> {
     const caller = callerOf(c);
     const body = await parseJsonBody(c, OpenSessionBody, { maxBytes: deps.config.http.maxBodyBytes, optional: true });
     const session = await deps.sessions.open(caller, body.brief);
-    return c.json({ session: sessionView(deps, session, caller), surface: deps.sessions.surface(session, caller) }, 201, {
+    return c.json<SessionResponse>({ session: sessionView(deps, session, caller), surface: deps.sessions.surface(session, caller) }, 201, {
       location: `/v1/sessions/${session.id}/surface`,
     });
   });
@@ -39,7 +39,7 @@ export function sessionRoutes(deps: Deps): Hono<AppEnv> {
       });
     }
     const session = await deps.sessions.get(id, caller);
-    return c.json({ session: sessionView(deps, session, caller), surface: deps.sessions.surface(session, caller) });
+    return c.json<SessionResponse>({ session: sessionView(deps, session, caller), surface: deps.sessions.surface(session, caller) });
   });
 
   return app;

@@ -6,8 +6,9 @@ import { callerOf, type AppEnv } from "../../../lambdas/http/env.js";
 import { ARTIFACT_FORMAT_VERSION } from "../../../registry/contract/artifact.js";
 import { ERROR_STATUS } from "../../../lambdas/core/errors.js";
 import { ToolbeltError } from "../../../lambdas/core/errors.js";
-import { FindBody, OpenSessionBody } from "../../../lambdas/core/requests.js";
-import { z } from "zod";
+import { FindBody } from "../../../lambdas/contract/find.js";
+import { jsonSchema } from "../../../lambdas/contract/schema.js";
+import { OpenSessionBody } from "../../../lambdas/contract/sessions.js";
 import type { SessionStore } from "../../../lambdas/core/ports.js";
 import { startTestApi, type TestApi } from "../../helpers/api.js";
 import { startDynalite, type TestDynamo } from "../../helpers/dynalite.js";
@@ -58,7 +59,7 @@ describe("GET /v1/health and /v1/openapi.json (public)", () => {
     };
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths).sort()).toEqual(["/v1/find", "/v1/health", "/v1/openapi.json", "/v1/sessions", "/v1/sessions/{id}/surface"]);
-    const json = (s: z.core.$ZodType) => JSON.parse(JSON.stringify(z.toJSONSchema(s, { io: "input", unrepresentable: "any" })));
+    const json = (s: Parameters<typeof jsonSchema>[0]) => JSON.parse(JSON.stringify(jsonSchema(s, "input")));
     expect(doc.paths["/v1/find"]?.post?.requestBody?.content["application/json"]?.schema).toEqual(json(FindBody));
     expect(doc.paths["/v1/sessions"]?.post?.requestBody?.content["application/json"]?.schema).toEqual(json(OpenSessionBody));
     // Strict bodies: the document says unknown fields are refused, as the route does.

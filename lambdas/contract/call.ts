@@ -1,0 +1,48 @@
+// POST /v1/call and the toolbelt.call and toolbelt.reshape meta-tools.
+import * as z from "../core/zod-mini.js";
+import { anyObject, described } from "./schema.js";
+import { SessionId } from "./sessions.js";
+
+export const CALL_LIMITS = { toolChars: 256 } as const;
+
+/** The input of toolbelt.call, and POST /v1/call's body without `session`. */
+export const CallInput = z.strictObject({
+  tool: described(
+    z.string().check(z.minLength(1), z.maxLength(CALL_LIMITS.toolChars)),
+    "Full tool name such as git.log; near-misses in case or separators are resolved when unambiguous.",
+    ["time.now"],
+  ),
+  args: described(z._default(anyObject(), {}), "The tool's arguments, matching its input schema.", [{ zone: "Asia/Tokyo" }]),
+});
+export type CallInput = z.infer<typeof CallInput>;
+
+export const CallBody = z.extend(CallInput, {
+  session: described(z.optional(SessionId), "Your session: the tool is pinned on its surface after a successful call"),
+});
+export type CallBody = z.infer<typeof CallBody>;
+
+export const ResolutionRule = z.enum(["case", "separators", "family_prefix", "typo"]);
+export type ResolutionRule = z.infer<typeof ResolutionRule>;
+
+export const CallResponse = z.object({
+  tool: described(z.string(), "Full name of the tool that ran"),
+  resolved_from: described(z.optional(z.string()), "The name you sent, when it was a near-miss that resolved"),
+  resolution: described(z.optional(ResolutionRule), "Which tolerance rule resolved it"),
+  result: described(z.unknown(), "What the tool returned"),
+});
+export type CallResponse = z.infer<typeof CallResponse>;
+
+/** The input of toolbelt.reshape. */
+export const ReshapeInput = z.strictObject({
+  data: described(z.unknown(), "Any JSON value, typically the result of another tool.", [{ notes: [{ id: "n1", title: "Groceries" }], count: 1 }]),
+  mapping: described(
+    z.record(z.string(), z.string()).check(
+      // JSON Schema's minProperties for the published schema, the refinement for parsing.
+      z.meta({ minProperties: 1 }),
+      z.refine((m) => Object.keys(m).length > 0, "give at least one output key"),
+    ),
+    "Output key to the path of the value to put under it; a path is dotted with optional indexes (notes[0].title), rooted ($.count) or a JSON Pointer (/notes/0/id), and a missing path gives null.",
+    [{ first_title: "notes[0].title", total: "count" }],
+  ),
+});
+export type ReshapeInput = z.infer<typeof ReshapeInput>;

@@ -1,0 +1,65 @@
+// POST /v1/find and the toolbelt.find meta-tool: one request and one result shape for both.
+import * as z from "../core/zod-mini.js";
+import { anyObject, described, modelNameField } from "./schema.js";
+import { SessionId } from "./sessions.js";
+
+export const FIND_LIMITS = { queryChars: 1000, maxResults: 50, defaultResults: 10 } as const;
+
+/** The input of toolbelt.find, and POST /v1/find's body without `session`. */
+export const FindInput = z.strictObject({
+  query: described(
+    z.string().check(z.trim(), z.minLength(1), z.maxLength(FIND_LIMITS.queryChars)),
+    "One capability in plain words, as you would ask a colleague.",
+    ["show recent commits", "convert celsius to fahrenheit"],
+  ),
+  limit: described(
+    z._default(z.number().check(z.int(), z.minimum(1), z.maximum(FIND_LIMITS.maxResults)), FIND_LIMITS.defaultResults),
+    "Most tools to return.",
+  ),
+  min_score: described(
+    z.optional(z.number().check(z.minimum(0), z.maximum(1))),
+    "Leave out tools scoring below this; when none reach it the answer is an empty list with verdict none.",
+  ),
+  family: described(
+    z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
+    "Search only this family (for example git or notes) instead of the whole registry.",
+  ),
+  schemas: described(z._default(z.boolean(), true), "Include each tool's input schema and output shape in the results."),
+});
+/** What find takes: fields with defaults may be left out. */
+export type FindRequest = z.input<typeof FindInput>;
+
+export const FindBody = z.extend(FindInput, {
+  session: described(z.optional(SessionId), "Session the search belongs to (must be yours): each result then says whether it is on the belt"),
+});
+export type FindBody = z.infer<typeof FindBody>;
+
+export const AlwaysTool = z.object({
+  name: z.string(),
+  model_name: modelNameField(),
+  family: z.string(),
+  description: z.string(),
+  input_schema: z.optional(anyObject()),
+  output_schema: z.optional(anyObject()),
+});
+export type AlwaysTool = z.infer<typeof AlwaysTool>;
+
+export const FoundTool = z.extend(AlwaysTool, { score: described(z.number(), "Fit to the query, 0..1") });
+export type FoundTool = z.infer<typeof FoundTool>;
+
+/** What find answers (toolbelt.find's result). */
+export const FindResult = z.object({
+  mode: z.enum(["keyword", "decision"]),
+  verdict: described(z.enum(["match", "none"]), "none: no tool you may call fits the query"),
+  tools: z.array(FoundTool),
+  always: described(z.array(AlwaysTool), "Always-loaded tools you may call, beside the ranking"),
+  fallback_reason: z.optional(z.string()),
+});
+export type FindResult = z.infer<typeof FindResult>;
+
+/** POST /v1/find's answer: the result, and within a session which tools are already on its belt. */
+export const FindResponse = z.extend(FindResult, {
+  tools: z.array(z.extend(FoundTool, { on_belt: described(z.optional(z.boolean()), "With a session: the tool is already on its surface") })),
+  session: z.optional(z.string()),
+});
+export type FindResponse = z.infer<typeof FindResponse>;

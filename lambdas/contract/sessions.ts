@@ -1,0 +1,66 @@
+// POST /v1/sessions and GET /v1/sessions/{id}/surface: a session and the surface it advertises.
+import * as z from "../core/zod-mini.js";
+import { anyObject, described, int, modelNameField } from "./schema.js";
+
+export const SESSION_ID_RE = /^[A-Za-z0-9_-]{16,64}$/;
+export const SessionId = z.string().check(z.regex(SESSION_ID_RE, "a session id as returned by POST /v1/sessions"));
+
+export const OpenSessionBody = z.strictObject({
+  brief: described(z.optional(z.string().check(z.minLength(1), z.maxLength(64))), "Name of a brief whose declared tools are pre-loaded"),
+});
+export type OpenSessionBody = z.infer<typeof OpenSessionBody>;
+
+export const BeltReason = z.enum(["meta", "always", "declared", "pinned", "granted"]);
+export type BeltReason = z.infer<typeof BeltReason>;
+
+export const SurfaceTool = z.object({
+  name: z.string(),
+  model_name: modelNameField(),
+  description: z.string(),
+  input_schema: anyObject(),
+  output_schema: z.optional(anyObject()),
+  on_belt: described(BeltReason, "Why the tool is on the belt (the first reason that applies, in this order)"),
+});
+export type SurfaceTool = z.infer<typeof SurfaceTool>;
+
+export const ManifestFamily = z.object({ name: z.string(), description: z.string(), tool_count: int(), examples: z.array(z.string()) });
+export type ManifestFamily = z.infer<typeof ManifestFamily>;
+
+export const SizeFigure = z.object({ tools: int(), bytes: int(), approx_tokens: int() });
+export type SizeFigure = z.infer<typeof SizeFigure>;
+
+export const Pin = z.object({
+  name: z.string(),
+  /** Serialized schema bytes the pin costs on the surface. */
+  bytes: int(),
+  /** Epoch milliseconds of the last use (pins are kept oldest-first; this is for readers). */
+  last_used: z.number(),
+});
+export type Pin = z.infer<typeof Pin>;
+
+export const Surface = z.object({
+  narrowed: z.boolean(),
+  reason: described(z.string(), "Which bound decided, in words"),
+  bounds: z.object({ max_tools: int(), max_schema_bytes: int(), pin_budget_bytes: int() }),
+  tools: z.array(SurfaceTool),
+  manifest: z.object({ families: z.array(ManifestFamily) }),
+  pins: z.object({ used_bytes: int(), budget_bytes: int(), tools: z.array(Pin) }),
+  size: described(
+    z.object({ surface: SizeFigure, catalog: SizeFigure }),
+    "The surface as served vs. the full granted catalog advertised in the same shape",
+  ),
+});
+export type Surface = z.infer<typeof Surface>;
+
+/** What a client sees of a session: declared tools only as far as they are granted. */
+export const SessionView = z.object({
+  id: z.string(),
+  brief: z.nullable(z.string()),
+  declared: z.array(z.string()),
+  created_at: z.string(),
+  expires_at: z.string(),
+});
+export type SessionView = z.infer<typeof SessionView>;
+
+export const SessionResponse = z.object({ session: SessionView, surface: Surface });
+export type SessionResponse = z.infer<typeof SessionResponse>;

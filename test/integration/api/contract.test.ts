@@ -1,0 +1,273 @@
+// The wire contract holds: every answer of every route (success and error), from a real listening
+// server over real dynalite and a real loopback upstream, matches the schema that the served OpenAPI
+// document gives for its path, method and status (ajv, 2020-12: objects closed to unlisted fields),
+// and parses with the contract's zod schema. A route whose answer drifts from its documented
+// schema, or answers with an undocumented status, fails here.
+import addFormats from "ajv-formats";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PolicyFile } from "../../../registry/contract/policy.js";
+import { CallResponse } from "../../../lambdas/contract/call.js";
+import { ErrorBody } from "../../../lambdas/contract/errors.js";
+import { FindResponse } from "../../../lambdas/contract/find.js";
+import { HealthResponse } from "../../../lambdas/contract/health.js";
+import { metaToolDefinition } from "../../../lambdas/contract/meta-tools.js";
+import { MissesResponse } from "../../../lambdas/contract/misses.js";
+import { SessionResponse } from "../../../lambdas/contract/sessions.js";
+import { sha256Hex } from "../../../lambdas/core/auth.js";
+import { ToolbeltError } from "../../../lambdas/core/errors.js";
+import type { SessionStore } from "../../../lambdas/core/ports.js";
+import type * as z from "../../../lambdas/core/zod-mini.js";
+import { createCallModule, type CallModule } from "../../../lambdas/http/routes/call.js";
+import { DynamoMissStore } from "../../../lambdas/stores/misses.js";
+import { startTestApi, TEST_KEYS, type TestApi } from "../../helpers/api.js";
+import { testArtifactInput } from "../../helpers/artifact.js";
+import { startDynalite, type TestDynamo } from "../../helpers/dynalite.js";
+import { catalogTool, startLoopback, type Loopback } from "../call/helpers.js";
+
+type Schema = Record<string, unknown>;
+type Operation = { responses: Record<string, { content?: Record<string, { schema: Schema }> }> };
+type Doc = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
+
+/** The zod schema of each documented success answer (errors are all ErrorBody). */
+const SUCCESS: Record<string, z.ZodMiniType> = {
+  "GET /v1/health": HealthResponse,
+  "POST /v1/find": FindResponse,
+  "POST /v1/sessions": SessionResponse,
+  "GET /v1/sessions/{id}/surface": SessionResponse,
+  "POST /v1/call": CallResponse,
+  "GET /v1/admin/misses": MissesResponse,
+};
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats.default(ajv);
+
+/**
+ * What is wrong with an answer, measured against the document: an undocumented operation or status,
+ * a body that fails the documented schema or the contract's zod schema. Empty when it holds.
+ */
+function contractProblems(doc: Doc, method: string, path: string, status: number, body: unknown): string[] {
+  const where = `${method} ${path} ${status}`;
+  const op = doc.paths[path]?.[method.toLowerCase()];
+  // A known path with another method (405), or no route at all (404): the one error body.
+  const documented = op ? op.responses[String(status)] : (status === 404 || status === 405) ? { content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } } : undefined;
+  if (!documented) return [`${where}: ${op ? "status not documented" : "operation not documented"}`];
+  const problems: string[] = [];
+  let schema = documented.content?.["application/json"]?.schema;
+  if (schema?.$ref === "#/components/schemas/Error") schema = doc.components.schemas.Error;
+  if (schema) {
+    const validate = ajv.compile(schema);
+    if (!validate(body)) problems.push(...(validate.errors ?? []).map((e) => `${where}: document: ${e.instancePath || "(body)"} ${e.message} ${JSON.stringify(e.params)}`));
+  }
+  const zodSchema = status >= 400 ? ErrorBody : op ? SUCCESS[`${method} ${path}`] : undefined;
+  if (zodSchema) {
+    const parsed = zodSchema.safeParse(body);
+    if (!parsed.success) problems.push(...parsed.error.issues.map((i) => `${where}: contract: ${i.path.join(".")} ${i.message}`));
+  } else if (schema) problems.push(`${where}: no contract schema for a documented answer`);
+  return problems;
+}
+
+const policy = (): PolicyFile => ({
+  version: 1,
+  principals: [
+    { id: "alice", keys: [sha256Hex(TEST_KEYS.alice)], allow: ["*"], deny: ["admin.*"], admin: false },
+    { id: "carol", keys: [sha256Hex(TEST_KEYS.carol)], allow: ["*"], deny: [], admin: true },
+  ],
+});
+
+/** Session ids the store fails on: a plain error (500) and an unavailable table (503). */
+const BROKEN = "broken-broken-broken";
+const BUSY = "busy-busy-busy-busy-";
+
+// Near the real time: the miss log keeps events for 30 days of the wall clock.
+let now = Date.now();
+let upstream: Loopback;
+let dynamo: TestDynamo;
+let calls: CallModule;
+let api: TestApi;
+let doc: Doc;
+/** Every answer seen: operation key → statuses. */
+const seen = new Map<string, Set<number>>();
+const problems: string[] = [];
+
+beforeAll(async () => {
+  upstream = await startLoopback((req, res) => {
+    if (req.url === "/hang") return; // never answers: only the tool's timeout ends the call
+    const failed = req.url === "/fail";
+    res.writeHead(failed ? 500 : 200, { "content-type": "application/json" });
+    res.end(failed ? '{"oops":true}' : '{"id":"n1"}');
+  });
+  dynamo = await startDynalite();
+  const real = dynamo.store;
+  const store: SessionStore = {
+    create: (s) => real.create(s),
+    update: (next, expected) => real.update(next, expected),
+    get: (id) => {
+      if (id === BROKEN) throw new Error("disk on fire");
+      if (id === BUSY) throw new ToolbeltError("UNAVAILABLE", "the session store is throttled; retry");
+      return real.get(id);
+    },
+  };
+  const http = (path: string) => ({ kind: "http" as const, method: "POST", url: `${upstream.url}${path}`, output: "json" as const });
+  const meta = (name: "find" | "call" | "reshape") => {
+    const { description, input_schema } = metaToolDefinition(`toolbelt.${name}`);
+    return catalogTool(`toolbelt.${name}`, { kind: "builtin", handler: name }, { description, input_schema });
+  };
+  calls = createCallModule({ env: {}, misses: new DynamoMissStore(dynamo.client, dynamo.table) });
+  api = await startTestApi({
+    input: testArtifactInput([
+      meta("find"),
+      meta("call"),
+      meta("reshape"),
+      catalogTool("notes.create", http("/create"), { description: "Create a note with a title." }),
+      catalogTool("notes.fail", http("/fail"), { description: "A note tool whose upstream fails." }),
+      catalogTool("notes.hang", http("/hang"), { description: "A note tool whose upstream never answers.", timeout_ms: 300 }),
+      catalogTool("imported.lookup", { kind: "builtin", handler: "unavailable" }, { description: "Imported without a backend." }),
+      catalogTool("admin.reset", http("/reset"), { description: "Reset the workspace." }),
+    ]),
+    policy: policy(),
+    briefs: [{ version: 1, name: "notes", description: "Take notes", tools: ["notes.*"] }],
+    dynamo,
+    store,
+    clock: () => now,
+    config: { sessionTtlSecs: 600, http: { maxBodyBytes: 8 * 1024, maxUrlChars: 2048 } },
+    extraRoutes: [calls],
+  });
+  doc = (await (await api.request("/v1/openapi.json", { as: null })).json()) as Doc;
+});
+
+afterAll(async () => {
+  await api?.close();
+  await calls?.close();
+  await dynamo?.close();
+  await upstream?.close();
+});
+
+type Ask = { as?: keyof typeof TEST_KEYS | null; json?: unknown; body?: string; headers?: Record<string, string>; method?: string };
+
+/** Send one request, hold its answer to the contract, and return the answer's status and body. */
+// biome-ignore lint/suspicious/noExplicitAny: answers are read field by field in the assertions below
+async function answer(template: string, path: string, ask: Ask = {}): Promise<{ status: number; body: any }> {
+  const method = ask.method ?? (ask.json !== undefined || ask.body !== undefined ? "POST" : "GET");
+  const init: RequestInit & { as?: keyof typeof TEST_KEYS | null; json?: unknown } = { method, as: ask.as === undefined ? "alice" : ask.as };
+  if (ask.json !== undefined) init.json = ask.json;
+  if (ask.body !== undefined) init.body = ask.body;
+  if (ask.headers) init.headers = ask.headers;
+  const res = await api.request(path, init);
+  const body: unknown = res.headers.get("content-type")?.includes("json") ? await res.json() : await res.text();
+  problems.push(...contractProblems(doc, method, template, res.status, body));
+  const key = `${method} ${template}`;
+  seen.set(key, (seen.get(key) ?? new Set()).add(res.status));
+  return { status: res.status, body };
+}
+
+describe("every route's answers match their documented schemas", () => {
+  it("the public routes", async () => {
+    expect((await answer("/v1/health", "/v1/health", { as: null })).status).toBe(200);
+    expect((await answer("/v1/openapi.json", "/v1/openapi.json", { as: null })).status).toBe(200);
+    expect((await answer("/v1/openapi.json", `/v1/openapi.json?${"x".repeat(3000)}`, { as: null })).status).toBe(414);
+    expect((await answer("/v1/health", `/v1/health?${"x".repeat(3000)}`, { as: null })).status).toBe(414);
+    expect(problems).toEqual([]);
+  });
+
+  it("POST /v1/sessions, GET its surface, POST /v1/find within it", async () => {
+    const opened = await answer("/v1/sessions", "/v1/sessions", { json: {} });
+    expect(opened.status).toBe(201);
+    const withBrief = await answer("/v1/sessions", "/v1/sessions", { json: { brief: "notes" } });
+    expect(withBrief.body.session.declared).toEqual(["notes.create", "notes.fail", "notes.hang"]);
+    const id = opened.body.session.id as string;
+    expect((await answer("/v1/sessions", "/v1/sessions", { json: { brief: "nope" } })).status).toBe(404);
+    expect((await answer("/v1/sessions", "/v1/sessions", { json: { colour: "red" } })).status).toBe(400);
+    expect((await answer("/v1/sessions", "/v1/sessions", { json: {}, as: null })).status).toBe(401);
+    expect((await answer("/v1/sessions", "/v1/sessions", { body: "brief=notes", headers: { "content-type": "text/plain" } })).status).toBe(415);
+
+    expect((await answer("/v1/sessions/{id}/surface", `/v1/sessions/${id}/surface`)).status).toBe(200);
+    expect((await answer("/v1/sessions/{id}/surface", `/v1/sessions/${id}/surface`, { as: "carol" })).status).toBe(404);
+    expect((await answer("/v1/sessions/{id}/surface", "/v1/sessions/not-an-id/surface")).status).toBe(404);
+    expect((await answer("/v1/sessions/{id}/surface", `/v1/sessions/${BROKEN}/surface`)).status).toBe(500);
+    expect((await answer("/v1/sessions/{id}/surface", `/v1/sessions/${BUSY}/surface`)).status).toBe(503);
+    expect((await answer("/v1/sessions/{id}/surface", `/v1/sessions/${id}/surface`, { as: null })).status).toBe(401);
+
+    expect((await answer("/v1/find", "/v1/find", { json: { query: "create a note" } })).status).toBe(200);
+    const inSession = await answer("/v1/find", "/v1/find", { json: { query: "create a note", session: withBrief.body.session.id } });
+    expect(inSession.body.tools[0]).toMatchObject({ name: "notes.create", on_belt: true });
+    expect((await answer("/v1/find", "/v1/find", { json: { query: "x".repeat(1001) } })).status).toBe(400);
+    expect((await answer("/v1/find", "/v1/find", { body: "{", headers: { "content-type": "application/json" } })).status).toBe(400);
+    expect((await answer("/v1/find", "/v1/find", { json: { query: "notes" }, as: null })).status).toBe(401);
+    expect((await answer("/v1/find", "/v1/find", { json: { query: "notes", session: "x".repeat(20) } })).status).toBe(404);
+    expect((await answer("/v1/find", "/v1/find", { json: { query: "notes", session: BUSY } })).status).toBe(503);
+    expect((await answer("/v1/find", "/v1/find", { json: { query: "notes", session: BROKEN } })).status).toBe(500);
+    expect((await answer("/v1/find", "/v1/find", { json: { query: "y".repeat(9000) } })).status).toBe(413);
+    expect((await answer("/v1/find", `/v1/find?${"q".repeat(3000)}`, { json: { query: "notes" } })).status).toBe(414);
+    expect((await answer("/v1/find", "/v1/find", { body: "query=notes", headers: { "content-type": "application/x-www-form-urlencoded" } })).status).toBe(415);
+    expect(problems).toEqual([]);
+  });
+
+  it("POST /v1/call: results, resolutions and every kind of failure", async () => {
+    const session = (await answer("/v1/sessions", "/v1/sessions", { json: {} })).body.session.id as string;
+    const call = (json: unknown, as: Ask["as"] = "alice") => answer("/v1/call", "/v1/call", { json, as });
+    expect((await call({ tool: "toolbelt.reshape", args: { data: { a: 1 }, mapping: { b: "a" } } })).body).toEqual({ tool: "toolbelt.reshape", result: { b: 1 } });
+    expect((await call({ tool: "notes.create", args: {}, session })).status).toBe(200);
+    expect((await call({ tool: "Notes.Create" })).body).toMatchObject({ tool: "notes.create", resolved_from: "Notes.Create", resolution: "case" });
+    expect((await call({ tool: "t".repeat(257) })).status).toBe(400);
+    expect((await call({ tool: "notes.create", colour: "red" })).status).toBe(400);
+    expect((await call({ tool: "notes.create" }, null)).status).toBe(401);
+    expect((await call({ tool: "admin.reset" })).status).toBe(403);
+    expect((await call({ tool: "nothing.here" })).status).toBe(404);
+    expect((await call({ tool: "notes.create", session: "z".repeat(20) })).status).toBe(404);
+    expect((await call({ tool: "toolbelt.reshape", args: { data: 1 } })).status).toBe(422);
+    expect((await call({ tool: "imported.lookup" })).status).toBe(501);
+    expect((await call({ tool: "notes.fail" })).status).toBe(502);
+    expect((await call({ tool: "notes.hang" })).status).toBe(504);
+    expect((await call({ tool: "notes.create", session: BUSY })).status).toBe(503);
+    expect((await call({ tool: "notes.create", session: BROKEN })).status).toBe(500);
+    expect((await call({ tool: "notes.create", args: { text: "z".repeat(9000) } })).status).toBe(413);
+    expect((await answer("/v1/call", "/v1/call", { body: "tool=x", headers: { "content-type": "text/plain" } })).status).toBe(415);
+    // The session expires: calls in it are refused with 410, and so are its surface and searches in it.
+    now += 601_000;
+    expect((await call({ tool: "notes.create", session })).status).toBe(410);
+    expect((await answer("/v1/sessions/{id}/surface", `/v1/sessions/${session}/surface`)).status).toBe(410);
+    expect((await answer("/v1/find", "/v1/find", { json: { query: "notes", session } })).status).toBe(410);
+    expect(problems).toEqual([]);
+  });
+
+  it("GET /v1/admin/misses: the top list, one name's events, and its refusals", async () => {
+    const top = await answer("/v1/admin/misses", "/v1/admin/misses", { as: "carol" });
+    expect(top.body.misses.length).toBeGreaterThan(0);
+    const events = await answer("/v1/admin/misses", "/v1/admin/misses?name=Notes.Create&limit=5", { as: "carol" });
+    expect(events.body).toMatchObject({ name: "Notes.Create", events: [{ name: "Notes.Create", outcome: "resolved", resolved_to: "notes.create" }] });
+    expect((await answer("/v1/admin/misses", "/v1/admin/misses?limit=0", { as: "carol" })).status).toBe(400);
+    expect((await answer("/v1/admin/misses", "/v1/admin/misses", { as: "alice" })).status).toBe(403);
+    expect((await answer("/v1/admin/misses", "/v1/admin/misses", { as: null })).status).toBe(401);
+    expect(problems).toEqual([]);
+  });
+
+  it("no route, and a known path with another method", async () => {
+    expect((await answer("/v1/nothing", "/v1/nothing")).status).toBe(404);
+    expect((await answer("/v1/find", "/v1/find", { method: "GET" })).status).toBe(405);
+    expect(problems).toEqual([]);
+  });
+
+  it("covered a success and an error of every documented operation", () => {
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const method of Object.keys(ops)) {
+        const statuses = [...(seen.get(`${method.toUpperCase()} ${path}`) ?? [])];
+        expect(statuses.some((s) => s < 300), `${method} ${path} success`).toBe(true);
+        expect(statuses.some((s) => s >= 400), `${method} ${path} error`).toBe(true);
+      }
+    }
+  });
+});
+
+describe("the contract check itself", () => {
+  it("fails an answer with an unlisted field, a missing field, a wrong type or an undocumented status", async () => {
+    const health = (await (await api.request("/v1/health", { as: null })).json()) as Record<string, unknown>;
+    expect(contractProblems(doc, "GET", "/v1/health", 200, health)).toEqual([]);
+    expect(contractProblems(doc, "GET", "/v1/health", 200, { ...health, uptime: 5 })).toEqual([expect.stringContaining("additional properties")]);
+    const { registry_hash: _, ...missing } = health;
+    expect(contractProblems(doc, "GET", "/v1/health", 200, missing).join("\n")).toMatch(/registry_hash/);
+    expect(contractProblems(doc, "GET", "/v1/health", 200, { ...health, counts: { tools: "10", families: 4 } }).join("\n")).toMatch(/counts/);
+    expect(contractProblems(doc, "GET", "/v1/health", 418, health)).toEqual(["GET /v1/health 418: status not documented"]);
+    expect(contractProblems(doc, "POST", "/v1/find", 400, { error: { code: "NO_SUCH_CODE", message: "x", details: {} } })).not.toEqual([]);
+  });
+});

@@ -1,0 +1,40 @@
+// The meta-tools are declared once for the registry (registry/families/toolbelt/tools.yaml) and once
+// as the wire contract every entry point parses with (lambdas/contract/): the two must say the same.
+import { readFileSync } from "node:fs";
+import { parse } from "yaml";
+import { describe, expect, it } from "vitest";
+import { FIND_LIMITS, FindInput } from "../../../../lambdas/contract/find.js";
+import { CALL_LIMITS, CallInput } from "../../../../lambdas/contract/call.js";
+import { META_TOOL_CONTRACTS, metaToolDefinition, type MetaToolName } from "../../../../lambdas/contract/meta-tools.js";
+import { MAX_LIMIT } from "../../../../lambdas/core/find/index.js";
+import { META_TOOL_DEFS } from "../../../../lambdas/core/surface.js";
+
+const file = "registry/families/toolbelt/tools.yaml";
+const declared = (parse(readFileSync(file, "utf8")) as { tools: { name: string; description: string; input_schema: unknown }[] }).tools;
+
+describe(`${file} and lambdas/contract/meta-tools.ts`, () => {
+  it("declare the same meta-tools", () => {
+    expect(declared.map((t) => `toolbelt.${t.name}`).sort()).toEqual(Object.keys(META_TOOL_CONTRACTS).sort());
+  });
+
+  it.each(declared.map((t) => [t.name, t] as const))("toolbelt.%s: the same description and input schema", (name, tool) => {
+    expect({ description: tool.description, input_schema: tool.input_schema }).toEqual(metaToolDefinition(`toolbelt.${name}` as MetaToolName));
+  });
+
+  it("surfaces show the contract's definitions when the catalog has no meta-tools", () => {
+    for (const [name, def] of Object.entries(META_TOOL_DEFS)) expect(def).toEqual(metaToolDefinition(name as MetaToolName));
+  });
+});
+
+describe("the unified limits", () => {
+  it("find: query up to 1,000 characters, limit up to 50 (the core caps at the same 50); call: tool up to 256", () => {
+    expect(FIND_LIMITS).toMatchObject({ queryChars: 1000, maxResults: 50 });
+    expect(MAX_LIMIT).toBe(FIND_LIMITS.maxResults);
+    expect(CALL_LIMITS.toolChars).toBe(256);
+    expect(FindInput.safeParse({ query: "q".repeat(1000), limit: 50 }).success).toBe(true);
+    expect(FindInput.safeParse({ query: "q".repeat(1001) }).success).toBe(false);
+    expect(FindInput.safeParse({ query: "q", limit: 51 }).success).toBe(false);
+    expect(CallInput.safeParse({ tool: "t".repeat(256) }).success).toBe(true);
+    expect(CallInput.safeParse({ tool: "t".repeat(257) }).success).toBe(false);
+  });
+});
