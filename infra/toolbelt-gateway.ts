@@ -1,7 +1,7 @@
 // ToolbeltGateway: the whole deployable gateway as one construct. A user embeds it in their own
 // CDK app with their registry (or a prebuilt artifact) and their policy.
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { Annotations, CfnOutput, Duration, RemovalPolicy, Stack, Validations } from "aws-cdk-lib";
 import { AccessLogFormat } from "aws-cdk-lib/aws-apigateway";
 import * as apigw from "aws-cdk-lib/aws-apigatewayv2";
@@ -110,6 +110,12 @@ export interface ToolbeltGatewayProps {
    * gateway should not run processes; exec tools then answer 501 (TOOLBELT_EXEC=off).
    */
   readonly allowExec?: boolean;
+  /**
+   * Absolute directories file and git tools may touch (TOOLBELT_FILE_ROOTS). Default none: with
+   * allowExec they answer 403 PATH_OUTSIDE_ROOTS until roots are given; /proc, /sys and /dev are
+   * never inside a root.
+   */
+  readonly fileRoots?: string[];
   /** Per-group sizing overrides. */
   readonly groups?: Partial<Record<EndpointGroupName, EndpointGroupOverrides>>;
   /**
@@ -152,6 +158,8 @@ export class ToolbeltGateway extends Construct {
   constructor(scope: Construct, id: string, props: ToolbeltGatewayProps) {
     super(scope, id);
     this.props = props;
+    const badRoot = props.fileRoots?.find((r) => !isAbsolute(r) || r.includes(":"));
+    if (badRoot !== undefined) throw new Error(`fileRoots must be absolute paths without ":", got ${JSON.stringify(badRoot)}`);
     const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
     if (props.alarmTopic) this.alarmAction = new cwActions.SnsAction(props.alarmTopic);
 
@@ -261,6 +269,7 @@ export class ToolbeltGateway extends Construct {
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
     };
     if (spec.dispatchesTools && !props.allowExec) environment.TOOLBELT_EXEC = "off";
+    if (spec.dispatchesTools && props.fileRoots?.length) environment.TOOLBELT_FILE_ROOTS = props.fileRoots.join(":");
     if (this.staged.briefsFile) environment.TOOLBELT_BRIEFS = `${LAMBDA_TASK_ROOT}/${BUNDLED_BRIEFS_FILE}`;
     if (props.alwaysLoaded) environment.TOOLBELT_ALWAYS_LOADED = props.alwaysLoaded.join(",");
     if (props.sessionTtlSecs) environment.TOOLBELT_SESSION_TTL_SECS = String(props.sessionTtlSecs);

@@ -153,7 +153,11 @@ describe("functions", () => {
       expect(off.Timeout).toBe(10);
       const on = callOf(synthStack({ artifactDir: mixed.artifactDir, allowExec: true }).template);
       expect(on.Environment.Variables.TOOLBELT_EXEC).toBeUndefined();
+      expect(on.Environment.Variables.TOOLBELT_FILE_ROOTS).toBeUndefined();
       expect(on.Timeout).toBe(29);
+      const rooted = callOf(synthStack({ artifactDir: mixed.artifactDir, allowExec: true, fileRoots: ["/mnt/repos", "/tmp/work"] }).template);
+      expect(rooted.Environment.Variables.TOOLBELT_FILE_ROOTS).toBe("/mnt/repos:/tmp/work");
+      expect(() => synthStack({ artifactDir: mixed.artifactDir, allowExec: true, fileRoots: ["repos"] })).toThrow(/fileRoots must be absolute paths/);
       const apiEnv = (template.findResources("AWS::Lambda::Function")[functionId(template, "api")] as Resource).Properties.Environment.Variables;
       expect(apiEnv.TOOLBELT_EXEC).toBeUndefined();
     } finally {

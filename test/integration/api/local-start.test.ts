@@ -11,32 +11,43 @@ import { portOpen } from "../../../lambdas/local/ports.js";
 let child: ChildProcess;
 let url = "";
 let output = "";
+let artifactDir = "";
 const KEY = "local-start-test-key";
 
-beforeAll(async () => {
-  const artifactDir = join(await mkdtemp(join(tmpdir(), "toolbelt-start-")), "artifact");
-  child = spawn(process.execPath, ["--import", "tsx", "lambdas/local/start.ts"], {
-    env: { ...process.env, PORT: "0", TOOLBELT_ARTIFACT_DIR: artifactDir, TOOLBELT_API_KEY: KEY, TOOLBELT_POLICY: "", TOOLBELT_DATA_DIR: "" },
+/** `npm start` with the test's key and extra environment; resolves with its URL once it listens. */
+function startLocal(extra: Record<string, string>): { child: ChildProcess; url: Promise<string>; output: () => string } {
+  let out = "";
+  const proc = spawn(process.execPath, ["--import", "tsx", "lambdas/local/start.ts"], {
+    env: { ...process.env, PORT: "0", TOOLBELT_ARTIFACT_DIR: artifactDir, TOOLBELT_API_KEY: KEY, TOOLBELT_POLICY: "", TOOLBELT_DATA_DIR: "", ...extra },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  url = await new Promise<string>((resolve, reject) => {
+  const listening = new Promise<string>((resolve, reject) => {
     const onData = (d: Buffer) => {
-      output += d.toString();
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      out += d.toString();
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (m?.[1]) resolve(m[1]);
     };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`npm start exited with ${code}:\n${output}`)));
+    proc.stdout?.on("data", onData);
+    proc.stderr?.on("data", onData);
+    proc.once("exit", (code) => reject(new Error(`npm start exited with ${code}:\n${out}`)));
   });
+  return { child: proc, url: listening, output: () => out };
+}
+
+beforeAll(async () => {
+  artifactDir = join(await mkdtemp(join(tmpdir(), "toolbelt-start-")), "artifact");
+  const started = startLocal({});
+  child = started.child;
+  url = await started.url;
+  output = started.output();
 }, 90_000);
 
 afterAll(() => {
   if (child && child.exitCode === null) child.kill("SIGKILL");
 });
 
-const call = (path: string, body?: unknown, key = KEY) =>
-  fetch(url + path, {
+const call = (path: string, body?: unknown, key = KEY, base = url) =>
+  fetch(base + path, {
     method: body === undefined ? "GET" : "POST",
     headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -78,6 +89,32 @@ describe("npm start", () => {
     expect(text).not.toContain(KEY);
     expect(text).not.toContain("DEMO_SERVICE_TOKEN");
   });
+
+  it("confines file tools to the project directory by default (finding 1: files.read_head read /proc/self/environ)", async () => {
+    const environ = await call("/v1/call", { tool: "files.read_head", args: { path: "/proc/self/environ" } });
+    expect(environ.status).toBe(403);
+    const body = JSON.stringify(await environ.json());
+    expect(body).toContain("PATH_OUTSIDE_ROOTS");
+    expect(body).not.toContain(KEY);
+    expect((await call("/v1/call", { tool: "files.read_head", args: { path: "/etc/passwd" } })).status).toBe(403);
+    expect((await call("/v1/call", { tool: "files.read_head", args: { path: "package.json", lines: 2 } })).status).toBe(200);
+    expect((await call("/v1/call", { tool: "files.list", args: { path: "registry" } })).status).toBe(200);
+  });
+
+  it("honours TOOLBELT_EXEC=off: exec tools answer 501 (finding 3: npm start ignored it)", async () => {
+    const off = startLocal({ TOOLBELT_EXEC: "off" });
+    try {
+      const base = await off.url;
+      expect(off.output()).toContain("TOOLBELT_EXEC=off");
+      const res = await call("/v1/call", { tool: "files.read_head", args: { path: "package.json" } }, KEY, base);
+      expect(res.status).toBe(501);
+      expect((await call("/v1/call", { tool: "convert.temperature", args: { value: 0, from: "C", to: "F" } }, KEY, base)).status).toBe(200);
+    } finally {
+      const exited = new Promise((r) => off.child.once("exit", r));
+      off.child.kill("SIGTERM");
+      await exited;
+    }
+  }, 90_000);
 
   it("stops everything it started on SIGTERM", async () => {
     const everything = /server-everything \(MCP\) on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1];

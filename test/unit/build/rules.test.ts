@@ -33,6 +33,14 @@ describe("registry rules", () => {
     `);
   });
 
+  it("reports an exec tool's `paths` entry that is not an input property (it would confine nothing)", async () => {
+    expect(await check("paths-not-input")).toMatchInlineSnapshot(`
+      [
+        "error INVALID_VALUE families/demo/tools.yaml:7 demo.read $.tools[0].paths[1]: \`file\` is not a property of input_schema: \`paths\` lists the input properties that are file system paths",
+      ]
+    `);
+  });
+
   it("reports unknown keys in the family list, and a source that names no known kind", async () => {
     expect(await check("unknown-key-family")).toMatchInlineSnapshot(`
       [
