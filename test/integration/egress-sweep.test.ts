@@ -113,7 +113,7 @@ afterAll(async () => {
 const ctx = (): BackendContext => ({
   signal: AbortSignal.timeout(5_000),
   timeoutMs: 5_000,
-  caller: { principal: "sweep", granted: () => true },
+  caller: { principal: "sweep", admin: false, granted: () => true },
   depth: 0,
   call: () => Promise.reject(new Error("no nested calls in the sweep")),
 });
