@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import type { BuildOptions } from "esbuild";
 import { ARTIFACT_FILES } from "../registry/contract/artifact.js";
 
-/** Node 20 is the project's runtime (SPEC "The shape"); esbuild targets the same language level. */
+/** Node 20 is the project's runtime; esbuild targets the same language level. */
 export const NODE_TARGET = "node20";
 
 /**

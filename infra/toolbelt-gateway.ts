@@ -105,7 +105,7 @@ export interface ToolbeltGatewayProps {
    */
   readonly authorizer?: apigw.IHttpRouteAuthorizer;
   /**
-   * Run `exec` tools (registry commands) on the Lambda host. Default false: SPEC keeps exec for
+   * Run `exec` tools (registry commands) on the Lambda host. Default false: exec is meant for
    * local and self-hosted use, the Lambda image has none of the usual commands, and a shared
    * gateway should not run processes; exec tools then answer 501 (TOOLBELT_EXEC=off).
    */
@@ -225,7 +225,7 @@ export class ToolbeltGateway extends Construct {
       Validations.of(this.api).acknowledge({
         id: "AwsSolutions-APIG4",
         reason:
-          "Every route authenticates in the function: bearer keys checked against the SHA-256 digests of the deployment policy (SPEC 5); an API Gateway authorizer can be added with the `authorizer` prop.",
+          "Every route authenticates in the function: bearer keys checked against the SHA-256 digests of the deployment policy; an API Gateway authorizer can be added with the `authorizer` prop.",
       });
     }
   }
@@ -331,7 +331,7 @@ export class ToolbeltGateway extends Construct {
     });
     Validations.of(fn).acknowledge({
       id: "AwsSolutions-L1",
-      reason: "Node 20 is the runtime the project is built and tested on (SPEC: TypeScript on Node 20); the bundle targets it.",
+      reason: "Node 20 is the runtime the project is built and tested on (TypeScript on Node 20); the bundle targets it.",
     });
 
     const group: EndpointGroup = { fn, role, logGroup, alarms, routes };

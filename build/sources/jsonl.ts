@@ -1,4 +1,4 @@
-// A family source from a JSONL catalog (the format of ../shared/eval/*/tools.jsonl):
+// A family source from a JSONL catalog:
 // one tool per line with `name`, `description`, `input_schema`, optional `family` and `id`.
 import type { CatalogTool, FamilyInfo } from "../../registry/contract/artifact.js";
 import { fullName } from "../../registry/contract/names.js";

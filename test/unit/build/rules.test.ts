@@ -1,4 +1,4 @@
-// One fixture registry per rule of SPEC section 1; each test pins code, file, line, tool, JSON path and message.
+// One fixture registry per registry rule; each test pins code, file, line, tool, JSON path and message.
 import { describe, expect, it } from "vitest";
 import { loadRegistry } from "../../../build/load.js";
 import { check, fixture, show } from "./helpers.js";

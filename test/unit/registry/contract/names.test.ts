@@ -1,4 +1,4 @@
-// The model-safe projection (SPEC §1): every full name gets one name that function-calling APIs accept.
+// The model-safe projection: every full name gets one name that function-calling APIs accept.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MODEL_NAME_RE, TOOL_NAME_RE, canonicalName, modelName } from "../../../../registry/contract/names.js";
