@@ -116,6 +116,10 @@ describe("finding 3: file and git tools read any file", () => {
     expect(head.result).toEqual({ text: "inside the root\n" });
     const real = await gateway.call({ tool: "files.realpath", args: { path: join(root, "sub/../link-in") } }, caller);
     expect((real.result as { text: string }).text.trim()).toBe(join(root, "a.txt"));
+    // grep --recursive follows no symlink below the root it was given (link-out and dir-out lead out).
+    const search = await visible(gateway.call({ tool: "files.search", args: { path: root, pattern: "canary|inside" } }, caller));
+    expect(search.text).toContain("inside the root");
+    expect(search.text).not.toContain(CANARY);
     const log = await gateway.call({ tool: "git.log", args: { repo: root } }, caller);
     expect((log.result as { text: string }).text).toContain("first");
   });
@@ -179,6 +183,27 @@ describe("a repository cannot lead git out of the roots", () => {
     expect(out.code).toBe("PATH_OUTSIDE_ROOTS");
     expect(out.text).not.toContain(CANARY);
   });
+});
+
+describe("git's own path inputs are repository paths, which git keeps inside the work tree", () => {
+  it("no git tool's `path` reads a file outside the repository: absolute, `..` or a tracked file swapped for a symlink out", async () => {
+    const repo = join(root, "swapped");
+    mkdirSync(repo);
+    plainGit(repo, "init", "-q");
+    writeFileSync(join(repo, "tracked.txt"), "harmless\n");
+    plainGit(repo, "add", ".");
+    plainGit(repo, "commit", "-q", "-m", "one");
+    rmSync(join(repo, "tracked.txt"));
+    symlinkSync(join(outside, "secret.txt"), join(repo, "tracked.txt"));
+    const withPath = tools.filter((t) => t.family === "git" && "path" in ((t.input_schema as { properties?: object }).properties ?? {}));
+    expect(withPath.map((t) => t.name).sort()).toEqual(["git.blame", "git.file_history", "git.grep", "git.ls_files", "git.show_file"]);
+    for (const t of withPath) {
+      for (const path of [join(outside, "secret.txt"), "../../outside/secret.txt", "tracked.txt", "."]) {
+        const out = await visible(gateway.call({ tool: t.name, args: { ...argsFor(t, "repo", repo), path, pattern: "canary" } }, caller));
+        expect({ tool: t.name, path, leaked: out.text.includes(CANARY) }).toEqual({ tool: t.name, path, leaked: false });
+      }
+    }
+  }, 60_000);
 });
 
 describe("realPathOf", () => {
