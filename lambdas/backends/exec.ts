@@ -7,10 +7,13 @@ import { ToolbeltError } from "../core/errors.js";
 import { isGit, prepareGit, type GitRepository } from "./git-hardening.js";
 import { confinePaths, createFileRoots, type FileRoots } from "./roots.js";
 import { lookup, renderInputOnly, renderString, Secrets, soleInputPath, stringify, type EnvMap, type RenderContext } from "./templates.js";
+import { execBaseEnv, type FamilyViews } from "./variables.js";
 
 export type ExecBackendOptions = {
-  /** The parent environment the child inherits and `${VAR}` reads from. */
+  /** The gateway's environment: children get only its PATH, LANG, LC_* and TZ (variables.ts), never the rest. */
   env: EnvMap;
+  /** What `${VAR}` in a tool's env and cwd reads: its family's declared variables. */
+  views: FamilyViews;
   /** stdout beyond this is refused and the process killed. */
   maxOutputBytes?: number;
   /** Directories that declared `paths` inputs and git repositories must lie in (TOOLBELT_FILE_ROOTS); none: such tools answer 403. */
@@ -69,19 +72,20 @@ async function hardenedGit(
 export function createExecBackend(options: ExecBackendOptions): ToolBackend {
   const maxOut = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const roots = createFileRoots(options.roots ?? []);
+  const base = execBaseEnv(options.env);
   return {
     async invoke(tool: CatalogTool, args: Record<string, unknown>, ctx: BackendContext): Promise<BackendOutput> {
       const b = tool.backend;
       if (b.kind !== "exec") throw new ToolbeltError("INTERNAL", `${tool.name} is not an exec tool`);
-      const secrets = new Secrets();
-      const rc: RenderContext = { input: args, env: options.env, secrets, tool: tool.name };
+      const view = options.views(tool.family);
+      const secrets = new Secrets(view.secrets);
+      const rc: RenderContext = { input: args, env: view.env, secrets, tool: tool.name };
       // A working directory is a path, not a secret: rendering it does not mark its value for redaction.
       const cwd = b.cwd !== undefined ? renderString(b.cwd, { ...rc, secrets: new Secrets() }) : undefined;
       const input = await confinePaths(tool.name, args, b.paths, roots, cwd ?? process.cwd());
       let argv = renderArgs(b.args, input);
-      let env: Record<string, string> = {};
-      for (const [k, v] of Object.entries(options.env)) if (v !== undefined) env[k] = v;
-      for (const [k, t] of Object.entries(b.env ?? {})) env[k] = renderString(t, rc);
+      // The minimal base plus the tool's declared env (family env merged in by the build): nothing of the gateway's own.
+      let env: Record<string, string> = { ...base, ...Object.fromEntries(Object.entries(b.env ?? {}).map(([k, t]) => [k, renderString(t, rc)])) };
       if (isGit(b.command)) ({ argv, env } = await hardenedGit(tool.name, b.command, argv, env, cwd, roots, ctx.signal));
 
       return new Promise<BackendOutput>((resolve, reject) => {

@@ -6,11 +6,12 @@ import type { CatalogTool } from "../../registry/contract/artifact.js";
 import { derivedEgress, originOf, splitUrlTemplate } from "../../registry/contract/egress.js";
 import type { BackendContext, BackendOutput, ToolBackend } from "../core/call/types.js";
 import { ToolbeltError } from "../core/errors.js";
-import { renderJson, renderString, renderValue, Secrets, stringify, substituteEnv, type Encoder, type EnvMap, type RenderContext } from "./templates.js";
+import { renderJson, renderString, renderValue, Secrets, stringify, substituteEnv, type Encoder, type RenderContext } from "./templates.js";
+import type { FamilyViews } from "./variables.js";
 
 export type HttpBackendOptions = {
-  /** Where `${VAR}` references are read from (the handler passes its environment). */
-  env: EnvMap;
+  /** What `${VAR}` reads: the tool's family's declared variables. */
+  views: FamilyViews;
   /** Larger responses are refused rather than buffered. */
   maxResponseBytes?: number;
 };
@@ -182,8 +183,9 @@ export function createHttpBackend(options: HttpBackendOptions): ToolBackend {
     async invoke(tool: CatalogTool, args: Record<string, unknown>, ctx: BackendContext): Promise<BackendOutput> {
       const b = tool.backend;
       if (b.kind !== "http") throw new ToolbeltError("INTERNAL", `${tool.name} is not an http tool`);
-      const secrets = new Secrets();
-      const rc: RenderContext = { input: args, env: options.env, secrets, tool: tool.name };
+      const view = options.views(tool.family);
+      const secrets = new Secrets(view.secrets);
+      const rc: RenderContext = { input: args, env: view.env, secrets, tool: tool.name };
 
       const target = resolveTarget(tool, rc);
       let url = target.url;

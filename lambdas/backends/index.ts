@@ -1,4 +1,6 @@
-// All backends wired from one options object (the handler's environment map and the finder).
+// All backends wired from one options object (the handler's environment map, the artifact's family
+// declarations and the finder).
+import type { FamilyInfo } from "../../registry/contract/artifact.js";
 import type { Backends } from "../core/call/types.js";
 import type { Finder } from "../core/find/types.js";
 import { createBuiltinBackend } from "./builtin.js";
@@ -6,9 +8,13 @@ import { createExecBackend } from "./exec.js";
 import { createHttpBackend } from "./http.js";
 import { createMcpBackend, type McpBackend } from "./mcp.js";
 import type { EnvMap } from "./templates.js";
+import { parseSecretSpec, SECRETS_ENV } from "../secrets.js";
+import { familyViews } from "./variables.js";
 
 export type BackendsOptions = {
+  /** The gateway's environment: each family sees only the variables it declares in `families`. */
   env: EnvMap;
+  families: readonly Pick<FamilyInfo, "name" | "variables">[];
   finder?: Pick<Finder, "find">;
   /** exec runs the registry's commands on the gateway host (default on: the registry is the authority). */
   exec?: boolean;
@@ -18,12 +24,15 @@ export type BackendsOptions = {
 };
 
 export function createBackends(options: BackendsOptions): { backends: Backends; mcp: McpBackend } {
-  const mcp = createMcpBackend({ env: options.env });
+  // Built once per cold start: a request never looks at the environment itself.
+  // Whatever the deployment loads from SSM is a secret, declared so by its family or not.
+  const views = familyViews(options.families, options.env, Object.keys(parseSecretSpec(options.env[SECRETS_ENV])));
+  const mcp = createMcpBackend({ views });
   const backends: Backends = {
-    http: createHttpBackend({ env: options.env, ...(options.maxResponseBytes ? { maxResponseBytes: options.maxResponseBytes } : {}) }),
+    http: createHttpBackend({ views, ...(options.maxResponseBytes ? { maxResponseBytes: options.maxResponseBytes } : {}) }),
     mcp,
     builtin: createBuiltinBackend(options.finder ? { finder: options.finder } : {}),
-    ...(options.exec !== false ? { exec: createExecBackend({ env: options.env, roots: options.fileRoots ?? [] }) } : {}),
+    ...(options.exec !== false ? { exec: createExecBackend({ env: options.env, views, roots: options.fileRoots ?? [] }) } : {}),
   };
   return { backends, mcp };
 }

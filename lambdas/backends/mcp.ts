@@ -6,9 +6,11 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontex
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { BackendContext, BackendOutput, ToolBackend } from "../core/call/types.js";
 import { ToolbeltError } from "../core/errors.js";
-import { renderString, Secrets, type EnvMap, type RenderContext } from "./templates.js";
+import { renderString, Secrets, type RenderContext } from "./templates.js";
+import type { FamilyViews } from "./variables.js";
 
-export type McpBackendOptions = { env: EnvMap; clientInfo?: { name: string; version: string } };
+/** `views`: what `${VAR}` in the endpoint and headers reads (the tool's family's declared variables). */
+export type McpBackendOptions = { views: FamilyViews; clientInfo?: { name: string; version: string } };
 export type McpBackend = ToolBackend & {
   /** Close every pooled upstream connection (tests, local server shutdown). */
   close(): Promise<void>;
@@ -109,8 +111,9 @@ export function createMcpBackend(options: McpBackendOptions): McpBackend {
     async invoke(tool, args, ctx): Promise<BackendOutput> {
       const b = tool.backend;
       if (b.kind !== "mcp") throw new ToolbeltError("INTERNAL", `${tool.name} is not an mcp tool`);
-      const secrets = new Secrets();
-      const rc: RenderContext = { input: args, env: options.env, secrets, tool: tool.name };
+      const view = options.views(tool.family);
+      const secrets = new Secrets(view.secrets);
+      const rc: RenderContext = { input: args, env: view.env, secrets, tool: tool.name };
       const url = renderString(b.url, rc);
       const headers: Record<string, string> = {};
       for (const [k, t] of Object.entries(b.headers ?? {})) headers[k] = renderString(t, rc);

@@ -1,5 +1,6 @@
 // Templates of tool definitions: `{{input.x}}` from the validated arguments, `${VAR}` from the
-// gateway's environment map. Every `${VAR}` value used is remembered so it can be redacted.
+// variables the tool's family declares (variables.ts). Every `${VAR}` value used is remembered so it
+// can be redacted.
 import { ToolbeltError } from "../core/errors.js";
 
 export type EnvMap = Readonly<Record<string, string | undefined>>;
@@ -11,9 +12,13 @@ const ENV_RE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const MIN_SECRET_LENGTH = 4;
 export const REDACTED = "[redacted]";
 
-/** Secret values substituted into one request; redacts them from anything shown to the caller. */
+/** Secret values of one request (declared secrets, and every value substituted); redacts them from anything shown to the caller. */
 export class Secrets {
   private readonly values = new Set<string>();
+
+  constructor(known: Iterable<string> = []) {
+    for (const v of known) this.add(v);
+  }
 
   add(value: string): void {
     if (value.length >= MIN_SECRET_LENGTH) this.values.add(value);
@@ -59,11 +64,14 @@ export type RenderContext = { input: Record<string, unknown>; env: EnvMap; secre
 export function substituteEnv(template: string, ctx: RenderContext): string {
   return template.replace(ENV_RE, (_, name: string) => {
     // Own string values only: `${constructor}` or `${toString}` are unset variables, not Object's methods.
-    const value = Object.hasOwn(ctx.env, name) ? ctx.env[name] : undefined;
+    const declared = Object.hasOwn(ctx.env, name);
+    const value = declared ? ctx.env[name] : undefined;
     if (typeof value !== "string") {
       throw new ToolbeltError(
         "UNAVAILABLE",
-        `${ctx.tool} needs the environment variable ${name}, which is not set on this gateway; tell the operator`,
+        declared
+          ? `${ctx.tool} needs the environment variable ${name}, which is not set on this gateway; tell the operator`
+          : `${ctx.tool} reads the variable ${name}, which its family does not declare; tell the operator`,
         { tool: ctx.tool, variable: name },
       );
     }

@@ -10,7 +10,7 @@ import type { MissStore } from "../core/ports.js";
 import type { Deps } from "./deps.js";
 
 export type CallGatewayOptions = {
-  /** Where `${VAR}` in tool templates is read from; never echoed. */
+  /** The gateway's environment: each family's templates read only the variables it declares; never echoed. */
   env: EnvMap;
   misses?: MissStore;
   /** Enable the exec backend (default true). */
@@ -32,7 +32,13 @@ export function createAppCallGateway(deps: Deps, options: CallGatewayOptions): A
   let close: () => Promise<void> = async () => undefined;
   if (options.backends) backends = options.backends(deps);
   else {
-    const built = createBackends({ env: options.env, finder: deps.finder, exec: options.exec ?? true, fileRoots: options.fileRoots ?? [] });
+    const built = createBackends({
+      env: options.env,
+      families: deps.artifact.families,
+      finder: deps.finder,
+      exec: options.exec ?? true,
+      fileRoots: options.fileRoots ?? [],
+    });
     close = () => built.mcp.close();
     backends = built.backends;
   }

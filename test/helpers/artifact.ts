@@ -30,8 +30,11 @@ export function testTool(name: string, over: Partial<CatalogTool> = {}): Catalog
   };
 }
 
-/** An artifact input from tools; families are derived (examples: the first three verbs). */
-export function testArtifactInput(tools: CatalogTool[], opts: { always_loaded?: string[]; descriptions?: Record<string, string> } = {}): ArtifactInput {
+/** An artifact input from tools; families are derived (examples: the first three verbs), `variables` declared per family. */
+export function testArtifactInput(
+  tools: CatalogTool[],
+  opts: { always_loaded?: string[]; descriptions?: Record<string, string>; variables?: Record<string, FamilyInfo["variables"]> } = {},
+): ArtifactInput {
   const byFamily = new Map<string, CatalogTool[]>();
   for (const t of tools) byFamily.set(t.family, [...(byFamily.get(t.family) ?? []), t]);
   const families: FamilyInfo[] = [...byFamily].map(([name, ts]) => ({
@@ -40,6 +43,7 @@ export function testArtifactInput(tools: CatalogTool[], opts: { always_loaded?: 
     required: true,
     tool_count: ts.length,
     examples: ts.slice(0, 3).map((t) => t.name.slice(name.length + 1)),
+    ...(opts.variables?.[name] ? { variables: opts.variables[name] } : {}),
   }));
   return { families, tools, always_loaded: opts.always_loaded ?? ["toolbelt.reshape"] };
 }

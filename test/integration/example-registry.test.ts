@@ -277,7 +277,7 @@ describe("every example tool really answers", () => {
     artifact = artifactFromFiles(built.files);
     finder = createFinder(artifact);
     const env = { ...process.env, DEMO_SERVICE_URL: demo.url, DEMO_SERVICE_TOKEN: demo.token, EVERYTHING_MCP_URL: everything.url };
-    const b = createBackends({ env, finder, fileRoots: [ROOT, repo] });
+    const b = createBackends({ env, families: artifact.families, finder, fileRoots: [ROOT, repo] });
     mcp = b.mcp;
     gateway = createCallGateway({ tools: artifact.byName, backends: b.backends });
   });

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createExecBackend } from "../../../lambdas/backends/exec.js";
+import { familyViews } from "../../../lambdas/backends/variables.js";
 import { createCallGateway, type CallGateway } from "../../../lambdas/core/call/gateway.js";
 import { callerFor, catalogTool, toolMap } from "./helpers.js";
 
@@ -97,7 +98,20 @@ beforeAll(async () => {
   ];
   gateway = createCallGateway({
     tools: toolMap(tools),
-    backends: { exec: createExecBackend({ env: { PATH: process.env.PATH, HOME: process.env.HOME, REPO_DIR: repo, SECRET_TOKEN: SECRET }, maxOutputBytes: 10_000, roots: [repo, scratch] }) },
+    backends: {
+      exec: createExecBackend({
+        env: { PATH: process.env.PATH },
+        views: familyViews(
+          [
+            { name: "git", variables: { REPO_DIR: { secret: false } } },
+            { name: "sh", variables: { SECRET_TOKEN: { secret: true } } },
+          ],
+          { REPO_DIR: repo, SECRET_TOKEN: SECRET },
+        ),
+        maxOutputBytes: 10_000,
+        roots: [repo, scratch],
+      }),
+    },
   });
 });
 

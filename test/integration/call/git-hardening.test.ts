@@ -11,6 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { compileRegistry } from "../../../build/build.js";
 import { artifactFromFiles } from "../../../lambdas/artifact.js";
 import { createExecBackend } from "../../../lambdas/backends/exec.js";
+import { familyViews } from "../../../lambdas/backends/variables.js";
 import { driverOverrides, hardenArgs, subcommandIndex } from "../../../lambdas/backends/git-hardening.js";
 import { createCallGateway, type CallGateway } from "../../../lambdas/core/call/gateway.js";
 import { callerFor, catalogTool } from "./helpers.js";
@@ -88,7 +89,7 @@ beforeAll(async () => {
   );
   gateway = createCallGateway({
     tools: new Map(git.map((t) => [t.name, t])),
-    backends: { exec: createExecBackend({ env: { PATH: process.env.PATH, HOME: process.env.HOME }, roots: [join(scratch, "repos")] }) },
+    backends: { exec: createExecBackend({ env: { PATH: process.env.PATH }, views: familyViews([], {}), roots: [join(scratch, "repos")] }) },
   });
 }, 60_000);
 

@@ -5,6 +5,7 @@ import type { Backend, CatalogTool } from "../../../registry/contract/artifact.j
 import type { Caller } from "../../../lambdas/core/ports.js";
 import { globMatcher } from "../../../registry/contract/globs.js";
 import { startEverything as startUpstream, type Everything as Upstream } from "../../../lambdas/local/everything.js";
+import { familyViews, type FamilyViews } from "../../../lambdas/backends/variables.js";
 
 export function catalogTool(name: string, backend: Backend, over: Partial<CatalogTool> = {}): CatalogTool {
   return {
@@ -69,4 +70,10 @@ export async function startEverything(): Promise<Everything> {
       await proc?.close("SIGKILL");
     },
   };
+}
+
+/** Family views in which `family` declares every variable of `env` (those named in `secret` as secrets). */
+export function declaredBy(family: string, env: Record<string, string | undefined>, secret: readonly string[] = []): FamilyViews {
+  const variables = Object.fromEntries(Object.keys(env).map((name) => [name, { secret: secret.includes(name) }]));
+  return familyViews([{ name: family, variables }], env);
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { climbs, createHttpBackend } from "../../../lambdas/backends/http.js";
 import { createCallGateway, type CallGateway } from "../../../lambdas/core/call/gateway.js";
 import type { Backend } from "../../../registry/contract/artifact.js";
-import { callerFor, catalogTool, startLoopback, toolMap, type Loopback } from "./helpers.js";
+import { callerFor, catalogTool, declaredBy, startLoopback, toolMap, type Loopback } from "./helpers.js";
 
 type Seen = { method: string; url: string; headers: Record<string, unknown> };
 
@@ -67,7 +67,7 @@ beforeAll(async () => {
     }),
   ];
   const env = { BASE: upstream.url, BASE_WITH_PATH: `${upstream.url}/api/v1`, ELSEWHERE: elsewhere.url, SECOND: second.url, TOKEN };
-  gateway = createCallGateway({ tools: toolMap(tools), backends: { http: createHttpBackend({ env }) } });
+  gateway = createCallGateway({ tools: toolMap(tools), backends: { http: createHttpBackend({ views: declaredBy("demo", env, ["TOKEN"]) }) } });
 });
 
 afterAll(async () => {

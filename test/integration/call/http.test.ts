@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpBackend } from "../../../lambdas/backends/http.js";
 import { createCallGateway, type CallGateway } from "../../../lambdas/core/call/gateway.js";
-import { callerFor, catalogTool, latch, startLoopback, toolMap, type Loopback } from "./helpers.js";
+import { callerFor, catalogTool, declaredBy, latch, startLoopback, toolMap, type Loopback } from "./helpers.js";
 
 const TOKEN = "tok-SECRET-9f8e7d6c";
 const caller = callerFor("agent", "demo.*");
@@ -72,7 +72,7 @@ beforeAll(async () => {
   ];
   gateway = createCallGateway({
     tools: toolMap(tools),
-    backends: { http: createHttpBackend({ env: { DEMO_BASE: base, API_TOKEN: TOKEN }, maxResponseBytes: 4096 }) },
+    backends: { http: createHttpBackend({ views: declaredBy("demo", { DEMO_BASE: base, API_TOKEN: TOKEN, NOT_SET: undefined }, ["API_TOKEN"]), maxResponseBytes: 4096 }) },
   });
 });
 

@@ -39,7 +39,7 @@ beforeAll(async () => {
     ),
     catalogTool("git.fetch", { kind: "http", method: "GET", url: `${upstream.url}/hold`, output: "json" }, { description: "Fetch from a remote.", timeout_ms: 600_000 }),
   ];
-  const { dir } = await buildTestArtifact(undefined, testArtifactInput(tools));
+  const { dir } = await buildTestArtifact(undefined, testArtifactInput(tools, { variables: { git: { STATUS_TOKEN: { secret: true } } } }));
   Object.assign(process.env, {
     TOOLBELT_ARTIFACT_DIR: dir,
     TOOLBELT_TABLE: dynamo.table,

@@ -1,6 +1,7 @@
 // The mcp backend against a real @modelcontextprotocol/server-everything over Streamable HTTP.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMcpBackend, type McpBackend } from "../../../lambdas/backends/mcp.js";
+import { familyViews } from "../../../lambdas/backends/variables.js";
 import { createCallGateway, type CallGateway } from "../../../lambdas/core/call/gateway.js";
 import { callerFor, catalogTool, startEverything, startLoopback, toolMap, type Everything, type Loopback } from "./helpers.js";
 
@@ -37,7 +38,14 @@ beforeAll(async () => {
     catalogTool("everything.long", mcp("trigger-long-running-operation"), { timeout_ms: 300 }),
     catalogTool("silent.echo", { kind: "mcp", url: "${SILENT_URL}/mcp", tool: "echo" }, { timeout_ms: 200 }),
   ];
-  backend = createMcpBackend({ env: { EVERYTHING_URL: upstream.url, SILENT_URL: silent.url } });
+  const views = familyViews(
+    [
+      { name: "everything", variables: { EVERYTHING_URL: { secret: false } } },
+      { name: "silent", variables: { SILENT_URL: { secret: false } } },
+    ],
+    { EVERYTHING_URL: upstream.url, SILENT_URL: silent.url },
+  );
+  backend = createMcpBackend({ views });
   gateway = createCallGateway({ tools: toolMap(tools), backends: { mcp: backend } });
 });
 

@@ -11,6 +11,7 @@ import { compileRegistry } from "../../../build/build.js";
 import { artifactFromFiles } from "../../../lambdas/artifact.js";
 import { createExecBackend } from "../../../lambdas/backends/exec.js";
 import { createFileRoots, realPathOf } from "../../../lambdas/backends/roots.js";
+import { familyViews } from "../../../lambdas/backends/variables.js";
 import { createCallGateway, type CallGateway } from "../../../lambdas/core/call/gateway.js";
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
 import { callerFor } from "./helpers.js";
@@ -72,7 +73,7 @@ beforeAll(async () => {
   gatewayFor = (roots) =>
     createCallGateway({
       tools: new Map(tools.map((t) => [t.name, t])),
-      backends: { exec: createExecBackend({ env: { PATH: process.env.PATH, HOME: process.env.HOME }, roots }) },
+      backends: { exec: createExecBackend({ env: { PATH: process.env.PATH }, views: familyViews([], {}), roots }) },
     });
   gateway = gatewayFor([root]);
 }, 60_000);

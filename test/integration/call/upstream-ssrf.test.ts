@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMcpBackend, type McpBackend } from "../../../lambdas/backends/mcp.js";
 import { createCallGateway, type CallGateway } from "../../../lambdas/core/call/gateway.js";
 import { startEverything, type Everything } from "../../../lambdas/local/everything.js";
-import { callerFor, catalogTool, startLoopback, toolMap, type Loopback } from "./helpers.js";
+import { callerFor, catalogTool, declaredBy, startLoopback, toolMap, type Loopback } from "./helpers.js";
 
 const caller = callerFor("agent", "everything.*");
 let upstream: Everything;
@@ -21,7 +21,7 @@ beforeAll(async () => {
   });
   upstream = await startEverything();
   const tools = [catalogTool("everything.gzip-file-as-resource", { kind: "mcp", url: "${EVERYTHING_MCP_URL}", tool: "gzip-file-as-resource" })];
-  backend = createMcpBackend({ env: { EVERYTHING_MCP_URL: upstream.url } });
+  backend = createMcpBackend({ views: declaredBy("everything", { EVERYTHING_MCP_URL: upstream.url }) });
   gateway = createCallGateway({ tools: toolMap(tools), backends: { mcp: backend } });
 });
 

@@ -1,0 +1,67 @@
+// What a family's tools may read of the gateway: the variables its registry entry declares, taken
+// from the environment once at start (never per request), and nothing else. Exec children start from
+// a minimal base environment, never from the gateway's own (which holds its keys and credentials).
+import type { FamilyInfo } from "../../registry/contract/artifact.js";
+import type { EnvMap } from "./templates.js";
+
+/** Variables an exec child gets from the gateway besides its tool's declared `env`: to find programs and read text. */
+export const EXEC_BASE_VARIABLES = ["PATH", "LANG", "TZ"] as const;
+/** Locale settings (`LC_ALL`, `LC_CTYPE`, ...) are passed too. */
+const LOCALE_RE = /^LC_[A-Z_]+$/;
+/**
+ * HOME of every exec child: a fixed directory that does not exist, so no tool reads the gateway
+ * user's dotfiles (~/.gitconfig, ~/.netrc, cloud credentials) or finds a place to write them.
+ */
+export const EXEC_HOME = "/nonexistent";
+/** When the gateway has no PATH (it always has on Lambda and in a shell). */
+const DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin";
+
+/**
+ * The gateway's own credentials, redacted from every tool's output even though no family can read
+ * them: a tool that reaches them another way (a file, an upstream echo) still cannot hand them out.
+ */
+export const GATEWAY_CREDENTIALS = ["TOOLBELT_API_KEY", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"] as const;
+
+/** The environment every exec child starts from (PATH, HOME, LANG, LC_*, TZ). */
+export function execBaseEnv(gateway: EnvMap): Record<string, string> {
+  const base: Record<string, string> = { PATH: DEFAULT_PATH };
+  for (const [name, value] of Object.entries(gateway)) {
+    if (typeof value !== "string") continue;
+    if ((EXEC_BASE_VARIABLES as readonly string[]).includes(name) || LOCALE_RE.test(name)) base[name] = value;
+  }
+  base.HOME = EXEC_HOME;
+  return base;
+}
+
+export type FamilyView = {
+  /** `${NAME}` reads from here: own keys are exactly the declared names (a declared but unset one maps to undefined). */
+  env: EnvMap;
+  /** Values never to show a caller: every family's declared secrets and the gateway's credentials. */
+  secrets: readonly string[];
+};
+
+/** A family's view of the gateway; an unknown family (not in the artifact) sees nothing. */
+export type FamilyViews = (family: string) => FamilyView;
+
+type Declaring = Pick<FamilyInfo, "name" | "variables">;
+
+/**
+ * One view per family, built once from the artifact's declarations and the gateway's environment.
+ * `extraSecrets` names more variables whose values are redacted (e.g. those loaded from SSM).
+ */
+export function familyViews(families: readonly Declaring[], gateway: EnvMap, extraSecrets: readonly string[] = []): FamilyViews {
+  const value = (name: string) => (Object.hasOwn(gateway, name) && typeof gateway[name] === "string" ? gateway[name] : undefined);
+  const secretNames = new Set<string>([...GATEWAY_CREDENTIALS, ...extraSecrets]);
+  for (const f of families) for (const [name, v] of Object.entries(f.variables ?? {})) if (v.secret) secretNames.add(name);
+  const secrets = [...secretNames].map(value).filter((v): v is string => v !== undefined && v !== "");
+
+  const views = new Map<string, FamilyView>();
+  for (const f of families) {
+    // A null prototype: `constructor` or `__proto__` are declared variables or nothing, never Object's.
+    const env: Record<string, string | undefined> = Object.create(null) as Record<string, string | undefined>;
+    for (const name of Object.keys(f.variables ?? {})) env[name] = value(name);
+    views.set(f.name, { env: Object.freeze(env), secrets });
+  }
+  const none: FamilyView = { env: Object.freeze(Object.create(null) as Record<string, string>), secrets };
+  return (family) => views.get(family) ?? none;
+}
