@@ -133,7 +133,8 @@ beforeAll(async () => {
       timeout_ms: 5_000,
     }),
   ];
-  await buildTestArtifact(artifactDir, testArtifactInput(tools));
+  // upstream.whoami reads UPSTREAM_TOKEN, which its family must declare to see it.
+  await buildTestArtifact(artifactDir, testArtifactInput(tools, { variables: { upstream: { UPSTREAM_TOKEN: { secret: true } } } }));
   policyFile = join(work, "policy.json");
   await writeFile(policyFile, JSON.stringify(POLICY));
   dynamo = await startDynalite();
