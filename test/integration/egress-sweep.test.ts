@@ -101,9 +101,10 @@ beforeAll(async () => {
   });
   const built = await compileRegistry(REGISTRY);
   if (!built.files) throw new Error(`the example registry does not build: ${JSON.stringify(built.diagnostics)}`);
-  tools = artifactFromFiles(built.files).tools.filter((t) => t.backend.kind === "http");
+  const artifact = artifactFromFiles(built.files);
+  tools = artifact.tools.filter((t) => t.backend.kind === "http");
   const env = { DEMO_SERVICE_URL: `${upstream.url}${BASE_PATH}`, DEMO_SERVICE_TOKEN: "sweep-token-7f6e5d" };
-  http = createBackends({ env }).backends.http!;
+  http = createBackends({ env, families: artifact.families }).backends.http!;
 });
 
 afterAll(async () => {
