@@ -1,5 +1,6 @@
 // The http backend's egress rules against real loopback servers: one the tools may reach (it records
 // every request) and one standing for everything else (it must never see a request).
+import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { climbs, createHttpBackend } from "../../../lambdas/backends/http.js";
 import { createCallGateway, type CallGateway } from "../../../lambdas/core/call/gateway.js";
@@ -123,6 +124,29 @@ describe("http egress: path templates", () => {
       ...["...", ".hidden", "a..b", "v1.2"].map((id) => `/notes/${id}/tags`),
       "/notes/a%2Fb%3Fadmin%3D1%23frag%40evil.example%3A1%252f/tags",
     ]);
+  });
+
+  it("property: any string in a path parameter is refused as a climb or arrives as exactly one segment of /notes/<id>/tags", async () => {
+    // Biased towards the characters of dot segments and their encodings, plus arbitrary text.
+    const tricky = fc.stringMatching(/^[.%25eE2fFcC5\\/a]{0,12}$/);
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(tricky, fc.string({ unit: "grapheme", maxLength: 12 })), async (id) => {
+        seen.length = 0;
+        const outcome = await call("demo.tags", { id }).then(
+          () => "sent",
+          (e: unknown) => e,
+        );
+        if (outcome !== "sent") {
+          expect(outcome).toMatchObject({ code: "INVALID_ARGUMENTS", details: { argument: "id" } });
+          expect(climbs(id)).toBe(true);
+          expect(seen).toEqual([]);
+          return;
+        }
+        expect(seen.map((r) => r.url)).toEqual([`/notes/${encodeURIComponent(id)}/tags`]);
+        expect(decodeURIComponent(seen[0]!.url.split("/")[2]!)).toBe(id);
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it("climbs() sees through every decoding a server might apply", () => {
