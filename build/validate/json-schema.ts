@@ -3,6 +3,7 @@
 import { Ajv, type ErrorObject } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { schemaDialect } from "../../registry/contract/json-schema-dialect.js";
+import { RESERVED_ARGUMENT_KEYS } from "../../registry/contract/names.js";
 import { isRecord, type Finding, type Segment } from "./finding.js";
 
 
@@ -58,14 +59,44 @@ export function checkJsonSchema(schema: unknown, at: Segment[]): Finding[] {
   return out;
 }
 
-/** Tool arguments are a JSON object: the input schema must say so. */
+/** Tool arguments are a JSON object: the input schema must say so, and name no reserved argument key. */
 export function checkInputSchema(schema: unknown, at: Segment[]): Finding[] {
   const found = checkJsonSchema(schema, at);
   if (found.length > 0) return found;
   if (!isRecord(schema) || schema.type !== "object") {
     return [{ code: "SCHEMA_INVALID", at: [...at, "type"], message: 'an input_schema must have `type: "object"` (tool arguments are an object)' }];
   }
-  return [];
+  const out: Finding[] = [];
+  walkReserved(schema, at, out, 0);
+  return out;
+}
+
+/** A property the gateway would refuse in every call (RESERVED_ARGUMENT_KEYS), at any depth of the schema. */
+function walkReserved(s: unknown, at: Segment[], out: Finding[], depth: number): void {
+  if (!isRecord(s) || depth > 64) return;
+  const reserved = (name: string, where: Segment[]) =>
+    out.push({
+      code: "SCHEMA_INVALID",
+      at: where,
+      message: `\`${name}\` is a reserved argument name: the gateway refuses ${RESERVED_ARGUMENT_KEYS.map((k) => `\`${k}\``).join(", ")} anywhere in a call's arguments, so rename the property`,
+    });
+  const props = isRecord(s.properties) ? s.properties : {};
+  for (const name of Object.keys(props)) if (RESERVED_ARGUMENT_KEYS.includes(name)) reserved(name, [...at, "properties", name]);
+  // A required name without a property of its own (a property is reported once, above).
+  if (Array.isArray(s.required)) {
+    s.required.forEach((name, i) => {
+      if (typeof name === "string" && RESERVED_ARGUMENT_KEYS.includes(name) && !Object.hasOwn(props, name)) reserved(name, [...at, "required", i]);
+    });
+  }
+  for (const k of ONE) if (isRecord(s[k])) walkReserved(s[k], [...at, k], out, depth + 1);
+  for (const k of MANY) {
+    const v = s[k];
+    if (Array.isArray(v)) v.forEach((x, i) => walkReserved(x, [...at, k, i], out, depth + 1));
+  }
+  for (const k of MAP) {
+    const v = s[k];
+    if (isRecord(v)) for (const [name, x] of Object.entries(v)) walkReserved(x, [...at, k, name], out, depth + 1);
+  }
 }
 
 function metaErrors(errors: ErrorObject[], at: Segment[]): Finding[] {

@@ -52,3 +52,9 @@ export function modelName(name: string): string {
 
 /** A tool's model-safe name: the one the artifact's names.json gives it, else the projection (in-memory catalogs). */
 export const modelNameOf = (t: { name: string; model_name?: string }): string => t.model_name ?? modelName(t.name);
+
+/**
+ * Keys refused anywhere in a call's arguments (the gateway answers 422), so no input_schema may name
+ * them: code that copies or merges such keys (a backend, an upstream) can change what every object inherits.
+ */
+export const RESERVED_ARGUMENT_KEYS: readonly string[] = ["__proto__", "constructor", "prototype"];

@@ -4,6 +4,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { schemaDialect } from "../../../registry/contract/json-schema-dialect.js";
+import { RESERVED_ARGUMENT_KEYS } from "../../../registry/contract/names.js";
 import type { JsonSchema } from "../../../registry/contract/schema-types.js";
 import { ToolbeltError } from "../errors.js";
 
@@ -101,12 +102,8 @@ export function jsonPath(pointer: string, extra?: string): string {
   return "$" + parts.map(step).join("");
 }
 
-/**
- * Keys refused anywhere in arguments: code that copies or merges them (a backend, an upstream service)
- * can change what every object inherits. JSON.parse makes `__proto__` an own key, and zod and JSON
- * Schema validators would otherwise drop or ignore it silently.
- */
-export const RESERVED_KEYS: readonly string[] = ["__proto__", "constructor", "prototype"];
+// RESERVED_ARGUMENT_KEYS: JSON.parse makes `__proto__` an own key, and zod and JSON Schema validators
+// would otherwise drop or ignore it silently; the build refuses input schemas that name them.
 const RESERVED_MESSAGE = "is a reserved key name (__proto__, constructor and prototype are refused anywhere in arguments): rename or remove it";
 /** Most reserved-key problems reported; the rest are counted. */
 export const MAX_RESERVED_KEY_PROBLEMS = 20;
@@ -125,7 +122,7 @@ export function reservedKeys(value: unknown): { problems: SchemaProblem[]; count
     const keys = Object.keys(v);
     const paths = keys.map((key) => (Array.isArray(v) ? `${path}[${key}]` : path + step(key)));
     keys.forEach((key, i) => {
-      if (Array.isArray(v) || !RESERVED_KEYS.includes(key)) return;
+      if (Array.isArray(v) || !RESERVED_ARGUMENT_KEYS.includes(key)) return;
       count++;
       if (problems.length < MAX_RESERVED_KEY_PROBLEMS) problems.push({ path: paths[i]!, message: RESERVED_MESSAGE, keyword: "reserved_key" });
     });

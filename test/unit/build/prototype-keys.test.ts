@@ -1,5 +1,6 @@
 // A registry whose tools, parameters and governance use Object.prototype names (YAML through the
-// real loader, validator and artifact emitter): it must build, find and keep those names as data.
+// real loader, validator and artifact emitter): it must build, find and keep those names as data,
+// except the parameter names the gateway refuses in every call (__proto__, constructor, prototype).
 import { describe, expect, it } from "vitest";
 import { compileRegistry } from "../../../build/build.js";
 import { memoryFs } from "../../../build/registry-fs.js";
@@ -17,13 +18,12 @@ const tools = (extra = "") => `tools:
     handler: reshape
     description: Build a widget from its parts.
     consequential: true
-    affects: constructor
+    affects: hasOwnProperty
     input_schema:
       type: object
-      required: [constructor]
+      required: [hasOwnProperty]
       properties:
-        __proto__: { type: string, description: Prototype widget to copy }
-        constructor: { type: string, description: Who assembles the widget }
+        hasOwnProperty: { type: string, description: Who assembles the widget }
         toString: { type: string, description: Label printed on it }
   - name: hasOwnProperty
     kind: builtin
@@ -42,8 +42,8 @@ describe("a registry with Object.prototype names", () => {
     expect(res.ok).toBe(true);
     const artifact = artifactFromFiles(res.files!);
     const t = artifact.byName.get("widgets.constructor")!;
-    expect(Object.keys(t.input_schema.properties as object).sort()).toEqual(["__proto__", "constructor", "toString"]);
-    expect(t.governance).toMatchObject({ consequential: true, affects: "constructor" });
+    expect(Object.keys(t.input_schema.properties as object).sort()).toEqual(["hasOwnProperty", "toString"]);
+    expect(t.governance).toMatchObject({ consequential: true, affects: "hasOwnProperty" });
     expect(({} as Record<string, unknown>).description).toBeUndefined();
     expect(Object.getPrototypeOf({})).toBe(Object.prototype);
   });
@@ -63,6 +63,27 @@ describe("a registry with Object.prototype names", () => {
 `);
     expect(res.ok).toBe(false);
     expect(res.diagnostics.map((d) => d.code)).toEqual(["BAD_NAME"]);
+  });
+
+  it("refuses parameters named `__proto__`, `constructor` or `prototype` (the gateway refuses them in every call), without polluting", async () => {
+    const res = await compile(`  - name: copy
+    kind: builtin
+    handler: reshape
+    description: Copy a prototype widget.
+    input_schema:
+      type: object
+      properties:
+        __proto__: { type: object, properties: { polluted: { type: string } } }
+        constructor: { type: string }
+        parts: { type: array, items: { type: object, properties: { prototype: { type: boolean } } } }
+`);
+    expect(res.ok).toBe(false);
+    expect(res.diagnostics.map((d) => `${d.code} ${d.tool} ${d.path}`)).toEqual([
+      "SCHEMA_INVALID widgets.copy $.tools[2].input_schema.properties.__proto__",
+      "SCHEMA_INVALID widgets.copy $.tools[2].input_schema.properties.constructor",
+      "SCHEMA_INVALID widgets.copy $.tools[2].input_schema.properties.parts.items.properties.prototype",
+    ]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it("refuses `affects` naming an inherited member that is not a declared property", async () => {

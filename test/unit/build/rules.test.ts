@@ -114,6 +114,17 @@ describe("registry rules", () => {
     `);
   });
 
+  it("reports input properties the gateway refuses in every call (__proto__, constructor, prototype) at any depth", async () => {
+    expect(await check("reserved-argument")).toMatchInlineSnapshot(`
+      [
+        "error SCHEMA_INVALID families/demo/tools.yaml:6 demo.build $.tools[0].input_schema.properties.constructor: \`constructor\` is a reserved argument name: the gateway refuses \`__proto__\`, \`constructor\`, \`prototype\` anywhere in a call's arguments, so rename the property",
+        "error SCHEMA_INVALID families/demo/tools.yaml:16 demo.nested $.tools[1].input_schema.properties.__proto__: \`__proto__\` is a reserved argument name: the gateway refuses \`__proto__\`, \`constructor\`, \`prototype\` anywhere in a call's arguments, so rename the property",
+        "error SCHEMA_INVALID families/demo/tools.yaml:14 demo.nested $.tools[1].input_schema.properties.options.properties.prototype: \`prototype\` is a reserved argument name: the gateway refuses \`__proto__\`, \`constructor\`, \`prototype\` anywhere in a call's arguments, so rename the property",
+        "error SCHEMA_INVALID families/demo/tools.yaml:15 demo.nested $.tools[1].input_schema.properties.list.items.required[0]: \`__proto__\` is a reserved argument name: the gateway refuses \`__proto__\`, \`constructor\`, \`prototype\` anywhere in a call's arguments, so rename the property",
+      ]
+    `);
+  });
+
   it("reports templates that reference anything but declared input properties", async () => {
     expect(await check("template-reference")).toMatchInlineSnapshot(`
       [
