@@ -25,8 +25,16 @@ export const META_TOOL_CONTRACTS = {
 
 export type MetaToolName = keyof typeof META_TOOL_CONTRACTS;
 
-/** A meta-tool's description and the JSON Schema of its input (what tools.yaml declares). */
+const definitions = new Map<MetaToolName, { description: string; input_schema: JsonSchema }>();
+
+/** A meta-tool's description and the JSON Schema of its input (what tools.yaml declares); generated on first use. */
 export function metaToolDefinition(name: MetaToolName): { description: string; input_schema: JsonSchema } {
-  const { description, input } = META_TOOL_CONTRACTS[name];
-  return { description, input_schema: jsonSchema(input, "input") };
+  let def = definitions.get(name);
+  if (!def) {
+    const { description, input } = META_TOOL_CONTRACTS[name];
+    definitions.set(name, (def = { description, input_schema: jsonSchema(input, "input") }));
+  }
+  return def;
 }
+
+export const isMetaToolName = (name: string): name is MetaToolName => Object.hasOwn(META_TOOL_CONTRACTS, name);

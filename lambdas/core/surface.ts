@@ -2,10 +2,9 @@
 // Narrowing is measured: only when the granted catalog crosses the tool-count or schema-byte bound.
 import type { CatalogTool, FamilyInfo } from "../../registry/contract/artifact.js";
 import { META_TOOLS, modelName, modelNameOf, verbOf } from "../../registry/contract/names.js";
-import type { JsonSchema } from "../../registry/contract/schema-types.js";
 import type { Artifact, Pin, SurfaceBounds } from "./ports.js";
 import { globMatcher } from "../../registry/contract/globs.js";
-import { metaToolDefinition } from "../contract/meta-tools.js";
+import { isMetaToolName, metaToolDefinition } from "../contract/meta-tools.js";
 import type { BeltReason, ManifestFamily, SizeFigure, Surface, SurfaceTool } from "../contract/sessions.js";
 
 export type { BeltReason, ManifestFamily, SizeFigure, Surface, SurfaceTool };
@@ -18,12 +17,6 @@ export type SurfaceInput = {
   declared: readonly string[];
   pins: readonly Pin[];
   bounds: SurfaceBounds;
-};
-
-/** Built-in definitions of the meta-tools, used when the catalog does not carry them. */
-export const META_TOOL_DEFS: Record<string, { description: string; input_schema: JsonSchema }> = {
-  "toolbelt.find": metaToolDefinition("toolbelt.find"),
-  "toolbelt.call": metaToolDefinition("toolbelt.call"),
 };
 
 type Entry = Omit<SurfaceTool, "on_belt">;
@@ -84,10 +77,10 @@ export function grantedView(artifact: SurfaceInput["artifact"], granted: (name: 
   const grantedTools = artifact.tools.filter((t) => granted(t.name) && !meta.has(t.name));
   const metaEntries: Entry[] = META_TOOLS.map((name) => {
     const t = artifact.byName.get(name);
-    const def = META_TOOL_DEFS[name];
-    return t
-      ? toolEntry(t)
-      : { name, model_name: modelName(name), description: def?.description ?? name, input_schema: def?.input_schema ?? { type: "object" } };
+    if (t) return toolEntry(t);
+    // The contract's definition when the catalog does not carry the meta-tool.
+    const def = isMetaToolName(name) ? metaToolDefinition(name) : { description: name, input_schema: { type: "object" } };
+    return { name, model_name: modelName(name), ...def };
   });
   const grantedEntries = grantedTools.map(toolEntry);
   const manifest = { families: capabilityManifest(artifact.families, grantedTools) };

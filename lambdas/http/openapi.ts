@@ -6,10 +6,28 @@ import { FindBody, FindResponse } from "../contract/find.js";
 import { HealthResponse } from "../contract/health.js";
 import { jsonSchema } from "../contract/schema.js";
 import { OpenSessionBody, SessionId, SessionResponse } from "../contract/sessions.js";
-import type * as z from "../core/zod-mini.js";
+import type { JsonSchema } from "../../registry/contract/schema-types.js";
+import * as z from "../core/zod-mini.js";
 
 type Operation = Record<string, unknown>;
 export type PathItems = Record<string, Record<string, Operation>>;
+
+/**
+ * `{schema}` whose JSON Schema is generated when the document is first serialized, not when a
+ * Lambda starts: zod's generator costs about as much as loading zod, and the document is rarely read.
+ */
+function lazySchema(schema: z.ZodMiniType, io: "input" | "output", omit?: string): { schema: JsonSchema } {
+  let cached: JsonSchema | undefined;
+  return {
+    get schema() {
+      if (!cached) {
+        const { [omit ?? ""]: _omitted, ...rest } = jsonSchema(schema, io);
+        cached = rest;
+      }
+      return cached;
+    },
+  };
+}
 
 const ERROR_REF = { description: "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
 
@@ -18,17 +36,17 @@ export const errors = (...statuses: number[]) => Object.fromEntries(statuses.map
 
 /** A success answer and its schema (`io: "output"`: fields the schema does not list are not sent). */
 export const ok = (description: string, schema: z.ZodMiniType, status = 200) => ({
-  [String(status)]: { description, content: { "application/json": { schema: jsonSchema(schema, "output") } } },
+  [String(status)]: { description, content: { "application/json": lazySchema(schema, "output") } },
 });
 
 /** A JSON request body (`io: "input"`: what a client may send). */
-export const body = (schema: z.ZodMiniType, required = true) => ({ required, content: { "application/json": { schema: jsonSchema(schema, "input") } } });
+export const body = (schema: z.ZodMiniType, required = true) => ({ required, content: { "application/json": lazySchema(schema, "input") } });
 
 /** Query parameters from an object schema: each field one optional parameter, its description beside its schema. */
 export function queryParameters(schema: { shape: Record<string, z.ZodMiniType> }): Operation[] {
   return Object.entries(schema.shape).map(([name, field]) => {
-    const { description, ...fieldSchema } = jsonSchema(field, "input");
-    return { name, in: "query", required: false, schema: fieldSchema, ...(description ? { description } : {}) };
+    const { description } = z.globalRegistry.get(field) ?? {};
+    return Object.assign(lazySchema(field, "input", "description"), { name, in: "query", required: false, ...(description ? { description } : {}) });
   });
 }
 
@@ -53,7 +71,7 @@ export const CORE_PATHS: PathItems = {
     get: {
       operationId: "getSurface",
       summary: "The session's surface: meta-tools, always-loaded, declared and pinned tools, and the capability manifest",
-      parameters: [{ name: "id", in: "path", required: true, schema: jsonSchema(SessionId, "input") }],
+      parameters: [Object.assign(lazySchema(SessionId, "input"), { name: "id", in: "path", required: true })],
       responses: { ...ok("The session and its surface", SessionResponse), ...errors(401, 404, 410, 414, 500, 503) },
     },
   },

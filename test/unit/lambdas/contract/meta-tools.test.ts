@@ -7,7 +7,6 @@ import { FIND_LIMITS, FindInput } from "../../../../lambdas/contract/find.js";
 import { CALL_LIMITS, CallInput } from "../../../../lambdas/contract/call.js";
 import { META_TOOL_CONTRACTS, metaToolDefinition, type MetaToolName } from "../../../../lambdas/contract/meta-tools.js";
 import { MAX_LIMIT } from "../../../../lambdas/core/find/index.js";
-import { META_TOOL_DEFS } from "../../../../lambdas/core/surface.js";
 
 const file = "registry/families/toolbelt/tools.yaml";
 const declared = (parse(readFileSync(file, "utf8")) as { tools: { name: string; description: string; input_schema: unknown }[] }).tools;
@@ -19,10 +18,6 @@ describe(`${file} and lambdas/contract/meta-tools.ts`, () => {
 
   it.each(declared.map((t) => [t.name, t] as const))("toolbelt.%s: the same description and input schema", (name, tool) => {
     expect({ description: tool.description, input_schema: tool.input_schema }).toEqual(metaToolDefinition(`toolbelt.${name}` as MetaToolName));
-  });
-
-  it("surfaces show the contract's definitions when the catalog has no meta-tools", () => {
-    for (const [name, def] of Object.entries(META_TOOL_DEFS)) expect(def).toEqual(metaToolDefinition(name as MetaToolName));
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { META_TOOLS } from "../../../../registry/contract/family.js";
-import { byteSize, computeSurface, META_TOOL_DEFS, toolBytes, toolEntry } from "../../../../lambdas/core/surface.js";
+import { metaToolDefinition } from "../../../../lambdas/contract/meta-tools.js";
+import { byteSize, computeSurface, toolBytes, toolEntry } from "../../../../lambdas/core/surface.js";
 import { globMatcher } from "../../../../registry/contract/globs.js";
 import { defaultTestTools, memoryTestArtifact, testArtifactInput, testTool } from "../../../helpers/artifact.js";
 
@@ -25,7 +26,7 @@ describe("computeSurface", () => {
     const s = computeSurface({ artifact, granted: () => false, isAlwaysLoaded: () => true, declared: ["git.log"], pins: [], bounds });
     expect(s.tools.map((t) => t.name)).toEqual(META_TOOLS);
     expect(s.manifest.families).toEqual([]);
-    expect(s.tools[0]?.input_schema).toEqual(META_TOOL_DEFS["toolbelt.find"]?.input_schema);
+    expect(s.tools[0]?.input_schema).toEqual(metaToolDefinition("toolbelt.find").input_schema);
   });
 
   it("uses the catalog's definition of a meta-tool when the registry has one", async () => {
