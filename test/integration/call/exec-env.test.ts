@@ -87,7 +87,10 @@ describe("exec children inherit the gateway's whole environment (#7 finding 1)",
     for (const leak of LEAKS) expect(text).not.toContain(leak);
     expect(text).not.toContain("TOOLBELT_");
     // What the child does see: the minimal base, nothing else.
-    const names = text.split("\0").filter(Boolean).map((kv) => kv.slice(0, kv.indexOf("=")));
+    const names = text
+      .split("\0")
+      .filter(Boolean)
+      .map((kv) => kv.slice(0, kv.indexOf("=")));
     expect(names.sort()).toEqual(["HOME", "LANG", "LC_MESSAGES", "PATH", "TZ"]);
   });
 

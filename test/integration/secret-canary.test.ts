@@ -1,0 +1,203 @@
+// The secret canary (#7 sandbox): unique values put in the gateway's environment (its API key, an
+// AWS secret, a setting no family declares) and in a declared secret (DEMO_SERVICE_TOKEN, which the
+// notes and diagnostics families send upstream) must never appear in any response, any exec child's
+// environment, any log line or any artifact file, across a sweep that calls every example tool.
+// Real processes throughout: `npm start` on a loopback port, its upstreams, and the exec children,
+// whose environments are recorded by wrappers put first on the gateway's PATH.
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadArtifact, type Artifact } from "../../lambdas/artifact.js";
+import type { CatalogTool } from "../../registry/contract/artifact.js";
+
+const CANARIES = {
+  TOOLBELT_API_KEY: "canary-gateway-key-6c1e9f04a2",
+  AWS_SECRET_ACCESS_KEY: "canary-aws-secret-b83d0e57c1",
+  TOOLBELT_CANARY_UNDECLARED: "canary-undeclared-2f7a91d6e4",
+  DEMO_SERVICE_TOKEN: "canary-declared-secret-9e4b2c7a13",
+} as const;
+const ROOT = fileURLToPath(new URL("../../", import.meta.url)).replace(/\/$/, "");
+/** Variable names of the gateway that no exec child may carry, whatever their value. */
+const GATEWAY_ONLY = /^(TOOLBELT_|AWS_|DEMO_SERVICE_|EVERYTHING_MCP_|DYNAMODB_)/;
+
+let work: string;
+let probes: string;
+let artifactDir: string;
+let child: ChildProcess;
+let url = "";
+let logs = "";
+let artifact: Artifact;
+const answers: { what: string; status: number; body: string }[] = [];
+
+/** Every canary found in `text`, by variable name. */
+const leaked = (text: string) =>
+  Object.entries(CANARIES)
+    .filter(([, v]) => text.includes(v))
+    .map(([k]) => k);
+
+/** A wrapper for `command` that records its environment, then runs the real program with the same arguments. */
+function wrap(command: string, real: string): void {
+  const file = join(probes, "bin", command);
+  writeFileSync(file, `#!/bin/sh\n/usr/bin/env > "${join(probes, "envs")}/${command}.$$"\nexec "${real}" "$@"\n`);
+  chmodSync(file, 0o755);
+}
+
+const which = (command: string): string | undefined => {
+  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+    try {
+      execFileSync("test", ["-x", join(dir, command)]);
+      return join(dir, command);
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+};
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), "toolbelt-canary-"));
+  probes = join(work, "probes");
+  mkdirSync(join(probes, "bin"), { recursive: true });
+  mkdirSync(join(probes, "envs"));
+  artifactDir = join(work, "artifact");
+  // The exec families' commands (registry/families/{files,git,system}).
+  for (const command of [
+    "cat",
+    "date",
+    "df",
+    "du",
+    "find",
+    "git",
+    "grep",
+    "head",
+    "id",
+    "ls",
+    "nproc",
+    "realpath",
+    "sha256sum",
+    "stat",
+    "tail",
+    "uname",
+    "wc",
+  ]) {
+    const real = which(command);
+    if (real) wrap(command, real);
+  }
+  child = spawn(process.execPath, ["--import", "tsx", "lambdas/local/start.ts"], {
+    env: {
+      ...process.env,
+      ...CANARIES,
+      PATH: `${join(probes, "bin")}${delimiter}${process.env.PATH ?? ""}`,
+      PORT: "0",
+      TOOLBELT_ARTIFACT_DIR: artifactDir,
+      TOOLBELT_POLICY: "",
+      TOOLBELT_DATA_DIR: "",
+      // The project directory, as `npm start` defaults: file and git tools run, on this repository.
+      TOOLBELT_FILE_ROOTS: ROOT,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  url = await new Promise<string>((resolve, reject) => {
+    const onData = (d: Buffer) => {
+      logs += d.toString();
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(logs);
+      if (m?.[1]) resolve(m[1]);
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`npm start exited with ${code}:\n${logs}`)));
+  });
+  artifact = loadArtifact(artifactDir);
+}, 120_000);
+
+afterAll(async () => {
+  if (child && child.exitCode === null) {
+    const exited = new Promise((done) => child.once("exit", done));
+    child.kill("SIGTERM");
+    await exited;
+  }
+  rmSync(work, { recursive: true, force: true });
+});
+
+async function request(what: string, method: "GET" | "POST", path: string, body?: unknown): Promise<void> {
+  const res = await fetch(url + path, {
+    method,
+    headers: { authorization: `Bearer ${CANARIES.TOOLBELT_API_KEY}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  answers.push({ what, status: res.status, body: await res.text() });
+}
+
+type Property = { type?: string | string[]; examples?: unknown[]; default?: unknown; enum?: unknown[]; items?: Property };
+
+/** A plausible value: the schema's first example, its default, its first enum member, or one of its type. */
+function sampleOf(p: Property): unknown {
+  if (p.examples?.length) return p.examples[0];
+  if (p.default !== undefined) return p.default;
+  if (p.enum?.length) return p.enum[0];
+  const type = Array.isArray(p.type) ? p.type[0] : p.type;
+  if (type === "integer" || type === "number") return 1;
+  if (type === "boolean") return true;
+  if (type === "array") return p.items ? [sampleOf(p.items)] : [];
+  if (type === "object") return {};
+  return "canary sweep";
+}
+
+/** Valid example arguments: every property with an example, and every required one. */
+function exampleArgs(t: CatalogTool): Record<string, unknown> {
+  const schema = t.input_schema as { properties?: Record<string, Property>; required?: string[] };
+  const props = schema.properties ?? {};
+  const args: Record<string, unknown> = {};
+  for (const [k, p] of Object.entries(props)) if (p.examples?.length || schema.required?.includes(k)) args[k] = sampleOf(p);
+  return args;
+}
+
+describe("the secret canary", () => {
+  it("appears in no response across a sweep of every example tool, the finding's replays and the REST endpoints", async () => {
+    // Records are made before they are read and deleted last, as an agent would.
+    const rank = (n: string) => (/\.(create|set)$/.test(n) ? 0 : /\.delete$/.test(n) ? 2 : 1);
+    const tools = [...artifact.tools].sort((a, b) => rank(a.name) - rank(b.name) || (a.name < b.name ? -1 : 1));
+    expect(tools.length).toBeGreaterThan(90);
+    for (const t of tools) await request(t.name, "POST", "/v1/call", { tool: t.name, args: exampleArgs(t) });
+    // Finding 1 as it was found, and the gateway's own environment by its pid.
+    for (const path of ["/proc/self/environ", `/proc/${child.pid}/environ`, "../../../../../proc/self/environ"]) {
+      await request(`files.read_head ${path}`, "POST", "/v1/call", { tool: "files.read_head", args: { path } });
+    }
+    await request("everything.get-env", "POST", "/v1/call", { tool: "everything.get-env", args: {} });
+    await request("health", "GET", "/v1/health");
+    await request("find", "POST", "/v1/find", { query: "read environment variables token secret key" });
+    await request("openapi", "GET", "/v1/openapi.json");
+    await request("misses", "GET", "/v1/admin/misses");
+
+    const leaks = answers.filter((a) => leaked(a.body).length > 0).map((a) => `${a.what} (${a.status}): ${leaked(a.body).join(", ")}`);
+    expect(leaks).toEqual([]);
+    // The sweep reached the tools: most answered (upstreams run), none was a 500.
+    expect(answers.filter((a) => a.status === 200).length).toBeGreaterThan(60);
+    expect(answers.filter((a) => a.status >= 500 && a.status !== 502 && a.status !== 503 && a.status !== 504).map((a) => a.what)).toEqual([]);
+  }, 300_000);
+
+  it("reaches no exec child's environment: each got only the base and its declared env", () => {
+    const files = readdirSync(join(probes, "envs"));
+    // head, cat, git, uname... each ran at least once during the sweep.
+    expect(files.length).toBeGreaterThan(15);
+    const problems: string[] = [];
+    for (const f of files) {
+      const env = readFileSync(join(probes, "envs", f), "utf8");
+      for (const name of leaked(env)) problems.push(`${f}: value of ${name}`);
+      for (const line of env.split("\n").filter(Boolean)) {
+        const name = line.slice(0, line.indexOf("="));
+        if (GATEWAY_ONLY.test(name)) problems.push(`${f}: ${name}`);
+      }
+      expect(env).toMatch(/^HOME=\/nonexistent$/m);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("reaches no log line and no artifact file", () => {
+    expect(leaked(logs)).toEqual([]);
+    for (const f of readdirSync(artifactDir)) expect(leaked(readFileSync(join(artifactDir, f), "utf8")), f).toEqual([]);
+  });
+});
