@@ -1,4 +1,5 @@
 // Tools implemented in the gateway: the meta-tools (find, call) and a JSON reshape.
+import { ownAt } from "../../registry/contract/own-path.js";
 import type { CatalogTool } from "../../registry/contract/artifact.js";
 import type { BackendContext, BackendOutput, ToolBackend } from "../core/call/types.js";
 import { ToolbeltError } from "../core/errors.js";
@@ -21,12 +22,7 @@ export function pathSegments(path: string): string[] {
 }
 
 export function pick(data: unknown, path: string): unknown {
-  let cur = data;
-  for (const seg of pathSegments(path)) {
-    if (cur === null || typeof cur !== "object" || !Object.hasOwn(cur, seg)) return undefined;
-    cur = (cur as Record<string, unknown>)[seg];
-  }
-  return cur;
+  return ownAt(data, pathSegments(path));
 }
 
 /** `{data, mapping: {outKey: path}}` → `{outKey: value at path}`; a missing path gives null. */

@@ -1,6 +1,7 @@
 // Templates of tool definitions: `{{input.x}}` from the validated arguments, `${VAR}` from the
 // variables the tool's family declares (variables.ts). Every `${VAR}` value used is remembered so it
 // can be redacted.
+import { ownAt } from "../../registry/contract/own-path.js";
 import { ToolbeltError } from "../core/errors.js";
 
 export type EnvMap = Readonly<Record<string, string | undefined>>;
@@ -44,12 +45,7 @@ export class Secrets {
 
 /** Own properties only: `{{input.constructor}}` of an input without one is absent, not Object's function. */
 export function lookup(input: unknown, dotted: string): unknown {
-  let cur: unknown = input;
-  for (const key of dotted.split(".").filter(Boolean)) {
-    if (cur === null || typeof cur !== "object" || !Object.hasOwn(cur, key)) return undefined;
-    cur = (cur as Record<string, unknown>)[key];
-  }
-  return cur;
+  return ownAt(input, dotted.split(".").filter(Boolean));
 }
 
 export function stringify(v: unknown): string {

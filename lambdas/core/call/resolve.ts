@@ -7,7 +7,8 @@
 import { canonicalName, modelName, verbOf } from "../../../registry/contract/names.js";
 import type { ResolutionRule } from "../../contract/call.js";
 import type { GrantFilter } from "../ports.js";
-import { editDistance, mayBeWithin, signature, typoBudget } from "./distance.js";
+import { editDistance } from "../../../registry/contract/edit-distance.js";
+import { mayBeWithin, signature, typoBudget } from "./distance.js";
 
 export type { ResolutionRule };
 

@@ -4,6 +4,7 @@
 import { Document } from "flexsearch";
 import { ToolbeltError } from "../errors.js";
 import { sortedIndexOf } from "./sorted.js";
+import { editDistance } from "../../../registry/contract/edit-distance.js";
 import {
   encodeQuery,
   IMPACT_SCALE,
@@ -35,30 +36,6 @@ const MAX_STEPS = 12;
 
 /** Documents a query touched and their scores in [0,1] (valid only at those documents, until the next query). */
 export type Ranked = { docs: number[]; score: Float64Array };
-
-function osa(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  const m = a.length;
-  const n = b.length;
-  let prev2 = new Array<number>(n + 1).fill(0);
-  let prev = Array.from({ length: n + 1 }, (_, j) => j);
-  for (let i = 1; i <= m; i++) {
-    const cur = new Array<number>(n + 1);
-    cur[0] = i;
-    let rowMin = i;
-    for (let j = 1; j <= n; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2]! + 1);
-      cur[j] = v;
-      if (v < rowMin) rowMin = v;
-    }
-    if (rowMin > max) return max + 1;
-    prev2 = prev;
-    prev = cur;
-  }
-  return prev[n]!;
-}
 
 /**
  * A table's entry for a query word, own keys only: the tables are plain objects from JSON and a
@@ -157,7 +134,7 @@ export class Scorer {
     const found: Member[] = [];
     for (const id of new Set(res.flatMap((r) => r.result))) {
       const t = this.terms[id]!;
-      const ed = osa(word, t, maxEd);
+      const ed = editDistance(word, t, maxEd);
       if (ed <= maxEd) found.push({ term: id, w: this.params.fuzzyWeight * (ed <= 1 ? 1 : 0.8) });
       else if (t.startsWith(word)) found.push({ term: id, w: this.params.fuzzyWeight * 0.8 });
     }

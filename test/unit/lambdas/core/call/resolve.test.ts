@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { editDistance } from "../../../../../lambdas/core/call/distance.js";
+import { editDistance } from "../../../../../registry/contract/edit-distance.js";
 import { createNameResolver } from "../../../../../lambdas/core/call/resolve.js";
 import { globMatcher } from "../../../../../registry/contract/globs.js";
 import { modelName } from "../../../../../registry/contract/names.js";
