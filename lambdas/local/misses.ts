@@ -6,15 +6,17 @@
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { ErrorBody } from "../contract/errors.js";
+import { MISSES_LIMITS, MissesQuery, MissesResponse } from "../contract/misses.js";
 import { loadConfig } from "../config.js";
+import { describeIssues } from "../core/issues.js";
 import { clientFromConfig } from "../stores/dynamodb.js";
-import type { Miss, MissSummary } from "../core/ports.js";
 import { DynamoMissStore } from "../stores/misses.js";
 
 const USAGE = "usage: npm run misses -- [--name NAME] [--limit N] [--url URL] [--key KEY] [--direct] [--json]";
 
 type Io = { out: (s: string) => void; err: (s: string) => void; env: NodeJS.ProcessEnv };
-type Answer = { misses?: MissSummary[]; events?: Miss[] };
+type Answer = MissesResponse;
 type Options = { limit: number; name?: string; url?: string; key?: string; direct: boolean; json: boolean };
 
 async function viaApi(o: Options, env: NodeJS.ProcessEnv): Promise<Answer> {
@@ -27,9 +29,14 @@ async function viaApi(o: Options, env: NodeJS.ProcessEnv): Promise<Answer> {
   } catch (e) {
     throw new Error(`cannot reach ${base} (${(e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message}): start it with npm start, or use --url or --direct`);
   }
-  const body = (await res.json()) as Answer & { error?: { message: string } };
-  if (!res.ok) throw new Error(`${base} answered ${res.status}: ${body.error?.message ?? "no message"}`);
-  return body;
+  const body: unknown = await res.json();
+  if (!res.ok) {
+    const error = ErrorBody.safeParse(body);
+    throw new Error(`${base} answered ${res.status}: ${error.success ? error.data.error.message : "no message"}`);
+  }
+  const answer = MissesResponse.safeParse(body);
+  if (!answer.success) throw new Error(`${base} answered 200 with something other than the miss log: ${describeIssues(answer.error.issues)}`);
+  return answer.data;
 }
 
 async function direct(o: Options, env: NodeJS.ProcessEnv): Promise<Answer> {
@@ -37,7 +44,7 @@ async function direct(o: Options, env: NodeJS.ProcessEnv): Promise<Answer> {
   const client = clientFromConfig(config);
   try {
     const store = new DynamoMissStore(client, config.table);
-    return o.name ? { events: await store.recent(o.name, o.limit) } : { misses: await store.top(o.limit) };
+    return o.name ? { name: o.name, events: await store.recent(o.name, o.limit) } : { misses: await store.top(o.limit) };
   } finally {
     client.destroy();
   }
@@ -45,11 +52,11 @@ async function direct(o: Options, env: NodeJS.ProcessEnv): Promise<Answer> {
 
 function format(answer: Answer, o: Options): string {
   if (o.json) return JSON.stringify(answer, null, 2);
-  if (answer.events) {
+  if ("events" in answer) {
     if (!answer.events.length) return `no misses recorded for ${o.name}`;
     return answer.events.map((e) => `${e.at}  ${e.principal}  ${e.name}  ${e.outcome}${e.resolved_to ? ` → ${e.resolved_to}` : ""}`).join("\n");
   }
-  const misses = answer.misses ?? [];
+  const { misses } = answer;
   if (!misses.length) return "no tool-name misses recorded";
   const rows = misses.map((m) => [
     String(m.count),
@@ -70,7 +77,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     values = parseArgs({
       args: argv,
       options: {
-        limit: { type: "string", default: "20" },
+        limit: { type: "string", default: String(MISSES_LIMITS.default) },
         name: { type: "string" },
         url: { type: "string" },
         key: { type: "string" },
@@ -88,12 +95,13 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.out(`${USAGE}\n`);
     return 0;
   }
-  const limit = Number(values.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-    io.err("--limit must be an integer from 1 to 1000\n");
+  // The same rule as the route's `limit` parameter.
+  const limit = MissesQuery.shape.limit.safeParse(values.limit);
+  if (!limit.success) {
+    io.err(`--limit must be an integer from 1 to ${MISSES_LIMITS.max}\n`);
     return 2;
   }
-  const o: Options = { ...values, limit };
+  const o: Options = { ...values, limit: limit.data };
   try {
     io.out(`${format(o.direct ? await direct(o, io.env) : await viaApi(o, io.env), o)}\n`);
     return 0;
