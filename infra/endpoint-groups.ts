@@ -79,7 +79,21 @@ export const ENDPOINT_GROUPS = {
     upstreamSecrets: true,
     p99AlarmMs: 10_000,
   },
-  // mcp: { entry: "lambdas/handlers/mcp.ts", routes: [{ method: "POST", path: "/v1/mcp" }], ... }
+  mcp: {
+    entry: "lambdas/handlers/mcp.ts",
+    description: "Toolbelt MCP endpoint (Streamable HTTP, 2026-07-28 and 2025-11-25)",
+    // GET and DELETE reach the function too: it answers 405 with `Allow: POST` (an API Gateway 404
+    // would read as "session expired" to some clients). OPTIONS is the API's CORS preflight.
+    routes: (["/mcp", "/mcp/briefs/{brief}"] as const).flatMap((path) => (["POST", "GET", "DELETE"] as const).map((method) => ({ method, path }))),
+    // The call group's sizing: call_tool dispatches to the same backends.
+    memoryMb: 1024,
+    timeoutSecs: 29,
+    // Belts are sessions (get, put on open, conditional put on pin) and misses are logged (update, put).
+    tableActions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"],
+    dispatchesTools: true,
+    upstreamSecrets: true,
+    p99AlarmMs: 10_000,
+  },
 } as const satisfies Record<string, EndpointGroupSpec>;
 
 export type EndpointGroupName = keyof typeof ENDPOINT_GROUPS;

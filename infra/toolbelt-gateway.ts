@@ -18,6 +18,7 @@ import type * as sns from "aws-cdk-lib/aws-sns";
 import { Construct } from "constructs";
 import { ARTIFACT_FILES, type Catalog, type Manifest } from "../registry/contract/artifact.js";
 import type { PolicyFile } from "../registry/contract/policy.js";
+import { MCP_CORS } from "../lambdas/mcp/cors.js";
 import { SECRETS_ENV } from "../lambdas/secrets.js";
 import { functionAlarms, serverErrorRateAlarm } from "./alarms.js";
 import {
@@ -185,8 +186,17 @@ export class ToolbeltGateway extends Construct {
       removalPolicy,
     });
     this.api = new apigw.HttpApi(this, "Api", {
-      description: "Toolbelt: find, surface, sessions and call for AI agents",
+      description: "Toolbelt: find, surface, sessions, call and MCP for AI agents",
       createDefaultStage: false,
+      // Browser MCP clients (the Inspector) send Authorization and the Mcp-* headers cross-origin;
+      // API Gateway answers the preflight itself. No cookies: bearer keys only, so any origin may ask.
+      corsPreflight: {
+        allowOrigins: [...MCP_CORS.allowOrigins],
+        allowMethods: MCP_CORS.allowMethods.map((m) => apigw.CorsHttpMethod[m]),
+        allowHeaders: [...MCP_CORS.allowHeaders],
+        exposeHeaders: [...MCP_CORS.exposeHeaders],
+        maxAge: Duration.seconds(MCP_CORS.maxAgeSecs),
+      },
     });
     this.stage = new apigw.HttpStage(this, "DefaultStage", {
       httpApi: this.api,

