@@ -7,7 +7,10 @@ import type { BriefFile } from "../../registry/contract/brief.js";
 import { META_TOOLS, modelNameOf } from "../../registry/contract/names.js";
 import type { JsonSchema } from "../../registry/contract/schema-types.js";
 import type { Caller } from "../core/ports.js";
-import { CallInput, FindInput, SessionId, described } from "../core/requests.js";
+import { CallInput } from "../contract/call.js";
+import { FindInput } from "../contract/find.js";
+import { described, jsonSchema } from "../contract/schema.js";
+import { SessionId } from "../contract/sessions.js";
 import { declarationMatcher } from "../core/surface.js";
 import * as z from "../core/zod-mini.js";
 
@@ -45,7 +48,8 @@ export type McpTool = {
   annotations?: McpToolAnnotations;
 };
 
-const toSchema = (s: z.ZodMiniType) => z.toJSONSchema(s, { target: "draft-7", io: "input" }) as JsonSchema & { properties: Record<string, JsonSchema> };
+// MCP tool schemas are draft-07.
+const toSchema = (s: z.ZodMiniType) => jsonSchema(s, "input", "draft-7") as JsonSchema & { properties: Record<string, JsonSchema> };
 
 /**
  * MCP's hints from the registry's governance: read_only, destructive and idempotent map one to one;

@@ -89,7 +89,7 @@ describe.each(REVISIONS)("the MCP endpoint under %s", (revision) => {
   it("passes an upstream's structuredContent and content through", async () => {
     const c = await client(revision);
     const weather = await call(c, "call_tool", { tool: "everything.weather", args: { location: "Chicago" } });
-    expect(weather.isError).toBeFalsy();
+    expect(weather.isError, JSON.stringify(weather)).toBeFalsy();
     expect(weather.structuredContent).toMatchObject({ conditions: expect.any(String), temperature: expect.any(Number) });
     const echo = await call(c, "call_tool", { tool: "everything_echo", args: { message: "hi" } });
     expect(echo.content[0]).toEqual({ type: "text", text: "Echo: hi" });

@@ -57,7 +57,10 @@ export function mcpTestTools(): CatalogTool[] {
   ];
 }
 
-export const mcpTestInput = (): ArtifactInput => testArtifactInput(mcpTestTools(), { always_loaded: ["toolbelt.reshape"] });
+const URL_VAR = { EVERYTHING_URL: { secret: false } };
+
+export const mcpTestInput = (): ArtifactInput =>
+  testArtifactInput(mcpTestTools(), { always_loaded: ["toolbelt.reshape"], variables: { everything: URL_VAR, admin: URL_VAR, git: URL_VAR } });
 
 export const mcpTestBriefs = (): BriefFile[] => [{ version: 1, name: "math", description: "Do sums", tools: ["everything.get-sum", "admin.reset"] }];
 
