@@ -184,6 +184,12 @@ export function configEnv(pairs: readonly (readonly [string, string])[]): Record
   return env;
 }
 
+/**
+ * Pre-flight output must be UTF-8: an override can only be passed as a string, so a driver name in
+ * other bytes could not be overridden (a lossy decoding would override a different name).
+ */
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
 /** A pre-flight git run: small output, the call's signal, no shell. */
 function gitOutput(
   argv: string[],
@@ -193,7 +199,14 @@ function gitOutput(
     execFile(
       opts.command,
       argv,
-      { env: opts.env, ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}), signal: opts.signal, maxBuffer: 1024 * 1024, encoding: "utf8", windowsHide: true },
+      {
+        env: opts.env,
+        ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
+        signal: opts.signal,
+        maxBuffer: 1024 * 1024,
+        encoding: "buffer",
+        windowsHide: true,
+      },
       (err, stdout, stderr) => {
         if (err && (err as NodeJS.ErrnoException).code === "ABORT_ERR") return reject(opts.signal.reason);
         if (err && typeof (err as { code?: unknown }).code !== "number") {
@@ -203,7 +216,21 @@ function gitOutput(
             }),
           );
         }
-        resolve({ ok: !err, stdout, stderr });
+        let text: string;
+        try {
+          text = strictUtf8.decode(stdout);
+        } catch {
+          return reject(
+            new ToolbeltError(
+              "INVALID_ARGUMENTS",
+              "the repository's config or paths are not UTF-8, so the gateway cannot neutralise them: it runs no git there",
+              {
+                command: opts.command,
+              },
+            ),
+          );
+        }
+        resolve({ ok: !err, stdout: text, stderr: stderr.toString("utf8") });
       },
     );
   });

@@ -215,6 +215,22 @@ describe("every other vector of repository-controlled execution", () => {
     expect((res.result as { text: string }).text).toContain("M a.txt");
   });
 
+  it("a filter driver named in bytes that are not UTF-8 (which no override can name) makes the call fail, not run it", async () => {
+    const repo = hostileRepo();
+    writeFileSync(join(repo, ".gitattributes"), Buffer.from("*.txt filter=\xff\n", "latin1"));
+    writeFileSync(
+      join(repo, ".git/config"),
+      Buffer.concat([readFileSync(join(repo, ".git/config")), Buffer.from(`[filter "\xff"]\n\tclean = ${trap}\n`, "latin1")]),
+    );
+    writeFileSync(join(repo, "a.txt"), "one\nTWO\n");
+    utimesSync(join(repo, "a.txt"), new Date(), new Date(Date.now() + 5000));
+    plainGit(repo, "diff", "HEAD", "--stat");
+    expect(fired()).toBe(true);
+    disarm();
+    await expect(call("git.status", { repo })).rejects.toMatchObject({ code: "INVALID_ARGUMENTS", message: expect.stringContaining("not UTF-8") });
+    expect(fired()).toBe(false);
+  });
+
   it("include.path and includeIf bring no program in: core.fsmonitor from an included file does not run from git.status", async () => {
     const repo = hostileRepo();
     const included = join(scratch, `included-${count}`);
