@@ -99,7 +99,7 @@ const GIT_SUBCOMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
  * is overridden. Keys arrive lower-cased except the subsection, which is how git reads them back.
  */
 const DRIVER_KEY =
-  /^(?:diff\.(.+)\.(?:textconv|command)|filter\.(.+)\.(?:clean|smudge|process)|merge\.(.+)\.driver|credential\.(.+)\.helper|(?:difftool|mergetool|man|browser|guitool)\.(.+)\.cmd|alias\.(.+))$/s;
+  /^(?:diff\.(.+)\.(?:textconv|command)|filter\.(.+)\.(?:clean|smudge|process)|merge\.(.+)\.driver|credential\.(.+)\.helper|(?:difftool|mergetool|man|browser|guitool)\.(.+)\.cmd|trailer\.(.+)\.(?:cmd|command)|alias\.(.+))$/s;
 
 /** The repository facts the backend checks against the file roots. */
 export type GitRepository = { workTree: string; gitDir: string; commonDir: string };

@@ -354,6 +354,7 @@ describe("the hardening's parts", () => {
       "diff.X.textconv\nevil",
       "merge.m.driver\nevil",
       "credential.https://h.helper\nevil",
+      "trailer.sign.cmd\nevil",
       "user.name\nEve",
       "",
     ].join("\0");
@@ -363,6 +364,7 @@ describe("the hardening's parts", () => {
       "diff.X.textconv": "",
       "merge.m.driver": "",
       "credential.https://h.helper": "",
+      "trailer.sign.cmd": "",
     });
   });
 });
