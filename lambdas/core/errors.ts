@@ -34,8 +34,9 @@ export class ToolbeltError extends Error {
   readonly code: ErrorCode;
   readonly details: Record<string, unknown>;
 
-  constructor(code: ErrorCode, message: string, details: Record<string, unknown> = {}) {
-    super(message);
+  /** `options.cause` keeps the error this one replaces, for the log (never for the client). */
+  constructor(code: ErrorCode, message: string, details: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = "ToolbeltError";
     this.code = code;
     this.details = details;

@@ -23,9 +23,7 @@ export function asToolbeltError(err: unknown): ToolbeltError {
     const code = STATUS_CODES[err.status] ?? "INVALID_REQUEST";
     return new ToolbeltError(code, err.message || code.toLowerCase().replace(/_/g, " "));
   }
-  const wrapped = new ToolbeltError("INTERNAL", "internal error");
-  (wrapped as Error).cause = err;
-  return wrapped;
+  return new ToolbeltError("INTERNAL", "internal error", {}, { cause: err });
 }
 
 export function errorResponse(c: Context, err: unknown, logger: Logger, requestId: string): Response {

@@ -6,6 +6,7 @@ import {
   DescribeTableCommand,
   DynamoDBClient,
   ResourceInUseException,
+  waitUntilTableExists,
   type DynamoDBClientConfig,
 } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
@@ -136,11 +137,11 @@ export async function ensureTable(client: DynamoDBDocumentClient, table: string)
   } catch (err) {
     if (!(err instanceof ResourceInUseException)) throw translate(err, "create table");
   }
-  // dynalite with createTableMs: 0 is ACTIVE at once; wait briefly otherwise.
-  for (let i = 0; i < 100; i++) {
-    const out = await client.send(new DescribeTableCommand({ TableName: table }));
-    if (out.Table?.TableStatus === "ACTIVE") return;
-    await new Promise((r) => setTimeout(r, 50));
+  // The SDK's waiter asks at once (dynalite with createTableMs: 0 is ACTIVE then), then backs off for up to 5 s.
+  // It only sends DescribeTable, which the document client passes through unchanged.
+  try {
+    await waitUntilTableExists({ client: client as unknown as DynamoDBClient, minDelay: 0.05, maxDelay: 0.5, maxWaitTime: 5 }, { TableName: table });
+  } catch (err) {
+    throw new ToolbeltError("UNAVAILABLE", `table ${table} did not become active`, {}, { cause: err });
   }
-  throw new ToolbeltError("UNAVAILABLE", `table ${table} did not become active`);
 }

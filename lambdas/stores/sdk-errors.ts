@@ -7,9 +7,7 @@ const THROTTLES = new Set(["ProvisionedThroughputExceededException", "Throttling
 export function translateSdkError(err: unknown, store: string, op: string): ToolbeltError {
   if (err instanceof ToolbeltError) return err;
   const name = err instanceof Error ? err.name : "";
-  const wrapped = THROTTLES.has(name)
-    ? new ToolbeltError("UNAVAILABLE", `${store} is throttling; retry shortly`, { operation: op })
-    : new ToolbeltError("INTERNAL", `${store} ${op} failed`, { operation: op });
-  (wrapped as Error).cause = err;
-  return wrapped;
+  return THROTTLES.has(name)
+    ? new ToolbeltError("UNAVAILABLE", `${store} is throttling; retry shortly`, { operation: op }, { cause: err })
+    : new ToolbeltError("INTERNAL", `${store} ${op} failed`, { operation: op }, { cause: err });
 }

@@ -147,35 +147,35 @@ export function createCallGateway(ports: CallPorts, validator: SchemaValidator =
     }
     // The tool's own budget, cut short when the invocation itself has less time left.
     const timeoutMs = Math.max(1, Math.min(tool.timeout_ms, options.maxTimeoutMs ?? Infinity));
-    const controller = new AbortController();
     const timeoutError = new ToolbeltError(
       "UPSTREAM_TIMEOUT",
       `${tool.name} did not answer within its timeout of ${timeoutMs} ms; retry later or with a smaller request`,
       { tool: tool.name, timeout_ms: timeoutMs },
     );
-    const timer = setTimeout(() => controller.abort(timeoutError), timeoutMs);
-    const onOuterAbort = () =>
-      controller.abort(new ToolbeltError("UPSTREAM_ERROR", `the call to ${tool.name} was cancelled`, { tool: tool.name }));
-    if (outer?.aborted) onOuterAbort();
-    outer?.addEventListener("abort", onOuterAbort, { once: true });
+    // One signal for the backend: the tool's timeout, the caller's cancellation, or the call being over.
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const done = new AbortController();
+    const signal = AbortSignal.any([timeout, done.signal, ...(outer ? [outer] : [])]);
+    // What the caller hears when the signal fired: the timeout, or that its own call was cancelled.
+    const reason = () => (timeout.aborted ? timeoutError : new ToolbeltError("UPSTREAM_ERROR", `the call to ${tool.name} was cancelled`, { tool: tool.name }));
     // Whatever a backend does, the call settles when the signal fires: nothing hangs past its timeout.
     const aborted = new Promise<never>((_, reject) => {
-      const fire = () => reject(controller.signal.reason);
-      if (controller.signal.aborted) fire();
-      else controller.signal.addEventListener("abort", fire, { once: true });
+      const fire = () => reject(reason());
+      if (signal.aborted) fire();
+      else signal.addEventListener("abort", fire, { once: true });
     });
     aborted.catch(() => undefined);
     try {
       return await Promise.race([
         backend.invoke(tool, args, {
-          signal: controller.signal,
+          signal,
           timeoutMs,
           caller,
           ...(session !== undefined ? { session } : {}),
           depth,
           call: (req) =>
             gateway.call({ ...req, ...(session !== undefined ? { session } : {}) }, caller, {
-              signal: controller.signal,
+              signal,
               depth: depth + 1,
               maxTimeoutMs: timeoutMs,
             }),
@@ -183,15 +183,14 @@ export function createCallGateway(ports: CallPorts, validator: SchemaValidator =
         aborted,
       ]);
     } catch (e) {
-      if (controller.signal.aborted) throw controller.signal.reason;
+      if (signal.aborted) throw reason();
       if (e instanceof ToolbeltError) throw e;
       // An unexpected error's text may carry a resolved URL or header: log it, never echo it.
       ports.log?.("error", "backend failed unexpectedly", { tool: tool.name, error: String(e) });
       throw new ToolbeltError("UPSTREAM_ERROR", `${tool.name} failed in its ${tool.backend.kind} backend`, { tool: tool.name });
     } finally {
-      clearTimeout(timer);
-      outer?.removeEventListener("abort", onOuterAbort);
-      if (!controller.signal.aborted) controller.abort(new ToolbeltError("UPSTREAM_ERROR", "call finished"));
+      // Work the backend left running (a child process, a nested call) stops with the call.
+      done.abort(new ToolbeltError("UPSTREAM_ERROR", "call finished"));
     }
   };
 
