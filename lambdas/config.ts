@@ -1,6 +1,7 @@
 // The one place the environment is parsed. Everything below `handlers/` receives a Config value.
 import { existsSync, readFileSync } from "node:fs";
 import { delimiter, isAbsolute } from "node:path";
+import * as z from "./core/zod-mini.js";
 import type { SurfaceBounds } from "./core/ports.js";
 
 export type HttpLimits = {
@@ -40,64 +41,105 @@ export const DEFAULT_SESSION_TTL_SECS = 3600;
 
 type Env = Record<string, string | undefined>;
 
-function int(env: Env, key: string, fallback: number): number {
-  const raw = env[key];
-  if (raw === undefined || raw === "") return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${key} must be a positive integer, got ${JSON.stringify(raw)}`);
-  return n;
-}
+/** A variable's value, trimmed; unset and blank are the same (the default applies). */
+const text = z.pipe(
+  z.optional(z.string()),
+  z.transform((v) => v?.trim() || undefined),
+);
 
-/** A value given either inline as JSON or as a path to a JSON file. */
-function jsonOrFile(env: Env, key: string): string | undefined {
-  const raw = env[key]?.trim();
-  if (!raw) return undefined;
-  if (raw.startsWith("{") || raw.startsWith("[")) return raw;
-  if (!existsSync(raw)) throw new Error(`${key} is neither JSON nor an existing file: ${raw}`);
-  return readFileSync(raw, "utf8");
-}
+/** A failed variable: the message names the variable (its key) and the value it had. */
+const invalid = (ctx: { issues: unknown[] }, input: unknown, message: string) => {
+  ctx.issues.push({ code: "custom", input, message });
+  return z.NEVER;
+};
 
-function execSwitch(env: Env): boolean {
-  const raw = env.TOOLBELT_EXEC?.trim() ?? "";
-  if (raw === "" || raw === "on") return true;
-  if (raw === "off") return false;
-  throw new Error(`TOOLBELT_EXEC must be on or off, got ${JSON.stringify(raw)}`);
-}
+const positiveInt = (fallback: number) =>
+  z.pipe(
+    z.optional(z.string()),
+    z.transform((raw, ctx) => {
+      if (raw === undefined || raw === "") return fallback;
+      const n = Number(raw);
+      return Number.isInteger(n) && n > 0 ? n : invalid(ctx, raw, `must be a positive integer, got ${JSON.stringify(raw)}`);
+    }),
+  );
 
-function fileRoots(env: Env): string[] | undefined {
-  const raw = env.TOOLBELT_FILE_ROOTS;
-  if (raw === undefined) return undefined;
-  const roots = raw.split(delimiter).map((s) => s.trim()).filter(Boolean);
-  const relative = roots.find((r) => !isAbsolute(r));
-  if (relative !== undefined) throw new Error(`TOOLBELT_FILE_ROOTS entries must be absolute paths, got ${JSON.stringify(relative)}`);
-  return roots;
-}
+/** A value given either inline as JSON or as a path to a JSON file: the JSON text. */
+const jsonOrFile = z.pipe(
+  text,
+  z.transform((raw, ctx) => {
+    if (raw === undefined || raw.startsWith("{") || raw.startsWith("[")) return raw;
+    return existsSync(raw) ? readFileSync(raw, "utf8") : invalid(ctx, raw, `is neither JSON nor an existing file: ${raw}`);
+  }),
+);
 
+const onOff = z.pipe(
+  z.optional(z.string()),
+  z.transform((v, ctx) => {
+    const raw = v?.trim() ?? "";
+    return raw === "" || raw === "on" ? true : raw === "off" ? false : invalid(ctx, raw, `must be on or off, got ${JSON.stringify(raw)}`);
+  }),
+);
+
+/** `:`-separated absolute paths; unset stays unset, empty is none. */
+const absolutePaths = z.pipe(
+  z.optional(z.string()),
+  z.transform((raw, ctx) => {
+    if (raw === undefined) return undefined;
+    const paths = raw.split(delimiter).map((s) => s.trim()).filter(Boolean);
+    const relative = paths.find((r) => !isAbsolute(r));
+    return relative === undefined ? paths : invalid(ctx, raw, `entries must be absolute paths, got ${JSON.stringify(relative)}`);
+  }),
+);
+
+const commaList = z.pipe(
+  z.optional(z.string()),
+  z.transform((raw) => raw?.split(",").map((s) => s.trim()).filter(Boolean)),
+);
+
+/** Every variable the gateway reads; others in the environment are ignored. */
+const EnvSchema = z.object({
+  TOOLBELT_ARTIFACT_DIR: text,
+  TOOLBELT_TABLE: text,
+  AWS_REGION: text,
+  AWS_DEFAULT_REGION: text,
+  DYNAMODB_ENDPOINT: text,
+  TOOLBELT_POLICY: jsonOrFile,
+  TOOLBELT_BRIEFS: jsonOrFile,
+  TOOLBELT_ALWAYS_LOADED: commaList,
+  TOOLBELT_SESSION_TTL_SECS: positiveInt(DEFAULT_SESSION_TTL_SECS),
+  TOOLBELT_SURFACE_MAX_TOOLS: positiveInt(DEFAULT_SURFACE_BOUNDS.maxTools),
+  TOOLBELT_SURFACE_MAX_BYTES: positiveInt(DEFAULT_SURFACE_BOUNDS.maxSchemaBytes),
+  TOOLBELT_PIN_BUDGET_BYTES: positiveInt(DEFAULT_SURFACE_BOUNDS.pinBudgetBytes),
+  TOOLBELT_MAX_BODY_BYTES: positiveInt(DEFAULT_HTTP_LIMITS.maxBodyBytes),
+  TOOLBELT_MAX_URL_CHARS: positiveInt(DEFAULT_HTTP_LIMITS.maxUrlChars),
+  TOOLBELT_EXEC: onOff,
+  TOOLBELT_FILE_ROOTS: absolutePaths,
+});
+
+/** Parse the environment once; every bad variable is named in one error. */
 export function loadConfig(env: Env = process.env): Config {
-  const always = env.TOOLBELT_ALWAYS_LOADED?.split(",").map((s) => s.trim()).filter(Boolean);
-  const endpoint = env.DYNAMODB_ENDPOINT?.trim();
-  const policyJson = jsonOrFile(env, "TOOLBELT_POLICY");
-  const briefsJson = jsonOrFile(env, "TOOLBELT_BRIEFS");
-  const roots = fileRoots(env);
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `${i.path.map(String).join(".")} ${i.message}`).join("; "));
+  const e = parsed.data;
   return {
-    artifactDir: env.TOOLBELT_ARTIFACT_DIR?.trim() || "dist/artifact",
-    table: env.TOOLBELT_TABLE?.trim() || "toolbelt",
-    region: env.AWS_REGION?.trim() || env.AWS_DEFAULT_REGION?.trim() || "us-east-1",
-    ...(endpoint ? { dynamodbEndpoint: endpoint } : {}),
-    ...(policyJson ? { policyJson } : {}),
-    ...(briefsJson ? { briefsJson } : {}),
-    ...(always?.length ? { alwaysLoaded: always } : {}),
-    sessionTtlSecs: int(env, "TOOLBELT_SESSION_TTL_SECS", DEFAULT_SESSION_TTL_SECS),
+    artifactDir: e.TOOLBELT_ARTIFACT_DIR ?? "dist/artifact",
+    table: e.TOOLBELT_TABLE ?? "toolbelt",
+    region: e.AWS_REGION ?? e.AWS_DEFAULT_REGION ?? "us-east-1",
+    ...(e.DYNAMODB_ENDPOINT ? { dynamodbEndpoint: e.DYNAMODB_ENDPOINT } : {}),
+    ...(e.TOOLBELT_POLICY ? { policyJson: e.TOOLBELT_POLICY } : {}),
+    ...(e.TOOLBELT_BRIEFS ? { briefsJson: e.TOOLBELT_BRIEFS } : {}),
+    ...(e.TOOLBELT_ALWAYS_LOADED?.length ? { alwaysLoaded: e.TOOLBELT_ALWAYS_LOADED } : {}),
+    sessionTtlSecs: e.TOOLBELT_SESSION_TTL_SECS,
     surface: {
-      maxTools: int(env, "TOOLBELT_SURFACE_MAX_TOOLS", DEFAULT_SURFACE_BOUNDS.maxTools),
-      maxSchemaBytes: int(env, "TOOLBELT_SURFACE_MAX_BYTES", DEFAULT_SURFACE_BOUNDS.maxSchemaBytes),
-      pinBudgetBytes: int(env, "TOOLBELT_PIN_BUDGET_BYTES", DEFAULT_SURFACE_BOUNDS.pinBudgetBytes),
+      maxTools: e.TOOLBELT_SURFACE_MAX_TOOLS,
+      maxSchemaBytes: e.TOOLBELT_SURFACE_MAX_BYTES,
+      pinBudgetBytes: e.TOOLBELT_PIN_BUDGET_BYTES,
     },
     http: {
-      maxBodyBytes: int(env, "TOOLBELT_MAX_BODY_BYTES", DEFAULT_HTTP_LIMITS.maxBodyBytes),
-      maxUrlChars: int(env, "TOOLBELT_MAX_URL_CHARS", DEFAULT_HTTP_LIMITS.maxUrlChars),
+      maxBodyBytes: e.TOOLBELT_MAX_BODY_BYTES,
+      maxUrlChars: e.TOOLBELT_MAX_URL_CHARS,
     },
-    exec: execSwitch(env),
-    ...(roots ? { fileRoots: roots } : {}),
+    exec: e.TOOLBELT_EXEC,
+    ...(e.TOOLBELT_FILE_ROOTS ? { fileRoots: e.TOOLBELT_FILE_ROOTS } : {}),
   };
 }
