@@ -12,10 +12,7 @@ export const FindInput = z.strictObject({
     "One capability in plain words, as you would ask a colleague.",
     ["show recent commits", "convert celsius to fahrenheit"],
   ),
-  limit: described(
-    z._default(z.number().check(z.int(), z.minimum(1), z.maximum(FIND_LIMITS.maxResults)), FIND_LIMITS.defaultResults),
-    "Most tools to return.",
-  ),
+  limit: described(z._default(z.number().check(z.int(), z.minimum(1), z.maximum(FIND_LIMITS.maxResults)), FIND_LIMITS.defaultResults), "Most tools to return."),
   min_score: described(
     z.optional(z.number().check(z.minimum(0), z.maximum(1))),
     "Leave out tools scoring below this; when none reach it the answer is an empty list with verdict none.",

@@ -6,10 +6,7 @@ export const MISSES_LIMITS = { max: 1000, default: 20 } as const;
 
 /** Query parameters (strings on the wire, numbers after parsing). */
 export const MissesQuery = z.object({
-  limit: described(
-    z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(MISSES_LIMITS.max)), MISSES_LIMITS.default),
-    "Most entries to return",
-  ),
+  limit: described(z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(MISSES_LIMITS.max)), MISSES_LIMITS.default), "Most entries to return"),
   name: described(z.optional(z.string()), "List the latest events for this name (any spelling) instead"),
 });
 

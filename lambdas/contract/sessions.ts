@@ -45,10 +45,7 @@ export const Surface = z.object({
   tools: z.array(SurfaceTool),
   manifest: z.object({ families: z.array(ManifestFamily) }),
   pins: z.object({ used_bytes: int(), budget_bytes: int(), tools: z.array(Pin) }),
-  size: described(
-    z.object({ surface: SizeFigure, catalog: SizeFigure }),
-    "The surface as served vs. the full granted catalog advertised in the same shape",
-  ),
+  size: described(z.object({ surface: SizeFigure, catalog: SizeFigure }), "The surface as served vs. the full granted catalog advertised in the same shape"),
 });
 export type Surface = z.infer<typeof Surface>;
 

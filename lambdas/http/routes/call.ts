@@ -11,7 +11,6 @@ import type { Deps } from "../deps.js";
 import { callerOf, type AppEnv } from "../env.js";
 import { checkBody, readJsonBody } from "../parse.js";
 
-
 export type CallModuleOptions = CallGatewayOptions;
 
 export type CallModule = RouteModule & {

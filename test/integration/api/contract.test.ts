@@ -50,14 +50,19 @@ function contractProblems(doc: Doc, method: string, path: string, status: number
   const where = `${method} ${path} ${status}`;
   const op = doc.paths[path]?.[method.toLowerCase()];
   // A known path with another method (405), or no route at all (404): the one error body.
-  const documented = op ? op.responses[String(status)] : (status === 404 || status === 405) ? { content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } } : undefined;
+  const documented = op
+    ? op.responses[String(status)]
+    : status === 404 || status === 405
+      ? { content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } }
+      : undefined;
   if (!documented) return [`${where}: ${op ? "status not documented" : "operation not documented"}`];
   const problems: string[] = [];
   let schema = documented.content?.["application/json"]?.schema;
   if (schema?.$ref === "#/components/schemas/Error") schema = doc.components.schemas.Error;
   if (schema) {
     const validate = ajv.compile(schema);
-    if (!validate(body)) problems.push(...(validate.errors ?? []).map((e) => `${where}: document: ${e.instancePath || "(body)"} ${e.message} ${JSON.stringify(e.params)}`));
+    if (!validate(body))
+      problems.push(...(validate.errors ?? []).map((e) => `${where}: document: ${e.instancePath || "(body)"} ${e.message} ${JSON.stringify(e.params)}`));
   }
   const zodSchema = status >= 400 ? ErrorBody : op ? SUCCESS[`${method} ${path}`] : undefined;
   if (zodSchema) {
@@ -206,7 +211,10 @@ describe("every route's answers match their documented schemas", () => {
   it("POST /v1/call: results, resolutions and every kind of failure", async () => {
     const session = (await answer("/v1/sessions", "/v1/sessions", { json: {} })).body.session.id as string;
     const call = (json: unknown, as: Ask["as"] = "alice") => answer("/v1/call", "/v1/call", { json, as });
-    expect((await call({ tool: "toolbelt.reshape", args: { data: { a: 1 }, mapping: { b: "a" } } })).body).toEqual({ tool: "toolbelt.reshape", result: { b: 1 } });
+    expect((await call({ tool: "toolbelt.reshape", args: { data: { a: 1 }, mapping: { b: "a" } } })).body).toEqual({
+      tool: "toolbelt.reshape",
+      result: { b: 1 },
+    });
     expect((await call({ tool: "notes.create", args: {}, session })).status).toBe(200);
     expect((await call({ tool: "Notes.Create" })).body).toMatchObject({ tool: "notes.create", resolved_from: "Notes.Create", resolution: "case" });
     expect((await call({ tool: "t".repeat(257) })).status).toBe(400);
@@ -252,8 +260,14 @@ describe("every route's answers match their documented schemas", () => {
     for (const [path, ops] of Object.entries(doc.paths)) {
       for (const method of Object.keys(ops)) {
         const statuses = [...(seen.get(`${method.toUpperCase()} ${path}`) ?? [])];
-        expect(statuses.some((s) => s < 300), `${method} ${path} success`).toBe(true);
-        expect(statuses.some((s) => s >= 400), `${method} ${path} error`).toBe(true);
+        expect(
+          statuses.some((s) => s < 300),
+          `${method} ${path} success`,
+        ).toBe(true);
+        expect(
+          statuses.some((s) => s >= 400),
+          `${method} ${path} error`,
+        ).toBe(true);
       }
     }
   });
