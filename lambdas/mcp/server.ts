@@ -155,6 +155,7 @@ export function createMcpServer(sd: McpServerDeps, state: McpRequestState): Serv
         deps.logger.error("mcp tool call failed", { request_id: state.requestId, tool: name, error: e });
         throw new ProtocolError(ProtocolErrorCode.InternalError, `internal error; quote request id ${state.requestId} when reporting it`);
       }
+      if (e.status >= 500) deps.logger.error("mcp tool call failed", { request_id: state.requestId, tool: name, code: e.code });
       return errorResult(e, meta || !listed?.outputSchema);
     }
   });
