@@ -18,6 +18,7 @@ import { createToolLists } from "../../mcp/tools.js";
 import type { RouteModule } from "../app.js";
 import { createAppCallGateway, type AppCallGateway, type CallGatewayOptions } from "../call-gateway.js";
 import type { Deps } from "../deps.js";
+import { MCP_PATHS } from "../openapi-mcp.js";
 import type { AppEnv } from "../env.js";
 import { MAX_JSON_DEPTH, jsonDepth } from "../parse.js";
 
@@ -48,6 +49,7 @@ const jsonRpcError = (status: number, code: number, message: string, headers: Re
 export function createMcpModule(options: McpModuleOptions): McpModule {
   const closers: (() => Promise<void>)[] = [];
   return {
+    openapi: MCP_PATHS,
     async close() {
       await Promise.all(closers.map((c) => c()));
     },
