@@ -142,7 +142,7 @@ async function loadJsonlFamily(fs: RegistryFs, def: FamilyDef, file: string, loa
       ...(raw.input_schema ? checkInputSchema(raw.input_schema, at("input_schema")) : []),
     ];
     load.diagnostics.push(...findings.map((f) => ({ ...diag(f, { file, tool: t.name }), line })));
-    if (findings.length === 0) {
+    if (!findings.some((f) => (f.severity ?? "error") === "error")) {
       load.tools.push(t);
       load.origins.push({ file, path: jsonPath([line - 1]), line: () => line });
     }

@@ -26,8 +26,8 @@ export function checkToolName(family: string, verb: string, at: Finding["at"] = 
 export function checkToolDef(family: FamilyScope, t: ToolDef): Finding[] {
   const out: Finding[] = [...checkToolName(family.name, t.name), ...checkDescription(t.description)];
   const input = t.input_schema ?? EMPTY_INPUT_SCHEMA;
-  if (t.input_schema !== undefined) out.push(...checkInputSchema(t.input_schema, ["input_schema"]));
-  if (t.output_schema !== undefined) out.push(...checkJsonSchema(t.output_schema, ["output_schema"]));
+  if (t.input_schema !== undefined) out.push(...checkInputSchema(t.input_schema, ["input_schema"], "strict"));
+  if (t.output_schema !== undefined) out.push(...checkJsonSchema(t.output_schema, ["output_schema"], "strict"));
 
   const props = isRecord(input) && isRecord(input.properties) ? new Set(Object.keys(input.properties)) : new Set<string>();
   const templates: TemplateField[] = [];

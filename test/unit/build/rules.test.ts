@@ -105,11 +105,25 @@ describe("registry rules", () => {
   it("reports schemas that do not compile and input schemas that are not object schemas", async () => {
     expect(await check("schema-invalid")).toMatchInlineSnapshot(`
       [
-        "error SCHEMA_INVALID families/demo/tools.yaml:6 demo.typo $.tools[0].input_schema.properties.x.type: not a valid JSON Schema: type must be equal to one of the allowed values",
+        "error SCHEMA_INVALID families/demo/tools.yaml:6 demo.typo $.tools[0].input_schema.properties.x.type: type \`strng\` is not a JSON Schema type: use one of array, boolean, integer, null, number, object, string (did you mean \`string\`?)",
         "error SCHEMA_INVALID families/demo/tools.yaml:11 demo.array-input $.tools[1].input_schema.type: an input_schema must have \`type: "object"\` (tool arguments are an object)",
         "error SCHEMA_INVALID families/demo/tools.yaml:16 demo.bad-pattern $.tools[2].output_schema.pattern: invalid regular expression: Invalid regular expression: /([a-z/u: Unterminated character class",
         "error SCHEMA_INVALID families/demo/tools.yaml:21 demo.dangling-ref $.tools[3].input_schema: does not compile: can't resolve reference #/$defs/missing from id #",
         "error SCHEMA_INVALID families/demo/tools.yaml:26 demo.old-dialect $.tools[4].input_schema.$schema: unsupported $schema "http://json-schema.org/draft-04/schema#": use draft-07 or 2020-12 (the default)",
+      ]
+    `);
+  });
+
+  it("regression (issue #10): hand-written schemas are strict: misspelt keywords, the YAML comma trap, impossible types, required names without a property, unknown formats", async () => {
+    expect(await check("schema-strict")).toMatchInlineSnapshot(`
+      [
+        "error SCHEMA_INVALID families/demo/tools.yaml:6 demo.search $.tools[0].input_schema.requird: unknown keyword \`requird\` (did you mean \`required\`?): it would be ignored, so the schema would not enforce it (vendor keywords start with \`x-\`)",
+        "error SCHEMA_INVALID families/demo/tools.yaml:6 demo.search $.tools[0].input_schema.properties.q.descripton: unknown keyword \`descripton\` (did you mean \`description\`?): it would be ignored, so the schema would not enforce it (vendor keywords start with \`x-\`)",
+        "error SCHEMA_INVALID families/demo/tools.yaml:6 demo.search $.tools[0].input_schema.properties.q.minLenght: unknown keyword \`minLenght\` (did you mean \`minLength\`?): it would be ignored, so the schema would not enforce it (vendor keywords start with \`x-\`)",
+        "error SCHEMA_INVALID families/demo/tools.yaml:13 demo.weather $.tools[1].input_schema.required[1]: \`required\` names \`days\`, which is not in \`properties\`: a required argument needs a declared property",
+        "error SCHEMA_INVALID families/demo/tools.yaml:15 demo.weather $.tools[1].input_schema.properties.city["such as Paris."]: \`such as Paris.\` is a key with no value: in a YAML flow map \`{…}\` a comma ends the value of \`description\` and starts a new key; quote the value (\`description: "City name, such as Paris."\`)",
+        "error SCHEMA_INVALID families/demo/tools.yaml:16 demo.weather $.tools[1].input_schema.properties.count.type: type \`integr\` is not a JSON Schema type: use one of array, boolean, integer, null, number, object, string (did you mean \`integer\`?)",
+        "error SCHEMA_INVALID families/demo/tools.yaml:21 demo.vendor $.tools[2].input_schema: does not compile: unknown format "emial" ignored in schema at path "#/properties/email"",
       ]
     `);
   });

@@ -60,8 +60,18 @@ describe("JSON Schema dialects", () => {
     expect(checkJsonSchema(tuple07, ["s"])).toEqual([]);
     // In 2020-12 `items` takes one schema, not an array: the same tuple is invalid there.
     const { $schema: _, ...tuple2020 } = tuple07;
-    expect(checkJsonSchema(tuple2020, ["s"]).map((f) => f.code)).toEqual(["SCHEMA_INVALID"]);
+    // …and `additionalItems` is not a 2020-12 keyword: a warning in an imported schema.
+    expect(checkJsonSchema(tuple2020, ["s"]).map((f) => [f.severity ?? "error", f.at.join(".")])).toEqual([
+      ["warning", "s.additionalItems"],
+      ["error", "s.items"],
+    ]);
     expect(checkJsonSchema({ type: "array", prefixItems: [{ type: "string" }] }, ["s"])).toEqual([]);
+  });
+  it("warns (never fails) on unknown keywords in imported schemas, and fails them in hand-written ones", () => {
+    const s = { type: "object", properties: { q: { type: "string", descripton: "x", "x-example": "a" } } };
+    const at = (mode: "strict" | "lenient") => checkJsonSchema(s, ["s"], mode).map((f) => `${f.severity ?? "error"} ${f.at.join(".")}`);
+    expect(at("lenient")).toEqual(["warning s.properties.q.descripton"]);
+    expect(at("strict")).toEqual(["error s.properties.q.descripton"]);
   });
   it("resolves local references and accepts vendor keywords", () => {
     expect(checkJsonSchema({ type: "object", properties: { a: { $ref: "#/$defs/a" } }, $defs: { a: { type: "string" } }, "x-vendor": 1 }, ["s"])).toEqual([]);
