@@ -29,6 +29,10 @@ const withFormats = <T extends Ajv | Ajv2020>(a: T): T => {
 const strictDraft7 = () => (strict7 ??= withFormats(new Ajv(strictOptions)));
 const strictDraft2020 = () => (strict2020 ??= withFormats(new Ajv2020(strictOptions)));
 
+/** Formats the call gateway checks (ajv-formats), the same in both dialects. */
+let formats: Set<string> | undefined;
+const FORMATS = () => (formats ??= new Set(Object.keys(strictDraft2020().formats)));
+
 /** `strict` for schemas people write (tool files), `lenient` for imported ones (snapshots, JSONL catalogs). */
 export type SchemaMode = "strict" | "lenient";
 
@@ -141,6 +145,14 @@ function walkKeywords(s: unknown, at: Segment[], w: KeywordWalk, depth: number):
       code: "SCHEMA_INVALID",
       at: [...at, ...rel],
       message: `type \`${t}\` is not a JSON Schema type: use one of ${TYPES.join(", ")}${hint ? ` (did you mean \`${hint}\`?)` : ""}`,
+    });
+  }
+  if (w.mode === "strict" && typeof s.format === "string" && !FORMATS().has(s.format)) {
+    const hint = closest(s.format, FORMATS());
+    w.out.push({
+      code: "SCHEMA_INVALID",
+      at: [...at, "format"],
+      message: `unknown format \`${s.format}\`${hint ? ` (did you mean \`${hint}\`?)` : ""}: the gateway would not check it`,
     });
   }
   if (w.mode === "strict" && Array.isArray(s.required) && isRecord(s.properties)) {

@@ -123,7 +123,7 @@ describe("registry rules", () => {
         "error SCHEMA_INVALID families/demo/tools.yaml:13 demo.weather $.tools[1].input_schema.required[1]: \`required\` names \`days\`, which is not in \`properties\`: a required argument needs a declared property",
         "error SCHEMA_INVALID families/demo/tools.yaml:15 demo.weather $.tools[1].input_schema.properties.city["such as Paris."]: \`such as Paris.\` is a key with no value: in a YAML flow map \`{…}\` a comma ends the value of \`description\` and starts a new key; quote the value (\`description: "City name, such as Paris."\`)",
         "error SCHEMA_INVALID families/demo/tools.yaml:16 demo.weather $.tools[1].input_schema.properties.count.type: type \`integr\` is not a JSON Schema type: use one of array, boolean, integer, null, number, object, string (did you mean \`integer\`?)",
-        "error SCHEMA_INVALID families/demo/tools.yaml:21 demo.vendor $.tools[2].input_schema: does not compile: unknown format "emial" ignored in schema at path "#/properties/email"",
+        "error SCHEMA_INVALID families/demo/tools.yaml:21 demo.vendor $.tools[2].input_schema.properties.email.format: unknown format \`emial\` (did you mean \`email\`?): the gateway would not check it",
       ]
     `);
   });
