@@ -15,6 +15,7 @@ import {
 } from "../registry/contract/artifact.js";
 import { modelName } from "../registry/contract/names.js";
 import { buildSearchIndex } from "./search-index.js";
+import { withTokenCounts } from "./tokens.js";
 
 export type ArtifactInput = {
   families: FamilyInfo[];
@@ -27,12 +28,18 @@ export type ArtifactFiles = Record<(typeof ARTIFACT_FILES)[keyof typeof ARTIFACT
 
 const byName = <T extends { name: string }>(a: T, b: T) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
-export async function emitArtifact(input: ArtifactInput): Promise<ArtifactFiles> {
-  const tools = [...input.tools].sort(byName);
-  const families = [...input.families].sort(byName);
+export type EmitOptions = {
+  /** Store each tool's and family's o200k_base token count (default true; tests of other things skip the tokenizer's load). */
+  countTokens?: boolean;
+};
+
+export async function emitArtifact(input: ArtifactInput, opts: EmitOptions = {}): Promise<ArtifactFiles> {
+  const sortedTools = [...input.tools].sort(byName);
+  const sortedFamilies = [...input.families].sort(byName);
+  // The hash covers the catalog as objects (the registry's content), not its storage form or token counts.
+  const catalogJson = JSON.stringify({ families: sortedFamilies, tools: sortedTools } satisfies Catalog);
+  const { families, tools } = opts.countTokens === false ? { families: sortedFamilies, tools: sortedTools } : withTokenCounts(sortedFamilies, sortedTools);
   const catalog: Catalog = { families, tools };
-  // The hash covers the catalog as objects (the registry's content), not its storage form.
-  const catalogJson = JSON.stringify(catalog);
   const stored: StoredCatalog = {
     families,
     tools: tools.map(({ input_schema: _i, output_schema: _o, model_name: _m, ...rest }): StoredCatalogTool => rest),

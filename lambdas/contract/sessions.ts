@@ -26,7 +26,16 @@ export type SurfaceTool = z.infer<typeof SurfaceTool>;
 export const ManifestFamily = z.object({ name: z.string(), description: z.string(), tool_count: int(), examples: z.array(z.string()) });
 export type ManifestFamily = z.infer<typeof ManifestFamily>;
 
-export const SizeFigure = z.object({ tools: int(), bytes: int(), approx_tokens: int() });
+export const SizeFigure = z.object({
+  tools: int(),
+  bytes: int(),
+  approx_tokens: described(int(), "bytes / 4, rounded up: a rough estimate"),
+  o200k_tokens: described(
+    z.optional(int()),
+    "Real o200k_base tokens: the build's count of each entry, added up (absent when the artifact was built without counts). A Claude figure would only be an approximation",
+  ),
+  approx_error_pct: described(z.optional(z.number()), "How far approx_tokens is from o200k_tokens, in percent of o200k_tokens (positive: bytes / 4 overstates)"),
+});
 export type SizeFigure = z.infer<typeof SizeFigure>;
 
 export const Pin = z.object({

@@ -75,6 +75,8 @@ export type CatalogTool = {
   source: string;
   /** Identifier in an imported JSONL catalog (evaluation uses it to match gold labels). */
   id?: string;
+  /** o200k_base tokens of the tool's surface entry (surface-entry.ts), counted by the build; absent if it did not count. */
+  tokens?: number;
 };
 
 export type FamilyInfo = {
@@ -86,6 +88,8 @@ export type FamilyInfo = {
   examples: string[];
   /** Settings the family's templates read as `${NAME}`; nothing else of the gateway's environment is visible to them. */
   variables?: Record<string, { secret: boolean; description?: string }>;
+  /** o200k_base tokens of the family's manifest entry with all its tools granted, counted by the build. */
+  tokens?: number;
 };
 
 export type Manifest = {

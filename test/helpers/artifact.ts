@@ -2,7 +2,7 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { emitArtifact, writeArtifact, type ArtifactInput } from "../../build/artifact.js";
+import { emitArtifact, writeArtifact, type ArtifactInput, type EmitOptions } from "../../build/artifact.js";
 import type { CatalogTool, FamilyInfo } from "../../registry/contract/artifact.js";
 import type { JsonSchema } from "../../registry/contract/schema-types.js";
 import { artifactFromFiles, loadArtifact, type Artifact } from "../../lambdas/artifact.js";
@@ -67,17 +67,21 @@ export function defaultTestTools(): CatalogTool[] {
   ];
 }
 
+/** Test artifacts skip token counting (the tokenizer's load) unless a test asks for it. */
+const NO_TOKENS: EmitOptions = { countTokens: false };
+
 /** Build an artifact into `dir` (a new temp dir by default) and load it as the Lambdas do. */
 export async function buildTestArtifact(
   dir?: string,
   input: ArtifactInput = testArtifactInput(defaultTestTools()),
+  opts: EmitOptions = NO_TOKENS,
 ): Promise<{ dir: string; artifact: Artifact }> {
   const out = dir ?? (await mkdtemp(join(tmpdir(), "toolbelt-artifact-")));
-  await writeArtifact(out, await emitArtifact(input));
+  await writeArtifact(out, await emitArtifact(input, opts));
   return { dir: out, artifact: loadArtifact(out) };
 }
 
 /** The same artifact in memory (unit tests that need no files). */
-export async function memoryTestArtifact(input: ArtifactInput = testArtifactInput(defaultTestTools())): Promise<Artifact> {
-  return artifactFromFiles(await emitArtifact(input));
+export async function memoryTestArtifact(input: ArtifactInput = testArtifactInput(defaultTestTools()), opts: EmitOptions = NO_TOKENS): Promise<Artifact> {
+  return artifactFromFiles(await emitArtifact(input, opts));
 }

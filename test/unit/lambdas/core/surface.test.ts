@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { META_TOOLS } from "../../../../registry/contract/family.js";
 import { metaToolDefinition } from "../../../../lambdas/contract/meta-tools.js";
 import { byteSize, computeSurface, toolBytes, toolEntry } from "../../../../lambdas/core/surface.js";
+import { countTokens } from "../../../../build/tokens.js";
 import { globMatcher } from "../../../../registry/contract/globs.js";
 import { defaultTestTools, memoryTestArtifact, testArtifactInput, testTool } from "../../../helpers/artifact.js";
 
@@ -19,6 +20,24 @@ describe("computeSurface", () => {
     // Every entry carries its model-safe name, meta-tools included.
     expect(s.tools.find((t) => t.name === "git.log")?.model_name).toBe("git_log");
     expect(s.tools.every((t) => t.model_name === t.name.replace(".", "_"))).toBe(true);
+  });
+
+  it("reports real o200k_base tokens from the build's counts, within a few tokens of counting the whole text", async () => {
+    const artifact = await memoryTestArtifact(testArtifactInput([...defaultTestTools(), testTool("toolbelt.find"), testTool("toolbelt.call")]), {
+      countTokens: true,
+    });
+    const s = computeSurface({ artifact, granted: () => true, isAlwaysLoaded: () => false, declared: [], pins: [], bounds });
+    const whole = countTokens(JSON.stringify({ tools: s.tools.map(({ on_belt: _, ...rest }) => rest), manifest: s.manifest }));
+    const { o200k_tokens, approx_tokens, approx_error_pct } = s.size.surface;
+    expect(Math.abs(o200k_tokens! - whole)).toBeLessThanOrEqual(Math.ceil(whole * 0.02));
+    expect(approx_error_pct).toBe(Math.round(((approx_tokens - o200k_tokens!) / o200k_tokens!) * 1000) / 10);
+    expect(s.size.catalog.o200k_tokens).toBeGreaterThanOrEqual(o200k_tokens!);
+  });
+
+  it("leaves token figures out when the artifact carries no counts (bytes / 4 only)", async () => {
+    const s = computeSurface({ artifact: await memoryTestArtifact(), granted: () => true, isAlwaysLoaded: () => false, declared: [], pins: [], bounds });
+    expect(s.size.surface.o200k_tokens).toBeUndefined();
+    expect(s.size.surface.approx_tokens).toBe(Math.ceil(s.size.surface.bytes / 4));
   });
 
   it("keeps the meta-tools on the belt even for a principal granted nothing", async () => {
