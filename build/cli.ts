@@ -116,14 +116,17 @@ export async function run(argv: string[], io: Io): Promise<number> {
           description: v.description,
           required: !v.optional,
         });
-        io.out(`${r.tools} tools copied to ${r.file}${r.familyAdded ? `; family \`${v.family}\` added to families.yaml` : ""}; run \`npm run registry:check\`\n`);
+        io.out(
+          `${r.tools} tools copied to ${r.file}${r.familyAdded ? `; family \`${v.family}\` added to families.yaml` : ""}; run \`npm run registry:check\`\n`,
+        );
         return 0;
       }
       case "migrate": {
         const v = args(rest, { registry: { type: "string", default: "registry" }, check: { type: "boolean", default: false } });
         const { migrateRegistry } = await import("./migrate.js");
         const r = await migrateRegistry(v.registry, { write: !v.check });
-        for (const c of r.changed) io.out(`${v.check ? "needs migration" : "migrated"}: ${c.file} (${c.from === undefined ? "no version" : `version ${c.from}`} → ${c.to})\n`);
+        for (const c of r.changed)
+          io.out(`${v.check ? "needs migration" : "migrated"}: ${c.file} (${c.from === undefined ? "no version" : `version ${c.from}`} → ${c.to})\n`);
         for (const p of r.problems) io.err(`${p.file}: ${p.message}\n`);
         io.out(`${r.changed.length} file(s) ${v.check ? "to migrate" : "migrated"}, ${r.scanned} scanned\n`);
         return r.problems.length > 0 || (v.check && r.changed.length > 0) ? 1 : 0;

@@ -120,7 +120,10 @@ async function readYamlData(path: string): Promise<unknown> {
 
 async function listYaml(path: string): Promise<string[]> {
   try {
-    return (await readdir(path, { withFileTypes: true })).filter((e) => e.isFile() && /\.ya?ml$/i.test(e.name)).map((e) => e.name).sort();
+    return (await readdir(path, { withFileTypes: true }))
+      .filter((e) => e.isFile() && /\.ya?ml$/i.test(e.name))
+      .map((e) => e.name)
+      .sort();
   } catch {
     return [];
   }

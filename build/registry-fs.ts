@@ -12,8 +12,7 @@ export type RegistryFs = {
 export function diskFs(root: string): RegistryFs {
   return {
     readText: (rel) => readFile(join(root, rel), "utf8"),
-    listFiles: async (rel) =>
-      (await readdir(join(root, rel), { withFileTypes: true })).filter((e) => e.isFile()).map((e) => e.name),
+    listFiles: async (rel) => (await readdir(join(root, rel), { withFileTypes: true })).filter((e) => e.isFile()).map((e) => e.name),
   };
 }
 

@@ -51,10 +51,7 @@ export function toolFieldTexts(tool: CatalogTool, familyDescription: string): Re
 
 const b64 = (a: Uint16Array | Uint32Array | Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString("base64");
 
-export async function buildSearchIndex(
-  catalog: Catalog,
-  params: ScorerParams = DEFAULT_SCORER_PARAMS,
-): Promise<SearchIndexData> {
+export async function buildSearchIndex(catalog: Catalog, params: ScorerParams = DEFAULT_SCORER_PARAMS): Promise<SearchIndexData> {
   const famDesc = new Map(catalog.families.map((f) => [f.name, f.description]));
   const n = catalog.tools.length;
   const words = new Map<string, string>(); // surface word → stem, for synonym lookup
@@ -138,7 +135,10 @@ export async function buildSearchIndex(
   if ((params.lexiconWeight ?? 0) > 0) {
     const rel = new Map<string, Set<number>>();
     for (const group of lexiconGroups()) {
-      const stems = group.map((w) => encode(w)).filter((e) => e.length === 1).map((e) => e[0]!);
+      const stems = group
+        .map((w) => encode(w))
+        .filter((e) => e.length === 1)
+        .map((e) => e[0]!);
       for (const a of stems) {
         for (const b of stems) {
           const target = termId.get(b);

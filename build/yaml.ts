@@ -65,9 +65,7 @@ export function parseJson(text: string, file: string): ParsedFile {
     const line = pos ? text.slice(0, Number(pos[1])).split("\n").length : undefined;
     return {
       value: undefined,
-      diagnostics: [
-        { severity: "error", code: "JSON_SYNTAX", file, path: "$", message: `not valid JSON: ${message}`, ...(line ? { line } : {}) },
-      ],
+      diagnostics: [{ severity: "error", code: "JSON_SYNTAX", file, path: "$", message: `not valid JSON: ${message}`, ...(line ? { line } : {}) }],
       lineOf: noLines,
     };
   }

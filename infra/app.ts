@@ -23,7 +23,10 @@ const policy = ctx("policy") ?? "infra/policy.example.json";
 const briefs = ctx("briefs") ?? (!artifactDir && existsSync(join(registryDir, "briefs")) ? join(registryDir, "briefs") : undefined);
 const alarmTopicArn = ctx("alarmTopicArn");
 // `-c alwaysLoaded=toolbelt.*,git.log` replaces the registry's always-loaded list.
-const alwaysLoaded = ctx("alwaysLoaded")?.split(",").map((s) => s.trim()).filter(Boolean);
+const alwaysLoaded = ctx("alwaysLoaded")
+  ?.split(",")
+  .map((s) => s.trim())
+  .filter(Boolean);
 const retentionDays = Number(ctx("logRetentionDays") ?? 30) as logs.RetentionDays;
 const throwaway = ctx("throwaway") === "true";
 // `-c runtime=nodejs22.x` moves off Node 20 (see ToolbeltGatewayProps.runtime).

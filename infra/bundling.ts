@@ -12,8 +12,7 @@ export const NODE_TARGET = "node20";
  * ESM bundles that pull CommonJS dependencies (the AWS SDK, hono's helpers) call `require` for
  * Node built-ins; an ESM module has none, so the banner gives it one (TOOLCHAIN.md gotcha).
  */
-export const ESM_REQUIRE_BANNER =
-  "import { createRequire as __tbCreateRequire } from 'node:module'; const require = __tbCreateRequire(import.meta.url);";
+export const ESM_REQUIRE_BANNER = "import { createRequire as __tbCreateRequire } from 'node:module'; const require = __tbCreateRequire(import.meta.url);";
 
 /**
  * Credential providers of the SDK's default chain that read ~/.aws files, SSO caches, a
@@ -96,10 +95,7 @@ const shellQuote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
  * the briefs) next to the bundle. Only the named artifact files are copied: whatever else sits in
  * the artifact folder stays out of the Lambda.
  */
-export function copyIntoBundleCommands(
-  outputDir: string,
-  staged: { artifactDir: string; policyFile?: string; briefsFile?: string },
-): string[] {
+export function copyIntoBundleCommands(outputDir: string, staged: { artifactDir: string; policyFile?: string; briefsFile?: string }): string[] {
   const artifactOut = join(outputDir, BUNDLED_ARTIFACT_DIR);
   const commands = [`mkdir -p ${shellQuote(artifactOut)}`];
   for (const file of Object.values(ARTIFACT_FILES)) {

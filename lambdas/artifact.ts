@@ -55,8 +55,7 @@ function parseArtifact(readText: (file: string) => string, dir: string): Artifac
 const rawSchemas = { input_schema: new WeakMap<object, string>(), output_schema: new WeakMap<object, string>() };
 
 function schemaAccessor(key: "input_schema" | "output_schema"): PropertyDescriptor {
-  const settle = (tool: object, value: unknown) =>
-    Object.defineProperty(tool, key, { value, writable: true, enumerable: true, configurable: true });
+  const settle = (tool: object, value: unknown) => Object.defineProperty(tool, key, { value, writable: true, enumerable: true, configurable: true });
   return {
     enumerable: true,
     configurable: true,

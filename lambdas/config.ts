@@ -85,7 +85,10 @@ const absolutePaths = z.pipe(
   z.optional(z.string()),
   z.transform((raw, ctx) => {
     if (raw === undefined) return undefined;
-    const paths = raw.split(delimiter).map((s) => s.trim()).filter(Boolean);
+    const paths = raw
+      .split(delimiter)
+      .map((s) => s.trim())
+      .filter(Boolean);
     const relative = paths.find((r) => !isAbsolute(r));
     return relative === undefined ? paths : invalid(ctx, raw, `entries must be absolute paths, got ${JSON.stringify(relative)}`);
   }),
@@ -93,7 +96,12 @@ const absolutePaths = z.pipe(
 
 const commaList = z.pipe(
   z.optional(z.string()),
-  z.transform((raw) => raw?.split(",").map((s) => s.trim()).filter(Boolean)),
+  z.transform((raw) =>
+    raw
+      ?.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+  ),
 );
 
 /** Every variable the gateway reads; others in the environment are ignored. */

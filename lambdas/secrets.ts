@@ -61,11 +61,9 @@ export async function resolveSecrets(spec: SecretSpec, read: ParameterReader): P
     }
   });
   if (problems.length > 0) {
-    throw new ToolbeltError(
-      "UNAVAILABLE",
-      `upstream secrets could not be read: ${problems.map((p) => `${p.name} (${p.parameter}: ${p.reason})`).join(", ")}`,
-      { secrets: problems },
-    );
+    throw new ToolbeltError("UNAVAILABLE", `upstream secrets could not be read: ${problems.map((p) => `${p.name} (${p.parameter}: ${p.reason})`).join(", ")}`, {
+      secrets: problems,
+    });
   }
   return values;
 }

@@ -16,7 +16,10 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** Lower-case family name with only the characters the name policy allows. */
 export function familyNameOf(raw: string): string {
-  const s = raw.toLowerCase().replace(/[^a-z0-9_-]+/g, "-").replace(/^[^a-z]+|-+$/g, "");
+  const s = raw
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, "-")
+    .replace(/^[^a-z]+|-+$/g, "");
   return s || "imported";
 }
 

@@ -11,9 +11,7 @@ import { isRecord, type Finding } from "../validate/finding.js";
 import type { FamilyScope } from "../validate/variables.js";
 
 const ToolFileShell = ToolFile.extend({ tools: z.array(z.unknown()) });
-const KNOWN_TOOL_KEYS = new Set(
-  [HttpTool, McpTool, ExecTool, BuiltinTool, PromptTool].flatMap((s) => Object.keys(s.shape)),
-);
+const KNOWN_TOOL_KEYS = new Set([HttpTool, McpTool, ExecTool, BuiltinTool, PromptTool].flatMap((s) => Object.keys(s.shape)));
 const suggestToolKey = (key: string) => closest(key, KNOWN_TOOL_KEYS);
 
 export type ToolEntryResult = { index: number; tool?: string; findings: Finding[]; catalog?: CatalogTool };

@@ -9,12 +9,27 @@ export const MAX_DESCRIPTION = 300;
 
 export function checkDescription(text: string, at: Finding["at"] = ["description"]): Finding[] {
   const d = text.trim();
-  if (d === "") return [{ code: "DESCRIPTION_NOT_ONE_SENTENCE", severity: "error", at, message: "the description is empty: say in one sentence what the tool does" }];
+  if (d === "")
+    return [{ code: "DESCRIPTION_NOT_ONE_SENTENCE", severity: "error", at, message: "the description is empty: say in one sentence what the tool does" }];
   if (splitsIntoSentences(d)) {
-    return [{ code: "DESCRIPTION_NOT_ONE_SENTENCE", severity: "warning", at, message: "the description has more than one sentence: keep one (details belong in the schema's property descriptions)" }];
+    return [
+      {
+        code: "DESCRIPTION_NOT_ONE_SENTENCE",
+        severity: "warning",
+        at,
+        message: "the description has more than one sentence: keep one (details belong in the schema's property descriptions)",
+      },
+    ];
   }
   if (d.length > MAX_DESCRIPTION) {
-    return [{ code: "DESCRIPTION_NOT_ONE_SENTENCE", severity: "warning", at, message: `the description is ${d.length} characters: one sentence of at most ${MAX_DESCRIPTION}` }];
+    return [
+      {
+        code: "DESCRIPTION_NOT_ONE_SENTENCE",
+        severity: "warning",
+        at,
+        message: `the description is ${d.length} characters: one sentence of at most ${MAX_DESCRIPTION}`,
+      },
+    ];
   }
   return [];
 }

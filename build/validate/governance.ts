@@ -18,15 +18,18 @@ export function checkGovernance(g: GovernanceInfo, inputSchema: unknown, method?
     if (!Object.hasOwn(props, g.affects)) {
       out.push({ code: "AFFECTS_NOT_REQUIRED", at: ["affects"], message: `\`affects\` names \`${g.affects}\`, which is not a property of the input_schema` });
     } else if (!required.includes(g.affects)) {
-      out.push({ code: "AFFECTS_NOT_REQUIRED", at: ["affects"], message: `\`affects\` names \`${g.affects}\`, which the input_schema does not list in \`required\`` });
+      out.push({
+        code: "AFFECTS_NOT_REQUIRED",
+        at: ["affects"],
+        message: `\`affects\` names \`${g.affects}\`, which the input_schema does not list in \`required\``,
+      });
     }
   }
   if (g.impact !== undefined && (g.impact < IMPACT_BOUNDS.min || g.impact > IMPACT_BOUNDS.max)) {
     out.push({ code: "IMPACT_OUT_OF_BOUNDS", at: ["impact"], message: `impact ${g.impact} is outside [${IMPACT_BOUNDS.min}, ${IMPACT_BOUNDS.max}]` });
   }
   if (g.read_only) {
-    const clash = (at: string, why: string) =>
-      out.push({ code: "CONTRADICTORY_GOVERNANCE", at: [at], message: `read_only contradicts ${why}` });
+    const clash = (at: string, why: string) => out.push({ code: "CONTRADICTORY_GOVERNANCE", at: [at], message: `read_only contradicts ${why}` });
     if (g.consequential) clash("consequential", "consequential: a tool that changes nothing affects no one");
     if (g.destructive) clash("destructive", "destructive: a tool that changes nothing deletes nothing");
     if (g.idempotent === false) clash("idempotent", "idempotent: false: reading again has no further effect");

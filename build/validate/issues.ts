@@ -6,11 +6,7 @@ import type { Finding, Segment } from "./finding.js";
 
 type Issue = z.core.$ZodIssue;
 
-export function issuesToFindings(
-  issues: readonly Issue[],
-  data: unknown,
-  suggest?: (key: string, at: Segment[]) => string | undefined,
-): Finding[] {
+export function issuesToFindings(issues: readonly Issue[], data: unknown, suggest?: (key: string, at: Segment[]) => string | undefined): Finding[] {
   const out: Finding[] = [];
   const walk = (list: readonly Issue[], base: Segment[]) => {
     for (const issue of list) {

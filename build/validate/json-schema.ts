@@ -10,7 +10,6 @@ import { RESERVED_ARGUMENT_KEYS } from "../../registry/contract/names.js";
 import { isRecord, type Finding, type Segment } from "./finding.js";
 import { closest } from "./issues.js";
 
-
 // strict: false because real MCP schemas carry vendor keywords; `optimize: false` halves compile time.
 const options = { strict: false, allErrors: true, addUsedSchema: false, logger: false, code: { optimize: false, source: false } } as const;
 let ajv7: Ajv | undefined;
@@ -41,7 +40,20 @@ const TYPES = ["array", "boolean", "integer", "null", "number", "object", "strin
 const NULL_OK = new Set(["const", "default"]);
 
 /** Keywords whose value is a schema, an array of schemas, or a map of schemas: where the walk descends. */
-const ONE = ["contentSchema", "not", "if", "then", "else", "additionalProperties", "additionalItems", "contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "items"];
+const ONE = [
+  "contentSchema",
+  "not",
+  "if",
+  "then",
+  "else",
+  "additionalProperties",
+  "additionalItems",
+  "contains",
+  "propertyNames",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "items",
+];
 const MANY = ["allOf", "anyOf", "oneOf", "prefixItems", "items"];
 const MAP = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"];
 
@@ -223,12 +235,19 @@ function metaErrors(errors: ErrorObject[], at: Segment[]): Finding[] {
   const seen = new Set<string>();
   const out: Finding[] = [];
   for (const e of errors) {
-    const rel = e.instancePath.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+    const rel = e.instancePath
+      .split("/")
+      .slice(1)
+      .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
     const key = rel.join("/");
     if (seen.has(key)) continue;
     seen.add(key);
     const segs = rel.map((s) => (/^\d+$/.test(s) ? Number(s) : s));
-    out.push({ code: "SCHEMA_INVALID", at: [...at, ...segs], message: `not a valid JSON Schema: ${rel.length ? rel[rel.length - 1] + " " : ""}${e.message ?? "is invalid"}` });
+    out.push({
+      code: "SCHEMA_INVALID",
+      at: [...at, ...segs],
+      message: `not a valid JSON Schema: ${rel.length ? rel[rel.length - 1] + " " : ""}${e.message ?? "is invalid"}`,
+    });
   }
   return out;
 }

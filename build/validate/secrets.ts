@@ -74,7 +74,10 @@ export function checkUrl(url: string, at: Segment[]): Finding[] {
   }
   const q = url.indexOf("?");
   if (q >= 0) {
-    for (const part of url.slice(q + 1).split("#")[0]!.split("&")) {
+    for (const part of url
+      .slice(q + 1)
+      .split("#")[0]!
+      .split("&")) {
       const eq = part.indexOf("=");
       if (eq < 0) continue;
       const name = decodeSafe(part.slice(0, eq));
@@ -92,9 +95,7 @@ export function checkUrl(url: string, at: Segment[]): Finding[] {
 
 /** Any other templated string (args, body leaves, prompts): only well-known credential formats are flagged. */
 export function checkFreeText(text: string, at: Segment[]): Finding[] {
-  return looksLikeCredential(text)
-    ? [{ code: "SECRET_LITERAL", at, message: "this value looks like a literal credential: use a `${ENV}` reference" }]
-    : [];
+  return looksLikeCredential(text) ? [{ code: "SECRET_LITERAL", at, message: "this value looks like a literal credential: use a `${ENV}` reference" }] : [];
 }
 
 function decodeSafe(s: string): string {

@@ -34,9 +34,7 @@ export function checkTemplate(field: TemplateField, known: ReadonlySet<string> |
 
 /** A field that takes no input references at all (e.g. a command, a family's MCP endpoint). */
 export function checkNoTemplate(field: TemplateField, what: string): Finding[] {
-  return field.text.includes("{{")
-    ? [{ code: "TEMPLATE_REFERENCE", at: field.at, message: `${what} is not templated: \`{{...}}\` is not allowed here` }]
-    : [];
+  return field.text.includes("{{") ? [{ code: "TEMPLATE_REFERENCE", at: field.at, message: `${what} is not templated: \`{{...}}\` is not allowed here` }] : [];
 }
 
 /** Every string leaf of a JSON body template. */

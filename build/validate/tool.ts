@@ -39,7 +39,12 @@ export function checkToolDef(family: FamilyScope, t: ToolDef): Finding[] {
       for (const [k, v] of Object.entries(t.headers ?? {})) templates.push({ at: ["headers", k], text: v });
       for (const [k, v] of Object.entries(t.query ?? {})) templates.push({ at: ["query", k], text: v });
       templates.push(...stringLeaves(t.body, ["body"]));
-      out.push(...checkUrlOrigin(t.url, ["url"]), ...checkUrl(t.url, ["url"]), ...checkNamedValues(t.headers, ["headers"], "header"), ...checkNamedValues(t.query, ["query"], "query parameter"));
+      out.push(
+        ...checkUrlOrigin(t.url, ["url"]),
+        ...checkUrl(t.url, ["url"]),
+        ...checkNamedValues(t.headers, ["headers"], "header"),
+        ...checkNamedValues(t.query, ["query"], "query parameter"),
+      );
       for (const f of stringLeaves(t.body, ["body"])) out.push(...checkFreeText(f.text, f.at));
       variableFields.push(...templates);
       break;
@@ -52,7 +57,12 @@ export function checkToolDef(family: FamilyScope, t: ToolDef): Finding[] {
       out.push(...checkVariableNames(Object.keys(t.env ?? {}), ["env"], "environment variable"));
       t.args.forEach((a, i) => out.push(...checkFreeText(a, ["args", i])));
       (t.paths ?? []).forEach((p, i) => {
-        if (!props.has(p)) out.push({ code: "INVALID_VALUE", at: ["paths", i], message: `\`${p}\` is not a property of input_schema: \`paths\` lists the input properties that are file system paths` });
+        if (!props.has(p))
+          out.push({
+            code: "INVALID_VALUE",
+            at: ["paths", i],
+            message: `\`${p}\` is not a property of input_schema: \`paths\` lists the input properties that are file system paths`,
+          });
       });
       variableFields.push(...templates.filter((f) => f.at[0] !== "args"));
       break;

@@ -73,7 +73,12 @@ export function list(v: unknown, name: string): unknown[] {
         // fall through to the separated form
       }
     }
-    return s === "" ? [] : s.split(/[,\n]/).map((x) => x.trim()).filter((x) => x !== "");
+    return s === ""
+      ? []
+      : s
+          .split(/[,\n]/)
+          .map((x) => x.trim())
+          .filter((x) => x !== "");
   }
   throw bad(`\`${name}\` must be an array`);
 }

@@ -30,7 +30,10 @@ export function diagnosticsRoutes(app: Hono, { started, timers, notes, keys, req
   app.get("/slow", async (c) => {
     const ms = optInt(c.req.query("ms"), "ms", 0, MAX_SLOW_MS, 1000);
     await new Promise<void>((resolve) => {
-      const t = setTimeout(() => { timers.delete(t); resolve(); }, ms);
+      const t = setTimeout(() => {
+        timers.delete(t);
+        resolve();
+      }, ms);
       timers.add(t);
     });
     return c.json({ waited_ms: ms });

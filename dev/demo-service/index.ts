@@ -47,7 +47,14 @@ export function createDemoApp(token: string, timers: Set<NodeJS.Timeout>): Hono 
     if (!authorized(c)) throw new DemoError(401, "UNAUTHORIZED", "this route needs `Authorization: Bearer <DEMO_SERVICE_TOKEN>`");
   };
 
-  app.use(bodyLimit({ maxSize: 1024 * 1024, onError: () => { throw new DemoError(413, "TOO_LARGE", "the body is over 1 MB"); } }));
+  app.use(
+    bodyLimit({
+      maxSize: 1024 * 1024,
+      onError: () => {
+        throw new DemoError(413, "TOO_LARGE", "the body is over 1 MB");
+      },
+    }),
+  );
 
   app.onError((err, c) => {
     if (err instanceof DemoError) return c.json({ error: { code: err.code, message: err.message } }, err.status);
@@ -56,7 +63,10 @@ export function createDemoApp(token: string, timers: Set<NodeJS.Timeout>): Hono 
   app.notFound((c) => c.json({ error: { code: "NOT_FOUND", message: `no route ${c.req.method} ${c.req.path}` } }, 404));
 
   app.get("/", (c) =>
-    c.json({ service: "toolbelt-demo", routes: ["/notes", "/text", "/time", "/convert", "/math", "/kv", "/random", "/health", "/echo", "/slow", "/fail", "/whoami", "/malformed"] }),
+    c.json({
+      service: "toolbelt-demo",
+      routes: ["/notes", "/text", "/time", "/convert", "/math", "/kv", "/random", "/health", "/echo", "/slow", "/fail", "/whoami", "/malformed"],
+    }),
   );
 
   const notes = notesRoutes(app, requireAuth);

@@ -32,7 +32,13 @@ export function kvRoutes(app: Hono): { size: () => number } {
     const key = kvKey(c);
     const e = liveKv(key);
     if (!e) throw new DemoError(404, "NOT_FOUND", `no value under key ${JSON.stringify(key)}`);
-    return c.json({ key, value: e.value, version: e.version, updated_at: e.updated_at, ...(e.expires_at ? { expires_at: new Date(e.expires_at).toISOString() } : {}) });
+    return c.json({
+      key,
+      value: e.value,
+      version: e.version,
+      updated_at: e.updated_at,
+      ...(e.expires_at ? { expires_at: new Date(e.expires_at).toISOString() } : {}),
+    });
   });
   app.put("/kv/:key", async (c) => {
     const key = kvKey(c);
@@ -42,7 +48,12 @@ export function kvRoutes(app: Hono): { size: () => number } {
     const ttl = optNum(b.ttl_seconds, "ttl_seconds");
     if (ttl !== undefined && ttl <= 0) throw bad("`ttl_seconds` must be positive");
     const prev = liveKv(key);
-    const e: KvEntry = { value, version: (prev?.version ?? 0) + 1, updated_at: new Date().toISOString(), ...(ttl ? { expires_at: Date.now() + ttl * 1000 } : {}) };
+    const e: KvEntry = {
+      value,
+      version: (prev?.version ?? 0) + 1,
+      updated_at: new Date().toISOString(),
+      ...(ttl ? { expires_at: Date.now() + ttl * 1000 } : {}),
+    };
     kv.set(key, e);
     return c.json({ key, value, version: e.version, created: !prev }, prev ? 200 : 201);
   });
@@ -59,7 +70,12 @@ export function kvRoutes(app: Hono): { size: () => number } {
     const current = prev ? Number(prev.value) : 0;
     if (!Number.isFinite(current)) throw new DemoError(409, "NOT_A_NUMBER", `the value under ${JSON.stringify(key)} is not a number`);
     const value = String(tidy(current + by));
-    kv.set(key, { value, version: (prev?.version ?? 0) + 1, updated_at: new Date().toISOString(), ...(prev?.expires_at ? { expires_at: prev.expires_at } : {}) });
+    kv.set(key, {
+      value,
+      version: (prev?.version ?? 0) + 1,
+      updated_at: new Date().toISOString(),
+      ...(prev?.expires_at ? { expires_at: prev.expires_at } : {}),
+    });
     return c.json({ key, value: Number(value), version: (prev?.version ?? 0) + 1 });
   });
   return { size: () => kv.size };

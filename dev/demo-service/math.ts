@@ -3,9 +3,24 @@ import type { Hono } from "hono";
 import { bad, DemoError, int, jsonBody, num, numbers, str, tidy } from "./common.js";
 
 const FUNCS: Record<string, (...a: number[]) => number> = {
-  sqrt: Math.sqrt, cbrt: Math.cbrt, abs: Math.abs, sin: Math.sin, cos: Math.cos, tan: Math.tan,
-  asin: Math.asin, acos: Math.acos, atan: Math.atan, ln: Math.log, log: Math.log10, log2: Math.log2,
-  exp: Math.exp, round: Math.round, floor: Math.floor, ceil: Math.ceil, min: Math.min, max: Math.max,
+  sqrt: Math.sqrt,
+  cbrt: Math.cbrt,
+  abs: Math.abs,
+  sin: Math.sin,
+  cos: Math.cos,
+  tan: Math.tan,
+  asin: Math.asin,
+  acos: Math.acos,
+  atan: Math.atan,
+  ln: Math.log,
+  log: Math.log10,
+  log2: Math.log2,
+  exp: Math.exp,
+  round: Math.round,
+  floor: Math.floor,
+  ceil: Math.ceil,
+  min: Math.min,
+  max: Math.max,
   pow: Math.pow,
 };
 const CONSTS: Record<string, number> = { pi: Math.PI, e: Math.E, tau: 2 * Math.PI };
@@ -16,7 +31,8 @@ function evaluate(src: string): number {
   const peek = () => tokens[pos];
   const take = (t?: string) => {
     const tok = tokens[pos];
-    if (t !== undefined && tok !== t) throw bad(`expected \`${t}\` at token ${pos + 1} of the expression, found ${tok === undefined ? "the end" : `\`${tok}\``}`);
+    if (t !== undefined && tok !== t)
+      throw bad(`expected \`${t}\` at token ${pos + 1} of the expression, found ${tok === undefined ? "the end" : `\`${tok}\``}`);
     pos++;
     return tok;
   };
@@ -36,19 +52,32 @@ function evaluate(src: string): number {
     return v;
   };
   const unary = (): number => {
-    if (peek() === "-") { take(); return -unary(); }
-    if (peek() === "+") { take(); return unary(); }
+    if (peek() === "-") {
+      take();
+      return -unary();
+    }
+    if (peek() === "+") {
+      take();
+      return unary();
+    }
     return power();
   };
   const power = (): number => {
     const base = atom();
-    if (peek() === "^" || peek() === "**") { take(); return Math.pow(base, unary()); }
+    if (peek() === "^" || peek() === "**") {
+      take();
+      return Math.pow(base, unary());
+    }
     return base;
   };
   const atom = (): number => {
     const tok = take();
     if (tok === undefined) throw bad("the expression ends too early");
-    if (tok === "(") { const v = expr(); take(")"); return v; }
+    if (tok === "(") {
+      const v = expr();
+      take(")");
+      return v;
+    }
     if (/^[\d.]/.test(tok)) return Number(tok);
     if (/^[A-Za-z_]/.test(tok)) {
       const name = tok.toLowerCase();
@@ -57,7 +86,10 @@ function evaluate(src: string): number {
         if (!fn) throw bad(`unknown function \`${tok}\`; known: ${Object.keys(FUNCS).join(", ")}`);
         take("(");
         const args = [expr()];
-        while (peek() === ",") { take(); args.push(expr()); }
+        while (peek() === ",") {
+          take();
+          args.push(expr());
+        }
         take(")");
         return fn(...args);
       }
@@ -87,14 +119,26 @@ function statistics(values: number[]) {
   const mode = top > 1 ? [...counts].filter(([, c]) => c === top).map(([v]) => v) : [];
   const variance = n > 1 ? sorted.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1) : 0;
   return {
-    count: n, sum: tidy(sum), mean: tidy(mean), median, mode, min: sorted[0]!, max: sorted[n - 1]!,
-    range: tidy(sorted[n - 1]! - sorted[0]!), variance: tidy(variance), stdev: tidy(Math.sqrt(variance)),
+    count: n,
+    sum: tidy(sum),
+    mean: tidy(mean),
+    median,
+    mode,
+    min: sorted[0]!,
+    max: sorted[n - 1]!,
+    range: tidy(sorted[n - 1]! - sorted[0]!),
+    variance: tidy(variance),
+    stdev: tidy(Math.sqrt(variance)),
   };
 }
 
 function factorize(n: number): number[] {
   const out: number[] = [];
-  for (let p = 2; p * p <= n; p++) while (n % p === 0) { out.push(p); n /= p; }
+  for (let p = 2; p * p <= n; p++)
+    while (n % p === 0) {
+      out.push(p);
+      n /= p;
+    }
   if (n > 1) out.push(n);
   return out;
 }

@@ -17,7 +17,14 @@ export function notesRoutes(app: Hono, requireAuth: (c: Context) => void): { siz
   app.post("/notes", async (c) => {
     const b = await jsonBody(c);
     const now = new Date().toISOString();
-    const n: Note = { id: `n${nextNote++}`, title: str(b.title, "title"), body: optStr(b.body, "body") ?? "", tags: tags(b.tags), created_at: now, updated_at: now };
+    const n: Note = {
+      id: `n${nextNote++}`,
+      title: str(b.title, "title"),
+      body: optStr(b.body, "body") ?? "",
+      tags: tags(b.tags),
+      created_at: now,
+      updated_at: now,
+    };
     notes.set(n.id, n);
     return c.json(n, 201);
   });

@@ -10,15 +10,24 @@ function changeCase(text: string, to: (typeof CASES)[number]): string {
   const w = words(text.replace(/([a-z0-9])([A-Z])/g, "$1 $2"));
   const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1).toLowerCase();
   switch (to) {
-    case "upper": return text.toUpperCase();
-    case "lower": return text.toLowerCase();
-    case "title": return text.toLowerCase().replace(/(^|[\s\-([{"'])(\p{L})/gu, (_m, a: string, b: string) => a + b.toUpperCase());
-    case "sentence": return text.toLowerCase().replace(/(^\s*|[.!?]\s+)(\p{L})/gu, (_m, a: string, b: string) => a + b.toUpperCase());
-    case "camel": return w.map((x, i) => (i === 0 ? x.toLowerCase() : cap(x))).join("");
-    case "pascal": return w.map(cap).join("");
-    case "snake": return w.map((x) => x.toLowerCase()).join("_");
-    case "kebab": return w.map((x) => x.toLowerCase()).join("-");
-    case "constant": return w.map((x) => x.toUpperCase()).join("_");
+    case "upper":
+      return text.toUpperCase();
+    case "lower":
+      return text.toLowerCase();
+    case "title":
+      return text.toLowerCase().replace(/(^|[\s\-([{"'])(\p{L})/gu, (_m, a: string, b: string) => a + b.toUpperCase());
+    case "sentence":
+      return text.toLowerCase().replace(/(^\s*|[.!?]\s+)(\p{L})/gu, (_m, a: string, b: string) => a + b.toUpperCase());
+    case "camel":
+      return w.map((x, i) => (i === 0 ? x.toLowerCase() : cap(x))).join("");
+    case "pascal":
+      return w.map(cap).join("");
+    case "snake":
+      return w.map((x) => x.toLowerCase()).join("_");
+    case "kebab":
+      return w.map((x) => x.toLowerCase()).join("-");
+    case "constant":
+      return w.map((x) => x.toUpperCase()).join("_");
   }
 }
 
@@ -48,17 +57,26 @@ function lineDiff(a: string, b: string) {
   if (x.length * y.length > 4_000_000) throw new DemoError(413, "TOO_LARGE", "the texts are too long to diff: keep each under about 2,000 lines");
   const dp = Array.from({ length: x.length + 1 }, () => new Array<number>(y.length + 1).fill(0));
   for (let i = x.length - 1; i >= 0; i--)
-    for (let j = y.length - 1; j >= 0; j--)
-      dp[i]![j] = x[i] === y[j] ? dp[i + 1]![j + 1]! + 1 : Math.max(dp[i + 1]![j]!, dp[i]![j + 1]!);
+    for (let j = y.length - 1; j >= 0; j--) dp[i]![j] = x[i] === y[j] ? dp[i + 1]![j + 1]! + 1 : Math.max(dp[i + 1]![j]!, dp[i]![j + 1]!);
   const lines: string[] = [];
   let i = 0;
   let j = 0;
   let added = 0;
   let removed = 0;
   while (i < x.length || j < y.length) {
-    if (i < x.length && j < y.length && x[i] === y[j]) { lines.push(`  ${x[i]}`); i++; j++; }
-    else if (j < y.length && (i === x.length || dp[i]![j + 1]! >= dp[i + 1]![j]!)) { lines.push(`+ ${y[j]}`); j++; added++; }
-    else { lines.push(`- ${x[i]}`); i++; removed++; }
+    if (i < x.length && j < y.length && x[i] === y[j]) {
+      lines.push(`  ${x[i]}`);
+      i++;
+      j++;
+    } else if (j < y.length && (i === x.length || dp[i]![j + 1]! >= dp[i + 1]![j]!)) {
+      lines.push(`+ ${y[j]}`);
+      j++;
+      added++;
+    } else {
+      lines.push(`- ${x[i]}`);
+      i++;
+      removed++;
+    }
   }
   return { identical: added === 0 && removed === 0, added, removed, diff: lines.join("\n") };
 }
@@ -90,7 +108,8 @@ export function textRoutes(app: Hono): void {
     const b = await jsonBody(c);
     const text = str(b.text, "text");
     const by = oneOf(b.by, "by", ["characters", "words", "lines"] as const, "characters");
-    const out = by === "characters" ? [...text].reverse().join("") : by === "words" ? text.split(/(\s+)/).reverse().join("") : text.split("\n").reverse().join("\n");
+    const out =
+      by === "characters" ? [...text].reverse().join("") : by === "words" ? text.split(/(\s+)/).reverse().join("") : text.split("\n").reverse().join("\n");
     return c.json({ by, text: out });
   });
   app.post("/text/replace", async (c) => {
@@ -101,7 +120,10 @@ export function textRoutes(app: Hono): void {
     const ignoreCase = bool(b.ignore_case, false);
     const re = new RegExp(find.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), ignoreCase ? "gi" : "g");
     let count = 0;
-    const out = text.replace(re, () => { count++; return replacement; });
+    const out = text.replace(re, () => {
+      count++;
+      return replacement;
+    });
     return c.json({ replacements: count, text: out });
   });
   app.post("/text/extract", async (c) => {

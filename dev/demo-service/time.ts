@@ -93,7 +93,12 @@ function humanDuration(ms: number): string {
   const sign = ms < 0 ? "-" : "";
   let rest = Math.abs(Math.round(ms / 1000));
   const out: string[] = [];
-  for (const [unit, size] of [["d", 86_400], ["h", 3600], ["m", 60], ["s", 1]] as const) {
+  for (const [unit, size] of [
+    ["d", 86_400],
+    ["h", 3600],
+    ["m", 60],
+    ["s", 1],
+  ] as const) {
     const q = Math.floor(rest / size);
     rest -= q * size;
     if (q > 0) out.push(`${q}${unit}`);
@@ -115,9 +120,15 @@ export function timeRoutes(app: Hono): void {
     const end = parseInstant(optStr(c.req.query("end"), "end") ?? "now", zone);
     const ms = end - start;
     return c.json({
-      start: new Date(start).toISOString(), end: new Date(end).toISOString(), milliseconds: ms,
-      seconds: ms / 1000, minutes: tidy(ms / 60_000), hours: tidy(ms / 3_600_000), days: tidy(ms / 86_400_000),
-      weeks: tidy(ms / 604_800_000), human: humanDuration(ms),
+      start: new Date(start).toISOString(),
+      end: new Date(end).toISOString(),
+      milliseconds: ms,
+      seconds: ms / 1000,
+      minutes: tidy(ms / 60_000),
+      hours: tidy(ms / 3_600_000),
+      days: tidy(ms / 86_400_000),
+      weeks: tidy(ms / 604_800_000),
+      human: humanDuration(ms),
     });
   });
   app.get("/time/add", (c) => {

@@ -13,7 +13,11 @@ export type BuiltinBackendOptions = {
 /** Split `a.b[0].c`, `$.a.b`, or a JSON pointer `/a/b/0/c` into segments. */
 export function pathSegments(path: string): string[] {
   if (path === "" || path === "$") return [];
-  if (path.startsWith("/")) return path.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  if (path.startsWith("/"))
+    return path
+      .slice(1)
+      .split("/")
+      .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
   const body = path.startsWith("$.") ? path.slice(2) : path.startsWith("$[") ? path.slice(1) : path;
   return body
     .replace(/\[(\d+)\]/g, ".$1")
@@ -92,10 +96,14 @@ export function createBuiltinBackend(options: BuiltinBackendOptions = {}): ToolB
             { tool: tool.name },
           );
         default:
-          throw new ToolbeltError("NOT_IMPLEMENTED", `${tool.name} names the builtin handler ${JSON.stringify(b.handler)}, which this gateway does not implement`, {
-            tool: tool.name,
-            handler: b.handler,
-          });
+          throw new ToolbeltError(
+            "NOT_IMPLEMENTED",
+            `${tool.name} names the builtin handler ${JSON.stringify(b.handler)}, which this gateway does not implement`,
+            {
+              tool: tool.name,
+              handler: b.handler,
+            },
+          );
       }
     },
   };

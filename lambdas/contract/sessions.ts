@@ -34,7 +34,10 @@ export const SizeFigure = z.object({
     z.optional(int()),
     "Real o200k_base tokens: the build's count of each entry, added up (absent when the artifact was built without counts). A Claude figure would only be an approximation",
   ),
-  approx_error_pct: described(z.optional(z.number()), "How far approx_tokens is from o200k_tokens, in percent of o200k_tokens (positive: bytes / 4 overstates)"),
+  approx_error_pct: described(
+    z.optional(z.number()),
+    "How far approx_tokens is from o200k_tokens, in percent of o200k_tokens (positive: bytes / 4 overstates)",
+  ),
 });
 export type SizeFigure = z.infer<typeof SizeFigure>;
 

@@ -88,7 +88,8 @@ export function createSessions(deps: SessionsDeps): Sessions {
     return v;
   };
 
-  const notFound = (id: string) => new ToolbeltError("SESSION_NOT_FOUND", `no session ${id} for this API key: open one with POST /v1/sessions`, { session: id });
+  const notFound = (id: string) =>
+    new ToolbeltError("SESSION_NOT_FOUND", `no session ${id} for this API key: open one with POST /v1/sessions`, { session: id });
 
   // One input for the surface and for the belt's names, so both follow the same rules.
   const surfaceInput = (session: SessionRecord, { granted }: Caller) => {
@@ -156,7 +157,9 @@ export function createSessions(deps: SessionsDeps): Sessions {
 
     declaredTools(session, { granted }) {
       const isDeclared = declarationMatcher(session.declared);
-      return viewFor(granted).grantedTools.filter((t) => isDeclared(t.name)).map((t) => t.name);
+      return viewFor(granted)
+        .grantedTools.filter((t) => isDeclared(t.name))
+        .map((t) => t.name);
     },
 
     async recordUse(id, caller, toolName, known) {

@@ -72,12 +72,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
     await next();
   });
 
-  const modules: RouteModule[] = [
-    { routes: healthRoutes },
-    { routes: findRoutes },
-    { routes: sessionRoutes },
-    ...extra,
-  ];
+  const modules: RouteModule[] = [{ routes: healthRoutes }, { routes: findRoutes }, { routes: sessionRoutes }, ...extra];
   for (const m of modules) app.route("/", m.routes(deps));
 
   const extraPaths: PathItems = Object.assign({}, ...extra.map((m) => m.openapi ?? {}));

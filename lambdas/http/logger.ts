@@ -15,18 +15,22 @@ function describe(value: unknown): unknown {
 }
 
 export function jsonLogger(write: (line: string) => void = (l) => process.stdout.write(l)): Logger {
-  const log = (level: string) => (message: string, fields: LogFields = {}) => {
-    const out: LogFields = { level, message, time: new Date().toISOString() };
-    for (const [k, v] of Object.entries(fields)) out[k] = describe(v);
-    write(JSON.stringify(out) + "\n");
-  };
+  const log =
+    (level: string) =>
+    (message: string, fields: LogFields = {}) => {
+      const out: LogFields = { level, message, time: new Date().toISOString() };
+      for (const [k, v] of Object.entries(fields)) out[k] = describe(v);
+      write(JSON.stringify(out) + "\n");
+    };
   return { info: log("info"), warn: log("warn"), error: log("error") };
 }
 
 /** Collects entries in memory: tests assert on what was logged (e.g. a 500's cause). */
 export function memoryLogger(): Logger & { entries: { level: string; message: string; fields: LogFields }[] } {
   const entries: { level: string; message: string; fields: LogFields }[] = [];
-  const log = (level: string) => (message: string, fields: LogFields = {}) =>
-    void entries.push({ level, message, fields: Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, describe(v)])) });
+  const log =
+    (level: string) =>
+    (message: string, fields: LogFields = {}) =>
+      void entries.push({ level, message, fields: Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, describe(v)])) });
   return { entries, info: log("info"), warn: log("warn"), error: log("error") };
 }

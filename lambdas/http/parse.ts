@@ -40,7 +40,8 @@ export function jsonDepth(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i);
     if (inString) {
-      if (ch === 0x5c) i++; // backslash: skip the escaped character
+      if (ch === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (ch === 0x22) inString = false;
     } else if (ch === 0x22) inString = true;
     else if (ch === 0x5b || ch === 0x7b) deepest = Math.max(deepest, ++depth);
@@ -79,10 +80,14 @@ export async function readJsonBody(c: Context, opts: BodyOptions): Promise<unkno
   } else {
     const type = c.req.header("content-type") ?? "";
     if (!JSON_TYPE.test(type)) {
-      throw new ToolbeltError("UNSUPPORTED_MEDIA_TYPE", `content type ${JSON.stringify(type || "(none)")} is not accepted: send \`Content-Type: application/json\``, {
-        received: type || null,
-        accepted: ["application/json"],
-      });
+      throw new ToolbeltError(
+        "UNSUPPORTED_MEDIA_TYPE",
+        `content type ${JSON.stringify(type || "(none)")} is not accepted: send \`Content-Type: application/json\``,
+        {
+          received: type || null,
+          accepted: ["application/json"],
+        },
+      );
     }
     try {
       value = JSON.parse(text);

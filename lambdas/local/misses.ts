@@ -27,7 +27,9 @@ async function viaApi(o: Options, env: NodeJS.ProcessEnv): Promise<Answer> {
   try {
     res = await fetch(`${base}/v1/admin/misses?${query}`, { headers: { authorization: `Bearer ${key}` } });
   } catch (e) {
-    throw new Error(`cannot reach ${base} (${(e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message}): start it with npm start, or use --url or --direct`);
+    throw new Error(
+      `cannot reach ${base} (${(e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message}): start it with npm start, or use --url or --direct`,
+    );
   }
   const body: unknown = await res.json();
   if (!res.ok) {
@@ -67,7 +69,14 @@ function format(answer: Answer, o: Options): string {
   ]);
   const head = ["count", "names tried", "outcome", "last principal", "last at"];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  return [head, ...rows].map((r) => r.map((c, i) => (i === 0 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ").trimEnd()).join("\n");
+  return [head, ...rows]
+    .map((r) =>
+      r
+        .map((c, i) => (i === 0 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }
 
 /** The CLI without the process: exit code 0, 1 (the gateway or table said no) or 2 (usage). */

@@ -143,7 +143,9 @@ async function main(): Promise<void> {
     // File and git tools reach the project directory unless TOOLBELT_FILE_ROOTS says otherwise.
     const fileRoots = config.fileRoots ?? [root];
     const call = createCallModule({ env: process.env, misses: new DynamoMissStore(dynamo.client, dynamo.table), exec: config.exec, fileRoots });
-    say(config.exec ? `file roots: ${fileRoots.join(", ") || "none (file and git tools answer 403)"}` : "exec tools are off (TOOLBELT_EXEC=off): they answer 501");
+    say(
+      config.exec ? `file roots: ${fileRoots.join(", ") || "none (file and git tools answer 403)"}` : "exec tools are off (TOOLBELT_EXEC=off): they answer 501",
+    );
     cleanups.push(() => call.close());
     const mcp = createMcpModule({ env: process.env, misses: new DynamoMissStore(dynamo.client, dynamo.table) });
     cleanups.push(() => mcp.close());
@@ -162,7 +164,9 @@ async function main(): Promise<void> {
         }),
     );
     const m = artifact.manifest;
-    say(`registry ${m.registry_hash.slice(0, 12)}: ${m.counts.tools} tools in ${m.counts.families} families; briefs: ${briefs.map((b) => b.name).join(", ") || "none"}`);
+    say(
+      `registry ${m.registry_hash.slice(0, 12)}: ${m.counts.tools} tools in ${m.counts.families} families; briefs: ${briefs.map((b) => b.name).join(", ") || "none"}`,
+    );
     const bound = (server.address() as { port: number }).port;
     say(`listening on http://127.0.0.1:${bound} (Ctrl-C to stop); MCP endpoint: http://127.0.0.1:${bound}/mcp`);
   } catch (err) {

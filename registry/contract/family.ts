@@ -38,21 +38,22 @@ export const FamilyDef = z.strictObject({
   env: z
     .record(z.string(), z.string())
     .optional()
-    .describe("Environment of the family's exec children beyond the minimal base (PATH, HOME, LANG, LC_*, TZ); values may use declared `${VAR}`s; a tool's `env` extends it"),
+    .describe(
+      "Environment of the family's exec children beyond the minimal base (PATH, HOME, LANG, LC_*, TZ); values may use declared `${VAR}`s; a tool's `env` extends it",
+    ),
   egress: z
     .array(z.string())
     .optional()
-    .describe("Origins (`scheme://host[:port]`, literal or a declared `${VAR}` base URL) the family's http tools may reach; default: the origins of their URL templates"),
+    .describe(
+      "Origins (`scheme://host[:port]`, literal or a declared `${VAR}` base URL) the family's http tools may reach; default: the origins of their URL templates",
+    ),
 });
 export type FamilyDef = z.infer<typeof FamilyDef>;
 
 export const FamiliesFile = z.strictObject({
   version: z.number().int().positive().default(FORMAT_VERSION),
   families: z.array(FamilyDef).min(1),
-  always_loaded: z
-    .array(z.string())
-    .optional()
-    .describe("Tool names or `*` globs never searched for and always on the belt; replaces the default"),
+  always_loaded: z.array(z.string()).optional().describe("Tool names or `*` globs never searched for and always on the belt; replaces the default"),
 });
 export type FamiliesFile = z.infer<typeof FamiliesFile>;
 

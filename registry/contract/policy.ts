@@ -8,7 +8,10 @@ export const Principal = z.strictObject({
   /** SHA-256 hex digests of the bearer keys; the keys themselves are never stored. */
   keys: z.array(z.string().regex(/^[0-9a-f]{64}$/, "a lower-case hex SHA-256 digest")).default([]),
   allow: z.array(z.string()).default([]).describe("Tool globs this principal may find and call"),
-  deny: z.array(z.string()).default([]).describe("Tool globs refused even when allowed (the meta-tools toolbelt.find and toolbelt.call are always granted: they reach only granted tools)"),
+  deny: z
+    .array(z.string())
+    .default([])
+    .describe("Tool globs refused even when allowed (the meta-tools toolbelt.find and toolbelt.call are always granted: they reach only granted tools)"),
   admin: z.boolean().default(false).describe("May read operator data such as the name-miss log"),
 });
 export type Principal = z.infer<typeof Principal>;

@@ -16,7 +16,10 @@ function send(base: string, method: string, path: string, body?: string): Promis
       {
         method,
         agent,
-        headers: { authorization: `Bearer ${TEST_KEYS.alice}`, ...(body ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) } : {}) },
+        headers: {
+          authorization: `Bearer ${TEST_KEYS.alice}`,
+          ...(body ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) } : {}),
+        },
       },
       (res) => {
         res.resume();
@@ -49,7 +52,10 @@ async function phase(name: string, op: () => Promise<number>, expected: number):
   console.log(`${name.padEnd(22)} ${(ok / seconds).toFixed(0).padStart(6)} req/s  errors ${errors}  p50 ${p(0.5)} ms  p99 ${p(0.99)} ms`);
 }
 
-const tools = [...defaultTestTools(), ...Array.from({ length: 200 }, (_, i) => testTool(`bulk${i % 10}.tool_${i}`, { description: `Bulk tool number ${i} for load.` }))];
+const tools = [
+  ...defaultTestTools(),
+  ...Array.from({ length: 200 }, (_, i) => testTool(`bulk${i % 10}.tool_${i}`, { description: `Bulk tool number ${i} for load.` })),
+];
 const api = await startTestApi({ input: testArtifactInput(tools) });
 try {
   const opened = (await (await api.request("/v1/sessions", { json: { brief: "review" } })).json()) as { session: { id: string } };

@@ -12,14 +12,35 @@ import { loadRegistry } from "../../build/load.js";
 const FAMILIES = 20;
 const TOOLS_PER_FILE = 50;
 const VERBS = ["get", "list", "create", "update", "delete", "search", "export", "import", "sync", "archive", "restore", "count", "tag", "share", "watch"];
-const NOUNS = ["invoice", "customer", "ticket", "order", "report", "user", "project", "comment", "file", "message", "event", "payment", "shipment", "contract", "lead", "task", "note", "alert", "metric", "release"];
+const NOUNS = [
+  "invoice",
+  "customer",
+  "ticket",
+  "order",
+  "report",
+  "user",
+  "project",
+  "comment",
+  "file",
+  "message",
+  "event",
+  "payment",
+  "shipment",
+  "contract",
+  "lead",
+  "task",
+  "note",
+  "alert",
+  "metric",
+  "release",
+];
 const ADJ = ["recent", "open", "archived", "pending", "shared", "flagged", "overdue", "public", "private", "draft"];
 const PROPS = ["id", "query", "limit", "cursor", "status", "owner", "since", "until", "tags", "format", "email", "region", "priority", "amount", "currency"];
 
 /** Deterministic pseudo-random numbers, so every run benchmarks the same registry. */
 function rng(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 function tool(family: string, i: number, r: () => number) {
@@ -32,22 +53,34 @@ function tool(family: string, i: number, r: () => number) {
   for (let k = 0; k < n; k++) {
     const p = PROPS[(i + k * 3) % PROPS.length]!;
     props[p] =
-      p === "limit" ? { type: "integer", minimum: 1, maximum: 500, description: "Maximum number of results" }
-      : p === "tags" ? { type: "array", items: { type: "string" }, description: `Tags of the ${noun}` }
-      : p === "status" ? { enum: ["open", "closed", "pending"], description: `Status of the ${noun}` }
-      : p === "email" ? { type: "string", format: "email", description: "E-mail address of the person" }
-      : { type: "string", description: `The ${p} of the ${adj} ${noun}` };
+      p === "limit"
+        ? { type: "integer", minimum: 1, maximum: 500, description: "Maximum number of results" }
+        : p === "tags"
+          ? { type: "array", items: { type: "string" }, description: `Tags of the ${noun}` }
+          : p === "status"
+            ? { enum: ["open", "closed", "pending"], description: `Status of the ${noun}` }
+            : p === "email"
+              ? { type: "string", format: "email", description: "E-mail address of the person" }
+              : { type: "string", description: `The ${p} of the ${adj} ${noun}` };
   }
   const keys = Object.keys(props);
   const required = keys.slice(0, 1);
   const input_schema = { type: "object", required, properties: props, additionalProperties: false };
   const description = `${verb[0]!.toUpperCase()}${verb.slice(1)} ${adj} ${noun}s in ${family} by ${keys.join(", ")}.`;
   const readOnly = ["get", "list", "search", "count", "export", "watch"].includes(verb);
-  const governance = readOnly ? { read_only: true } : verb === "delete" ? { destructive: true, consequential: true, affects: required[0], impact: 0.6 } : { idempotent: verb === "update" };
+  const governance = readOnly
+    ? { read_only: true }
+    : verb === "delete"
+      ? { destructive: true, consequential: true, affects: required[0], impact: 0.6 }
+      : { idempotent: verb === "update" };
   const kind = i % 3;
   if (kind === 0) {
     return {
-      name, kind: "http", description, input_schema, ...governance,
+      name,
+      kind: "http",
+      description,
+      input_schema,
+      ...governance,
       method: readOnly ? "GET" : verb === "delete" ? "DELETE" : "POST",
       url: `\${${family.toUpperCase().replace(/-/g, "_")}_URL}/${noun}s/{{input.${required[0]}}}`,
       headers: { Authorization: `Bearer \${${family.toUpperCase().replace(/-/g, "_")}_TOKEN}`, Accept: "application/json" },
@@ -56,9 +89,26 @@ function tool(family: string, i: number, r: () => number) {
     };
   }
   if (kind === 1) {
-    return { name, kind: "exec", description, input_schema, ...governance, command: `${family}-cli`, args: [verb, noun, ...keys.map((k) => `--${k}={{input.${k}}}`)], output: "json" };
+    return {
+      name,
+      kind: "exec",
+      description,
+      input_schema,
+      ...governance,
+      command: `${family}-cli`,
+      args: [verb, noun, ...keys.map((k) => `--${k}={{input.${k}}}`)],
+      output: "json",
+    };
   }
-  return { name, kind: "builtin", description, input_schema, ...governance, handler: `${family}.${verb}`, output_schema: { type: "object", properties: { ok: { type: "boolean" } } } };
+  return {
+    name,
+    kind: "builtin",
+    description,
+    input_schema,
+    ...governance,
+    handler: `${family}.${verb}`,
+    output_schema: { type: "object", properties: { ok: { type: "boolean" } } },
+  };
 }
 
 async function generate(total: number): Promise<string> {
@@ -108,8 +158,13 @@ const fmt = (x: number) => `${x.toFixed(0).padStart(6)} ms`;
 async function bench(total: number, runs: number): Promise<void> {
   const dir = await generate(total);
   try {
-    const check: number[] = [], checkCpu: number[] = [], index: number[] = [], emit: number[] = [], write: number[] = [];
-    let tools = 0, bytes = 0;
+    const check: number[] = [],
+      checkCpu: number[] = [],
+      index: number[] = [],
+      emit: number[] = [],
+      write: number[] = [];
+    let tools = 0,
+      bytes = 0;
     for (let k = 0; k < runs; k++) {
       let t0 = performance.now();
       const cpu0 = process.cpuUsage();
@@ -123,7 +178,12 @@ async function bench(total: number, runs: number): Promise<void> {
       await buildSearchIndex(reg.catalog);
       index.push(ms(t0));
       t0 = performance.now();
-      const files = await emitArtifact({ families: reg.catalog.families, tools: reg.catalog.tools, always_loaded: reg.alwaysLoaded, skipped_families: reg.skippedFamilies });
+      const files = await emitArtifact({
+        families: reg.catalog.families,
+        tools: reg.catalog.tools,
+        always_loaded: reg.alwaysLoaded,
+        skipped_families: reg.skippedFamilies,
+      });
       emit.push(ms(t0));
       t0 = performance.now();
       await writeArtifact(join(dir, "..", `${dir.split("/").pop()}-artifact`), files);
@@ -151,7 +211,10 @@ async function bench(total: number, runs: number): Promise<void> {
 }
 
 // The machine may be shared: the load average says how far wall times can be trusted.
-const load = () => loadavg().map((x) => x.toFixed(1)).join(" ");
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ");
 console.log(`build bench on ${cpus().length} cores, Node ${process.version}, load average ${load()}`);
 await bench(1_000, 3);
 await bench(10_000, 3);

@@ -78,7 +78,9 @@ async function main() {
     samples.push(Number(process.hrtime.bigint() - t) / 1000);
   }
   samples.sort((a, b) => a - b);
-  console.log(`${"gateway call, builtin reshape".padEnd(44)} p50 ${samples[runs / 2]!.toFixed(1).padStart(8)} µs   p99 ${samples[Math.floor(runs * 0.99)]!.toFixed(1).padStart(8)} µs   (${runs} runs)`);
+  console.log(
+    `${"gateway call, builtin reshape".padEnd(44)} p50 ${samples[runs / 2]!.toFixed(1).padStart(8)} µs   p99 ${samples[Math.floor(runs * 0.99)]!.toFixed(1).padStart(8)} µs   (${runs} runs)`,
+  );
 }
 
 await main();

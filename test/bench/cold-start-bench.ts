@@ -64,8 +64,60 @@ function rng(seed: number): () => number {
   };
 }
 const VERBS = ["list", "get", "create", "update", "delete", "search", "send", "fetch", "sync", "export", "import", "render", "check", "move", "tag", "archive"];
-const NOUNS = ["issue", "commit", "invoice", "ticket", "message", "file", "user", "order", "report", "event", "record", "image", "note", "task", "alert", "payment", "branch", "contact", "calendar", "metric"];
-const WORDS = ["recent", "open", "shared", "remote", "daily", "customer", "project", "team", "weather", "stock", "document", "folder", "email", "channel", "repository", "database", "cluster", "invoice", "translation", "summary", "route", "price", "flight", "hotel", "recipe", "song", "video", "map", "sensor", "device"];
+const NOUNS = [
+  "issue",
+  "commit",
+  "invoice",
+  "ticket",
+  "message",
+  "file",
+  "user",
+  "order",
+  "report",
+  "event",
+  "record",
+  "image",
+  "note",
+  "task",
+  "alert",
+  "payment",
+  "branch",
+  "contact",
+  "calendar",
+  "metric",
+];
+const WORDS = [
+  "recent",
+  "open",
+  "shared",
+  "remote",
+  "daily",
+  "customer",
+  "project",
+  "team",
+  "weather",
+  "stock",
+  "document",
+  "folder",
+  "email",
+  "channel",
+  "repository",
+  "database",
+  "cluster",
+  "invoice",
+  "translation",
+  "summary",
+  "route",
+  "price",
+  "flight",
+  "hotel",
+  "recipe",
+  "song",
+  "video",
+  "map",
+  "sensor",
+  "device",
+];
 
 /** A synthetic catalog of `n` tools over families of 25, with varied names, descriptions and parameters. */
 export function syntheticCatalog(n: number, seed = 7): { families: FamilyInfo[]; tools: CatalogTool[] } {
@@ -100,7 +152,13 @@ export function syntheticCatalog(n: number, seed = 7): { families: FamilyInfo[];
   }
   const families = [...new Set(tools.map((t) => t.family))].map((name) => {
     const own = tools.filter((t) => t.family === name);
-    return { name, description: `Synthetic family ${name}.`, required: true, tool_count: own.length, examples: own.slice(0, 3).map((t) => t.name.split(".")[1]!) };
+    return {
+      name,
+      description: `Synthetic family ${name}.`,
+      required: true,
+      tool_count: own.length,
+      examples: own.slice(0, 3).map((t) => t.name.split(".")[1]!),
+    };
   });
   return { families, tools };
 }

@@ -16,13 +16,15 @@ import { formatColdStart, measureColdStart } from "./cold-start-bench.js";
 const USAGE = "usage: npm run bench -- [--json] [--queries N] [--cold-runs N]";
 let parsed;
 try {
-  parsed = parseArgs({ options: {
-    help: { type: "boolean", default: false },
-    json: { type: "boolean", default: false },
-    queries: { type: "string", default: "2000" },
-    // Fresh processes per catalog for the Lambda cold-start figure; 0 skips it.
-    "cold-runs": { type: "string", default: "5" },
-  } });
+  parsed = parseArgs({
+    options: {
+      help: { type: "boolean", default: false },
+      json: { type: "boolean", default: false },
+      queries: { type: "string", default: "2000" },
+      // Fresh processes per catalog for the Lambda cold-start figure; 0 skips it.
+      "cold-runs": { type: "string", default: "5" },
+    },
+  });
 } catch (e) {
   console.error(`${(e as Error).message}\n${USAGE}`);
   process.exit(2);
@@ -101,9 +103,7 @@ async function bench(set: string, rows: JsonlTool[], queries: string[], one?: st
   const loaded = await loadTools(rows, set);
   const fts = new Fts5(loaded.baselineText);
   const fts5 = await timeIt((q) => fts.search(q, 10), queries);
-  const oneFigures = one
-    ? { find_one: await timeIt((query) => finder.find({ query }), one), fts5_one: await timeIt((q) => fts.search(q, 10), one) }
-    : {};
+  const oneFigures = one ? { find_one: await timeIt((query) => finder.find({ query }), one), fts5_one: await timeIt((q) => fts.search(q, 10), one) } : {};
   fts.close();
   const dir = await mkdtemp(join(tmpdir(), "toolbelt-bench-"));
   artifactDirs.push({ label: set, artifactDir: dir });
@@ -159,7 +159,9 @@ if (values.json) {
   }
   console.log("one-capability queries (seal-tools easy):");
   for (const r of rows.filter((x) => x.find_one)) {
-    console.log(`${r.set.padEnd(16)} ${String(r.tools).padStart(6)}  find p50/p99 ${r.find_one!.p50_us}/${r.find_one!.p99_us} µs   fts5 ${r.fts5_one!.p50_us}/${r.fts5_one!.p99_us} µs`);
+    console.log(
+      `${r.set.padEnd(16)} ${String(r.tools).padStart(6)}  find p50/p99 ${r.find_one!.p50_us}/${r.find_one!.p99_us} µs   fts5 ${r.fts5_one!.p50_us}/${r.fts5_one!.p99_us} µs`,
+    );
   }
   console.log(cold ? formatColdStart(cold) : "lambda cold start: skipped (--cold-runs 0)");
 }

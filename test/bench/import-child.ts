@@ -14,5 +14,12 @@ const t3 = performance.now();
 await finder.find({ query: "get the weather forecast" });
 const t4 = performance.now();
 process.stdout.write(
-  JSON.stringify({ load_ms: t1 - t0, finder_ms: t2 - t1, first_typo_find_ms: t3 - t2, next_find_ms: t4 - t3, import_ms: t2 - t0, import_with_fuzzy_ms: t3 - t0 }),
+  JSON.stringify({
+    load_ms: t1 - t0,
+    finder_ms: t2 - t1,
+    first_typo_find_ms: t3 - t2,
+    next_find_ms: t4 - t3,
+    import_ms: t2 - t0,
+    import_with_fuzzy_ms: t3 - t0,
+  }),
 );

@@ -98,13 +98,21 @@ const rows: Row[] = [];
 const example = await compileRegistry(join(ROOT, "registry"));
 if (!example.files) throw new Error("the example registry does not build: run npm run registry:check");
 const exampleArtifact = artifactFromFiles(example.files);
-const exampleQueries = ["show recent commits", "convert celsius to fahrenheit", "search my notes", "what time is it in Tokyo", "read the first lines of a file"];
+const exampleQueries = [
+  "show recent commits",
+  "convert celsius to fahrenheit",
+  "search my notes",
+  "what time is it in Tokyo",
+  "read the first lines of a file",
+];
 const codeReview = parseYaml(readFileSync(join(ROOT, "registry/briefs/code-review.yaml"), "utf8")) as { name: string; tools: string[] };
 rows.push(await measure("example", exampleArtifact, exampleQueries));
 rows.push(await measure("example", exampleArtifact, exampleQueries, codeReview));
 
 const liveQ = queryTexts(join(EVAL, "livemcpbench/queries.jsonl"), 50);
-rows.push(await measure("livemcpbench (servers as families)", await jsonlArtifact(loadJsonlTools(join(EVAL, "livemcpbench/tools.jsonl")), "livemcpbench"), liveQ));
+rows.push(
+  await measure("livemcpbench (servers as families)", await jsonlArtifact(loadJsonlTools(join(EVAL, "livemcpbench/tools.jsonl")), "livemcpbench"), liveQ),
+);
 
 // seal-tools has no families: its tools are dealt into 1,000 families by index, deterministically.
 const seal = loadJsonlTools(join(EVAL, "seal-tools/tools.jsonl")).map((r, i) => ({ ...r, family: `fam${String(i % 1000).padStart(4, "0")}` }));

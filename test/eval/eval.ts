@@ -18,23 +18,25 @@ function usage(message?: string): never {
 
 let parsed;
 try {
-  parsed = parseArgs({ options: {
-    help: { type: "boolean", default: false },
-    tools: { type: "string" },
-    queries: { type: "string" },
-    split: { type: "string" },
-    sample: { type: "string" },
-    seed: { type: "string", default: "1" },
-    json: { type: "boolean", default: false },
-    "min-score": { type: "string" },
-    systems: { type: "string", default: "ours,bm25,fts5" },
-    params: { type: "string" },
-    qparams: { type: "string" },
-    // The "no tool fits" trade-off: none-rate and false-none by min_score, without and with the verdict.
-    "verdict-sweep": { type: "boolean", default: false },
-    // "off": the verdict by the lexical score alone (the figures before verdict.ts).
-    verdict: { type: "string", default: "on" },
-  } });
+  parsed = parseArgs({
+    options: {
+      help: { type: "boolean", default: false },
+      tools: { type: "string" },
+      queries: { type: "string" },
+      split: { type: "string" },
+      sample: { type: "string" },
+      seed: { type: "string", default: "1" },
+      json: { type: "boolean", default: false },
+      "min-score": { type: "string" },
+      systems: { type: "string", default: "ours,bm25,fts5" },
+      params: { type: "string" },
+      qparams: { type: "string" },
+      // The "no tool fits" trade-off: none-rate and false-none by min_score, without and with the verdict.
+      "verdict-sweep": { type: "boolean", default: false },
+      // "off": the verdict by the lexical score alone (the figures before verdict.ts).
+      verdict: { type: "string", default: "on" },
+    },
+  });
 } catch (e) {
   usage((e as Error).message);
 }
@@ -70,7 +72,10 @@ if (values["verdict-sweep"]) {
     const f = (x: number | null) => (x === null ? "-" : x.toFixed(1));
     console.log(`${rows.length} tools, ${queries.length} queries${values.split ? ` (${values.split})` : ""}`);
     console.log("min_score  verdict  none(no-gold)  false-none");
-    for (const r of sweep) console.log(`${r.min_score.toFixed(2).padEnd(10)} ${(r.verdict ? "on" : "off").padEnd(8)} ${f(r.none_rate).padStart(13)}  ${f(r.false_none).padStart(10)}`);
+    for (const r of sweep)
+      console.log(
+        `${r.min_score.toFixed(2).padEnd(10)} ${(r.verdict ? "on" : "off").padEnd(8)} ${f(r.none_rate).padStart(13)}  ${f(r.false_none).padStart(10)}`,
+      );
   }
   process.exit(0);
 }
@@ -91,8 +96,6 @@ if (values.json) {
   console.log(`${rows.length} tools, ${queries.length} queries${values.split ? ` (${values.split})` : ""}, build ${buildMs.toFixed(0)} ms`);
   console.log("system   R@1    R@5   R@10  nDCG10  C@10   none(no-gold) false-none");
   for (const [name, x] of Object.entries(figures)) {
-    console.log(
-      `${name.padEnd(6)} ${f(x.r1)}  ${f(x.r5)}  ${f(x.r10)}  ${f(x.ndcg10)}  ${f(x.c10)}   ${f(x.none_rate)}         ${f(x.false_none)}`,
-    );
+    console.log(`${name.padEnd(6)} ${f(x.r1)}  ${f(x.r5)}  ${f(x.r10)}  ${f(x.ndcg10)}  ${f(x.c10)}   ${f(x.none_rate)}         ${f(x.false_none)}`);
   }
 }

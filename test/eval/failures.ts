@@ -23,6 +23,11 @@ for (const q of qs) {
   const missing = groups.filter((g) => !keys.slice(0, 5).some((k) => g.includes(k)));
   if (!missing.length) continue;
   console.log(`Q: ${q.query.slice(0, 200)}`);
-  console.log(`   missing: ${missing.map((m) => m[0]).join(", ")} | top: ${r.tools.slice(0, 5).map((t) => `${loaded.keyOf.get(t.name)}(${t.score.toFixed(2)})`).join(" ")}`);
+  console.log(
+    `   missing: ${missing.map((m) => m[0]).join(", ")} | top: ${r.tools
+      .slice(0, 5)
+      .map((t) => `${loaded.keyOf.get(t.name)}(${t.score.toFixed(2)})`)
+      .join(" ")}`,
+  );
   if (++shown >= Number(max ?? 25)) break;
 }

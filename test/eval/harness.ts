@@ -58,7 +58,11 @@ export class Bm25 {
   private readonly post = new Map<string, { doc: number; tf: number }[]>();
   private readonly len: number[];
   private readonly avg: number;
-  constructor(texts: string[], private readonly k1 = 1.2, private readonly b = 0.75) {
+  constructor(
+    texts: string[],
+    private readonly k1 = 1.2,
+    private readonly b = 0.75,
+  ) {
     this.len = texts.map((text, doc) => {
       const toks = plainTokens(text);
       const tf = new Map<string, number>();
@@ -203,7 +207,11 @@ export async function evaluate(loaded: Loaded, queries: EvalQuery[], opts: EvalO
     for (const q of queries) {
       const ranked = await finder.find({ query: q.query, limit: 10, min_score: 0, schemas: false });
       const verdict = await finder.find({ query: q.query, limit: 1, schemas: false, ...(opts.minScore !== undefined ? { min_score: opts.minScore } : {}) });
-      m.add(goldGroups(q), ranked.tools.map((t) => keyOf.get(t.name)!), verdict.verdict === "none");
+      m.add(
+        goldGroups(q),
+        ranked.tools.map((t) => keyOf.get(t.name)!),
+        verdict.verdict === "none",
+      );
     }
     out.ours = m.figures();
   }
@@ -279,7 +287,9 @@ export async function verdictSweep(loaded: Loaded, queries: EvalQuery[], minScor
       }
     }
     const pct = (a: number, b: number) => (b ? Math.round((1000 * a) / b) / 10 : null);
-    minScores.forEach((m, i) => rows.push({ min_score: m, verdict, none_rate: pct(none[i]!.noGoldNone, none[i]!.noGold), false_none: pct(none[i]!.falseNone, none[i]!.gold) }));
+    minScores.forEach((m, i) =>
+      rows.push({ min_score: m, verdict, none_rate: pct(none[i]!.noGoldNone, none[i]!.noGold), false_none: pct(none[i]!.falseNone, none[i]!.gold) }),
+    );
   }
   return rows;
 }

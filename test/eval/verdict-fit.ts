@@ -9,13 +9,20 @@ import { Verdict, VERDICT_MODEL, type VerdictFeatures, type VerdictModel } from 
 import type { SearchIndexData } from "../../registry/contract/search-options.js";
 import { goldGroups, loadJsonlTools, loadTools, readJsonl, sample, type EvalQuery } from "./harness.js";
 
-const { values } = parseArgs({ options: { seed: { type: "string", default: "2026" }, fn: { type: "string", default: "4.5" }, l2: { type: "string", default: "0.01" }, iterations: { type: "string", default: "3000" } } });
+const { values } = parseArgs({
+  options: {
+    seed: { type: "string", default: "2026" },
+    fn: { type: "string", default: "4.5" },
+    l2: { type: "string", default: "0.01" },
+    iterations: { type: "string", default: "3000" },
+  },
+});
 const seed = Number(values.seed);
 const E = "../shared/eval";
 
 const timing: string[] = [];
 type Row = { set: string; y: number; f: VerdictFeatures; q?: string; top?: string; s?: number[] };
-const halves = <T,>(items: T[]): [T[], T[]] => {
+const halves = <T>(items: T[]): [T[], T[]] => {
   const s = sample(items, items.length, seed);
   const k = Math.floor(s.length / 2);
   return [s.slice(0, k), s.slice(k)];
@@ -51,7 +58,11 @@ const [nDev, nTest] = halves(bySplit(meta, "no_tool"));
 const seal = readJsonl<EvalQuery>(`${E}/seal-tools/queries.jsonl`);
 const all: Row[] = [
   ...(await rows(`${E}/metatool/tools.jsonl`, { "meta-single-dev": sDev, "meta-none-dev": nDev, "meta-single-test": sTest, "meta-none-test": nTest })),
-  ...(await rows(`${E}/seal-tools/tools.jsonl`, { "seal-dev": bySplit(seal, "dev"), "seal-in": bySplit(seal, "test_in_domain"), "seal-out": bySplit(seal, "test_out_domain") })),
+  ...(await rows(`${E}/seal-tools/tools.jsonl`, {
+    "seal-dev": bySplit(seal, "dev"),
+    "seal-in": bySplit(seal, "test_in_domain"),
+    "seal-out": bySplit(seal, "test_out_domain"),
+  })),
   ...(await rows(`${E}/livemcpbench/tools.jsonl`, { livemcpbench: readJsonl<EvalQuery>(`${E}/livemcpbench/queries.jsonl`) })),
   ...(await rows("test/eval/cases/tools.jsonl", { cases: readJsonl<EvalQuery>("test/eval/cases/queries.jsonl") })),
 ];
@@ -60,7 +71,17 @@ const dev = all.filter((r) => /-dev$|^cases$/.test(r.set));
 const MIN = 0.4;
 // Share of the loss on answerable rows: the operating point is at high recall of answerable queries.
 const POSW = Number(process.env.VERDICT_POSW ?? "0.5");
-const x = (f: VerdictFeatures) => [Math.log(Math.max(1e-6, f.score)), f.coverage, f.known, Math.log1p(f.terms), f.question, f.narrative, f.language, f.selfContained, f.fresh];
+const x = (f: VerdictFeatures) => [
+  Math.log(Math.max(1e-6, f.score)),
+  f.coverage,
+  f.known,
+  Math.log1p(f.terms),
+  f.question,
+  f.narrative,
+  f.language,
+  f.selfContained,
+  f.fresh,
+];
 const KEYS = ["logScore", "coverage", "known", "logTerms", "question", "narrative", "language", "selfContained", "fresh"] as const;
 
 // Weighted logistic regression (Newton steps would need a solver; plain gradient descent on 6 features is enough).
@@ -88,16 +109,54 @@ function fit(data: Row[], l2: number): number[] {
 }
 
 const model = (w: number[], bias: number): VerdictModel => ({
-  logScore: w[0]!, coverage: w[1]!, known: w[2]!, logTerms: w[3]!, question: w[4]!, narrative: w[5]!, language: w[6]!, selfContained: w[7]!, fresh: w[8]!, bias,
+  logScore: w[0]!,
+  coverage: w[1]!,
+  known: w[2]!,
+  logTerms: w[3]!,
+  question: w[4]!,
+  narrative: w[5]!,
+  language: w[6]!,
+  selfContained: w[7]!,
+  fresh: w[8]!,
+  bias,
 });
 const margin = (m: VerdictModel, f: VerdictFeatures) =>
-  m.logScore * Math.log(Math.max(1e-6, f.score)) + m.coverage * f.coverage + m.known * f.known + m.logTerms * Math.log1p(f.terms) + m.question * f.question + m.narrative * f.narrative + m.language * f.language + m.selfContained * f.selfContained + m.fresh * f.fresh + m.bias;
+  m.logScore * Math.log(Math.max(1e-6, f.score)) +
+  m.coverage * f.coverage +
+  m.known * f.known +
+  m.logTerms * Math.log1p(f.terms) +
+  m.question * f.question +
+  m.narrative * f.narrative +
+  m.language * f.language +
+  m.selfContained * f.selfContained +
+  m.fresh * f.fresh +
+  m.bias;
 // The finder's decision at the default min_score: the top score ≥ m and the margin ≥ 0 (the factor is capped at 1).
 const none = (m: VerdictModel | null, f: VerdictFeatures, minScore = MIN) => f.score < minScore || (m !== null && margin(m, f) < 0);
 const rate = (rs: Row[], m: VerdictModel | null, minScore = MIN) => (rs.length ? (100 * rs.filter((r) => none(m, r.f, minScore)).length) / rs.length : NaN);
-const SETS = ["meta-none-dev", "meta-single-dev", "seal-dev", "cases", "meta-none-test", "meta-single-test", "seal-in", "seal-out", "livemcpbench", "meta-none", "meta-single"];
+const SETS = [
+  "meta-none-dev",
+  "meta-single-dev",
+  "seal-dev",
+  "cases",
+  "meta-none-test",
+  "meta-single-test",
+  "seal-in",
+  "seal-out",
+  "livemcpbench",
+  "meta-none",
+  "meta-single",
+];
 const line = (label: string, m: VerdictModel | null, minScore = MIN) =>
-  `| ${label} | ` + SETS.map((s) => rate(all.filter((r) => (r.set === s || r.set.startsWith(`${s}-`)) && (s !== "cases" || r.y === 1)), m, minScore).toFixed(1)).join(" | ") + " |";
+  `| ${label} | ` +
+  SETS.map((s) =>
+    rate(
+      all.filter((r) => (r.set === s || r.set.startsWith(`${s}-`)) && (s !== "cases" || r.y === 1)),
+      m,
+      minScore,
+    ).toFixed(1),
+  ).join(" | ") +
+  " |";
 
 console.log(`| decision | ${SETS.join(" | ")} |`);
 console.log(`|---|${SETS.map(() => "---").join("|")}|`);
@@ -114,7 +173,10 @@ const casesDev = dev.filter((r) => r.set === "cases" && r.y === 1);
 function withBias(w: number[]): VerdictModel {
   const capped = sd.filter((r) => r.f.score < MIN).length;
   const allowed = Math.floor((target / 100) * sd.length) - capped;
-  const margins = sd.filter((r) => r.f.score >= MIN).map((r) => margin(model(w, 0), r.f)).sort((a, b) => a - b);
+  const margins = sd
+    .filter((r) => r.f.score >= MIN)
+    .map((r) => margin(model(w, 0), r.f))
+    .sort((a, b) => a - b);
   // none ⇔ margin + bias < 0: the `allowed` lowest margins fall under.
   const t = allowed < 0 ? -Infinity : allowed >= margins.length ? Infinity : margins[allowed]!;
   return model(w, Number.isFinite(t) ? -t : 0);

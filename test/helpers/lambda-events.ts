@@ -20,9 +20,7 @@ export function httpApiV2Event(input: V2EventInput): APIGatewayProxyEventV2 {
     body = typeof input.body === "string" ? input.body : JSON.stringify(input.body);
     if (typeof input.body !== "string") headers["content-type"] ??= "application/json";
   }
-  const queryStringParameters = rawQueryString
-    ? Object.fromEntries([...new URLSearchParams(rawQueryString)].map(([k, v]) => [k, v]))
-    : undefined;
+  const queryStringParameters = rawQueryString ? Object.fromEntries([...new URLSearchParams(rawQueryString)].map(([k, v]) => [k, v])) : undefined;
   const requestId = randomUUID();
   return {
     version: "2.0",

@@ -97,11 +97,7 @@ process.stdout.write(JSON.stringify({ loadMs, firstAnswerMs, results }));
  * Invokes the bundle in a fresh `node` process (cwd = the bundle folder, which has no node_modules
  * anywhere above it in a temp dir, so a missing dependency cannot be found by accident).
  */
-export async function invokeInFreshProcess(
-  bundle: BundleResult,
-  events: APIGatewayProxyEventV2[],
-  env: Record<string, string>,
-): Promise<RunResult> {
+export async function invokeInFreshProcess(bundle: BundleResult, events: APIGatewayProxyEventV2[], env: Record<string, string>): Promise<RunResult> {
   const runner = join(bundle.dir, "..", `runner-${process.pid}.mjs`);
   const eventsFile = join(bundle.dir, "..", `events-${process.pid}-${Date.now()}.json`);
   await writeFile(runner, RUNNER);

@@ -76,9 +76,7 @@ describe("resolveSecrets", () => {
     const err = await resolveSecrets({ A: "/a", B: "/b", C: "/c" }, read).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ToolbeltError);
     expect((err as ToolbeltError).code).toBe("UNAVAILABLE");
-    expect((err as ToolbeltError).message).toBe(
-      "upstream secrets could not be read: B (/b: ParameterNotFound), C (/c: ParameterNotFound)",
-    );
+    expect((err as ToolbeltError).message).toBe("upstream secrets could not be read: B (/b: ParameterNotFound), C (/c: ParameterNotFound)");
     expect(JSON.stringify((err as ToolbeltError).details)).not.toContain("value-a");
   });
 });

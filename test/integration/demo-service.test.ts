@@ -191,7 +191,15 @@ describe("time", () => {
     expect((await get("/time/zones")).json.count as number).toBeGreaterThan(300);
 
     const cal = await get("/time/calendar?date=2024-02-29");
-    expect(cal.json).toEqual({ date: "2024-02-29", weekday: "Thursday", day_of_year: 60, iso_week: 9, is_weekend: false, is_leap_year: true, days_in_month: 29 });
+    expect(cal.json).toEqual({
+      date: "2024-02-29",
+      weekday: "Thursday",
+      day_of_year: 60,
+      iso_week: 9,
+      is_weekend: false,
+      is_leap_year: true,
+      days_in_month: 29,
+    });
     expect((await get("/time/calendar?date=2026-01-01")).json.iso_week).toBe(1);
     expect((await get("/time/calendar?date=tomorrow")).status).toBe(400);
   });

@@ -46,7 +46,9 @@ const entries: Entry[] = [];
 for (const fam of families.families) {
   const src = fam.source;
   if ("tools" in src) {
-    for (const f of readdirSync(join(REGISTRY, src.tools)).filter((n) => /\.ya?ml$/.test(n)).sort()) {
+    for (const f of readdirSync(join(REGISTRY, src.tools))
+      .filter((n) => /\.ya?ml$/.test(n))
+      .sort()) {
       const file = `${src.tools}/${f}`;
       for (const def of ToolFile.parse(readYaml(file)).tools) entries.push({ full: `${fam.name}.${def.name}`, family: fam.name, file, kind: def.kind, def });
     }
@@ -143,7 +145,8 @@ describe("example registry files", () => {
         if (d.method === "GET" && d.read_only !== true) problems.push(`${e.full}: GET but not read_only`);
         if (d.method === "DELETE" && !(d.destructive && d.consequential)) problems.push(`${e.full}: DELETE not destructive and consequential`);
         const writesRecords = /\/(notes|kv)\b/.test(d.url) && d.method !== "GET";
-        if (writesRecords && (d.read_only || (!d.consequential && !d.url.endsWith("/notes")))) problems.push(`${e.full}: changes a record but is not declared so`);
+        if (writesRecords && (d.read_only || (!d.consequential && !d.url.endsWith("/notes"))))
+          problems.push(`${e.full}: changes a record but is not declared so`);
       }
     }
     expect(problems).toEqual([]);
@@ -152,10 +155,12 @@ describe("example registry files", () => {
   it("keeps secrets in ${ENV} references, with one tool sending the demo service's bearer token", () => {
     const headers = defined.flatMap((e) => (e.def.kind === "http" ? Object.entries(e.def.headers ?? {}).map(([k, v]) => ({ tool: e.full, k, v })) : []));
     expect(headers.filter((h) => !/\$\{[A-Z_]+\}/.test(h.v))).toEqual([]);
-    expect(headers.filter((h) => h.k === "Authorization" && h.v === "Bearer ${DEMO_SERVICE_TOKEN}").map((h) => h.tool).sort()).toEqual([
-      "diagnostics.whoami",
-      "notes.delete",
-    ]);
+    expect(
+      headers
+        .filter((h) => h.k === "Authorization" && h.v === "Bearer ${DEMO_SERVICE_TOKEN}")
+        .map((h) => h.tool)
+        .sort(),
+    ).toEqual(["diagnostics.whoami", "notes.delete"]);
     const urls = defined.flatMap((e) => (e.def.kind === "http" ? [e.def.url] : []));
     expect(urls.filter((u) => !u.startsWith("${DEMO_SERVICE_URL}/"))).toEqual([]);
   });
@@ -182,12 +187,7 @@ describe("example registry files", () => {
 
 describe("example registry in an editor", () => {
   it("names the published JSON Schema in each file's modeline, and validates against it", () => {
-    const files = [
-      "families.yaml",
-      "policy.example.yaml",
-      ...briefFiles.map((f) => `briefs/${f}`),
-      ...[...new Set(defined.map((e) => e.file))],
-    ];
+    const files = ["families.yaml", "policy.example.yaml", ...briefFiles.map((f) => `briefs/${f}`), ...[...new Set(defined.map((e) => e.file))]];
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     const problems: string[] = [];
     for (const file of files) {
@@ -312,7 +312,9 @@ describe("every example tool really answers", () => {
   it("calls every http and exec tool with its schema's examples", async () => {
     // Records are made before they are read and deleted last, as an agent would.
     const rank = (n: string) => (/\.(create|set)$/.test(n) ? 0 : /\.delete$/.test(n) ? 2 : 1);
-    const tools = artifact.tools.filter((t) => t.kind === "http" || t.kind === "exec").sort((a, b) => rank(a.name) - rank(b.name) || (a.name < b.name ? -1 : 1));
+    const tools = artifact.tools
+      .filter((t) => t.kind === "http" || t.kind === "exec")
+      .sort((a, b) => rank(a.name) - rank(b.name) || (a.name < b.name ? -1 : 1));
     expect(tools.length).toBeGreaterThanOrEqual(60);
     const outcomes: Record<string, string> = {};
     for (const t of tools) {
@@ -324,7 +326,9 @@ describe("every example tool really answers", () => {
       }
     }
     const expected = Object.fromEntries(tools.map((t) => [t.name, EXPECTED_FAILURES[t.name] ?? "ok"]));
-    const got = Object.fromEntries(Object.entries(outcomes).map(([n, o]) => [n, EXPECTED_FAILURES[n] && o.startsWith(EXPECTED_FAILURES[n]) ? EXPECTED_FAILURES[n] : o]));
+    const got = Object.fromEntries(
+      Object.entries(outcomes).map(([n, o]) => [n, EXPECTED_FAILURES[n] && o.startsWith(EXPECTED_FAILURES[n]) ? EXPECTED_FAILURES[n] : o]),
+    );
     expect(got).toEqual(expected);
   });
 
@@ -386,7 +390,10 @@ describe("every example tool really answers", () => {
     expect(found.tools[0]?.name).toBe("git.log");
     const nested = (await call("toolbelt.call", { tool: "math.evaluate", args: { expression: "6 * 7" } })).result as { result: unknown };
     expect(nested.result).toEqual({ expression: "6 * 7", result: 42 });
-    const shaped = await call("toolbelt.reshape", { data: { notes: [{ id: "n1", title: "Groceries" }], count: 1 }, mapping: { first: "notes[0].title", n: "/count" } });
+    const shaped = await call("toolbelt.reshape", {
+      data: { notes: [{ id: "n1", title: "Groceries" }], count: 1 },
+      mapping: { first: "notes[0].title", n: "/count" },
+    });
     expect(shaped.result).toEqual({ first: "Groceries", n: 1 });
   });
 

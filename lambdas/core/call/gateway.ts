@@ -54,7 +54,8 @@ export function createCallGateway(ports: CallPorts, validator: SchemaValidator =
         const hint = r.suggestions.length
           ? `did you mean ${r.suggestions.join(", ")}? Call it by its full name`
           : "use toolbelt.find to search the tools you may call";
-        const what = r.status === "ambiguous" ? `the name ${JSON.stringify(name)} matches several tools` : `no tool you may call is named ${JSON.stringify(name)}`;
+        const what =
+          r.status === "ambiguous" ? `the name ${JSON.stringify(name)} matches several tools` : `no tool you may call is named ${JSON.stringify(name)}`;
         throw new ToolbeltError("TOOL_NOT_FOUND", `${what}; ${hint}`, { tool: name, suggestions: r.suggestions, ambiguous: r.status === "ambiguous" });
       }
     }
@@ -79,11 +80,11 @@ export function createCallGateway(ports: CallPorts, validator: SchemaValidator =
         }
         const checked = validator.check(tool.input_schema ?? EMPTY_OBJECT_SCHEMA, request.args ?? {}, "input");
         if (!checked.valid) {
-          throw new ToolbeltError(
-            "INVALID_ARGUMENTS",
-            `the arguments for ${tool.name} do not match its input schema: ${summarize(checked.problems)}`,
-            { tool: tool.name, problems: checked.problems, input_schema: tool.input_schema },
-          );
+          throw new ToolbeltError("INVALID_ARGUMENTS", `the arguments for ${tool.name} do not match its input schema: ${summarize(checked.problems)}`, {
+            tool: tool.name,
+            problems: checked.problems,
+            input_schema: tool.input_schema,
+          });
         }
         const args = checked.data as Record<string, unknown>;
 
@@ -114,9 +115,9 @@ export function createCallGateway(ports: CallPorts, validator: SchemaValidator =
 
         if (request.session !== undefined && ports.sessions && !META_TOOLS.includes(tool.name)) {
           // The tool already ran: a failed pin is logged, not turned into an error the agent would retry.
-          await ports.sessions.recordUse(request.session, caller, tool.name, session).catch((e: unknown) =>
-            ports.log?.("warn", "could not pin a used tool", { tool: tool.name, error: String(e) }),
-          );
+          await ports.sessions
+            .recordUse(request.session, caller, tool.name, session)
+            .catch((e: unknown) => ports.log?.("warn", "could not pin a used tool", { tool: tool.name, error: String(e) }));
         }
         return {
           tool: tool.name,
@@ -140,10 +141,14 @@ export function createCallGateway(ports: CallPorts, validator: SchemaValidator =
     const outer = options.signal;
     const backend = Object.hasOwn(ports.backends, tool.backend.kind) ? ports.backends[tool.backend.kind] : undefined;
     if (!backend) {
-      throw new ToolbeltError("NOT_IMPLEMENTED", `${tool.name} is a ${tool.backend.kind} tool and this gateway has no ${tool.backend.kind} backend configured`, {
-        tool: tool.name,
-        kind: tool.backend.kind,
-      });
+      throw new ToolbeltError(
+        "NOT_IMPLEMENTED",
+        `${tool.name} is a ${tool.backend.kind} tool and this gateway has no ${tool.backend.kind} backend configured`,
+        {
+          tool: tool.name,
+          kind: tool.backend.kind,
+        },
+      );
     }
     // The tool's own budget, cut short when the invocation itself has less time left.
     const timeoutMs = Math.max(1, Math.min(tool.timeout_ms, options.maxTimeoutMs ?? Infinity));

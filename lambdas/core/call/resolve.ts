@@ -118,7 +118,10 @@ export function createNameResolver(names: readonly string[], modelNameAt: (i: nu
       if (budget > 0) {
         const qSig = signature(q);
         const hits = entries.filter((e) => distance(q, qSig, e, budget) <= budget);
-        const grantedHits = hits.filter((e) => granted(e.name)).map((e) => e.name).sort();
+        const grantedHits = hits
+          .filter((e) => granted(e.name))
+          .map((e) => e.name)
+          .sort();
         if (grantedHits.length < hits.length) return { status: "not_found", suggestions: suggest(q, granted, grantedHits) };
         if (grantedHits.length === 1) return { status: "resolved", name: grantedHits[0]!, rule: "typo" };
         if (grantedHits.length > 1) return { status: "ambiguous", suggestions: suggest(q, granted, grantedHits) };

@@ -97,7 +97,13 @@ const step = (p: string) => (/^\d+$/.test(p) ? `[${p}]` : IDENT.test(p) ? `.${p}
 
 /** `/items/0/first name` → `$.items[0]["first name"]` */
 export function jsonPath(pointer: string, extra?: string): string {
-  const parts = pointer === "" ? [] : pointer.slice(1).split("/").map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const parts =
+    pointer === ""
+      ? []
+      : pointer
+          .slice(1)
+          .split("/")
+          .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
   if (extra !== undefined) parts.push(extra);
   return "$" + parts.map(step).join("");
 }

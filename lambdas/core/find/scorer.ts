@@ -75,7 +75,10 @@ export class Scorer {
   private readonly termMask: Uint32Array;
   private stamp = 0;
 
-  constructor(data: SearchIndexData, readonly params: QueryParams = DEFAULT_QUERY_PARAMS) {
+  constructor(
+    data: SearchIndexData,
+    readonly params: QueryParams = DEFAULT_QUERY_PARAMS,
+  ) {
     if (data.version !== SEARCH_INDEX_VERSION) {
       throw new ToolbeltError("INTERNAL", `search index version ${data.version}, this runtime reads ${SEARCH_INDEX_VERSION}: rebuild the artifact`);
     }

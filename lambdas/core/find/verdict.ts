@@ -75,7 +75,10 @@ export class Verdict {
   // Postings view, decoded at the first coverage check: nothing is added to the artifact's import.
   private post: { start: Uint32Array; ids: Uint16Array | Uint32Array } | undefined;
 
-  constructor(private readonly data: SearchIndexData, private readonly model: VerdictModel = VERDICT_MODEL) {
+  constructor(
+    private readonly data: SearchIndexData,
+    private readonly model: VerdictModel = VERDICT_MODEL,
+  ) {
     this.N = Math.max(1, data.docs);
     this.idfMax = Math.log((this.N - 1 + 0.5) / 1.5 + 1);
   }

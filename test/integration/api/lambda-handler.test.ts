@@ -93,7 +93,12 @@ describe("the api Lambda handler with API Gateway v2 events", () => {
   it("uses the Lambda request id and answers errors in the one shape", async () => {
     const ctx = lambdaContext();
     const out = (await handler(
-      httpApiV2Event({ method: "POST", path: "/v1/find", body: "{nope", headers: { "content-type": "application/json", authorization: `Bearer ${TEST_KEYS.alice}` } }),
+      httpApiV2Event({
+        method: "POST",
+        path: "/v1/find",
+        body: "{nope",
+        headers: { "content-type": "application/json", authorization: `Bearer ${TEST_KEYS.alice}` },
+      }),
       ctx,
     )) as APIGatewayProxyStructuredResultV2;
     expect(out.statusCode).toBe(400);
@@ -105,7 +110,9 @@ describe("the api Lambda handler with API Gateway v2 events", () => {
       status: 400,
       body: { error: { code: "INVALID_REQUEST" } },
     });
-    expect(await invoke({ method: "POST", path: "/v1/find", body: JSON.stringify({ query: "x".repeat(100_000) }), headers: { "content-type": "application/json" } })).toMatchObject({
+    expect(
+      await invoke({ method: "POST", path: "/v1/find", body: JSON.stringify({ query: "x".repeat(100_000) }), headers: { "content-type": "application/json" } }),
+    ).toMatchObject({
       status: 413,
     });
     expect(await invoke({ method: "POST", path: `/v1/find?${"q=1&".repeat(2600)}`, body: { query: "x" } })).toMatchObject({

@@ -168,7 +168,12 @@ describe("sessions and surfaces", () => {
     expect(body.session).toMatchObject({ brief: "review", declared: ["git.blame", "git.diff"] });
     const names = body.surface.tools.map((t) => t.name);
     expect(names).not.toContain("admin.reset");
-    expect(body.surface.tools.filter((t) => t.on_belt === "declared").map((t) => t.name).sort()).toEqual(["git.blame", "git.diff"]);
+    expect(
+      body.surface.tools
+        .filter((t) => t.on_belt === "declared")
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(["git.blame", "git.diff"]);
     // The brief is a floor, not a ceiling: everything granted stays findable.
     const found = await api.request("/v1/find", { json: { query: "create a note", min_score: 0.1 } });
     expect(((await found.json()) as { tools: { name: string }[] }).tools.map((t) => t.name)).toContain("notes.create");
@@ -265,7 +270,7 @@ describe("store failures", () => {
   it("INTERNAL: a 500 body carries only a request id; the cause is logged", async () => {
     const broken = await startTestApi({ dynamo, store: failing(new Error("secret connection string leaked")) });
     try {
-      const res = await broken.request("/v1/sessions", { json: {} }, );
+      const res = await broken.request("/v1/sessions", { json: {} });
       const body = await expectError(res, "INTERNAL");
       const requestId = res.headers.get("x-request-id");
       expect(body.error.details).toEqual({ request_id: requestId });

@@ -73,7 +73,12 @@ describe("narrowing is measured at the bounds", () => {
 
   it("keeps declared tools on a narrowed belt", async () => {
     const s = await openSurface({ maxTools: 1 }, "review");
-    expect(s.surface.tools.filter((t) => t.on_belt === "declared").map((t) => t.name).sort()).toEqual(["git.blame", "git.diff"]);
+    expect(
+      s.surface.tools
+        .filter((t) => t.on_belt === "declared")
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(["git.blame", "git.diff"]);
   });
 });
 
@@ -125,8 +130,12 @@ describe("pin-on-use", () => {
     const api = await startTestApi({ dynamo });
     try {
       const { session } = (await (await api.request("/v1/sessions", { json: {} })).json()) as SessionJson;
-      await expect(api.deps.sessions.recordUse(session.id, api.deps.policy.callerById("alice")!, "admin.reset")).rejects.toMatchObject({ code: "TOOL_NOT_GRANTED" });
-      await expect(api.deps.sessions.recordUse(session.id, api.deps.policy.callerById("alice")!, "nope.nothing")).rejects.toMatchObject({ code: "TOOL_NOT_FOUND" });
+      await expect(api.deps.sessions.recordUse(session.id, api.deps.policy.callerById("alice")!, "admin.reset")).rejects.toMatchObject({
+        code: "TOOL_NOT_GRANTED",
+      });
+      await expect(api.deps.sessions.recordUse(session.id, api.deps.policy.callerById("alice")!, "nope.nothing")).rejects.toMatchObject({
+        code: "TOOL_NOT_FOUND",
+      });
       await expect(api.deps.sessions.recordUse(session.id, api.deps.policy.callerById("bob")!, "git.log")).rejects.toMatchObject({ code: "SESSION_NOT_FOUND" });
     } finally {
       await api.close();

@@ -32,12 +32,39 @@ let api: TestApi;
 let calls: CallModule;
 
 function tools(base: string): CatalogTool[] {
-  const http = (path: string, method = "POST") => ({ kind: "http" as const, method, url: `${base}${path}`, body: { args: "{{input}}" }, output: "json" as const });
+  const http = (path: string, method = "POST") => ({
+    kind: "http" as const,
+    method,
+    url: `${base}${path}`,
+    body: { args: "{{input}}" },
+    output: "json" as const,
+  });
   const text = { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false };
   return [
-    catalogTool("toolbelt.find", { kind: "builtin", handler: "find" }, { description: "Search the tool registry for tools that can do one capability.", input_schema: { type: "object", required: ["query"], properties: { query: { type: "string" } } } }),
-    catalogTool("toolbelt.call", { kind: "builtin", handler: "call" }, { description: "Call any tool you are allowed to use by its full name.", input_schema: { type: "object", required: ["tool"], properties: { tool: { type: "string" }, args: { type: "object", default: {} } } } }),
-    catalogTool("toolbelt.reshape", { kind: "builtin", handler: "reshape" }, { description: "Reshape JSON data with a mapping.", input_schema: { type: "object", required: ["data", "mapping"], properties: { data: {}, mapping: { type: "object" } } } }),
+    catalogTool(
+      "toolbelt.find",
+      { kind: "builtin", handler: "find" },
+      {
+        description: "Search the tool registry for tools that can do one capability.",
+        input_schema: { type: "object", required: ["query"], properties: { query: { type: "string" } } },
+      },
+    ),
+    catalogTool(
+      "toolbelt.call",
+      { kind: "builtin", handler: "call" },
+      {
+        description: "Call any tool you are allowed to use by its full name.",
+        input_schema: { type: "object", required: ["tool"], properties: { tool: { type: "string" }, args: { type: "object", default: {} } } },
+      },
+    ),
+    catalogTool(
+      "toolbelt.reshape",
+      { kind: "builtin", handler: "reshape" },
+      {
+        description: "Reshape JSON data with a mapping.",
+        input_schema: { type: "object", required: ["data", "mapping"], properties: { data: {}, mapping: { type: "object" } } },
+      },
+    ),
     catalogTool("notes.create", http("/notes/create"), { description: "Create a note with a title and body.", input_schema: text }),
     catalogTool("notes.search", http("/notes/search"), { description: "Search notes by words.", input_schema: text }),
     catalogTool("notes.export", http("/notes/export"), { description: "Export every note as one archive." }),
@@ -134,7 +161,12 @@ describe("POST /v1/call", () => {
       error: { code: "INVALID_REQUEST", details: { limit_depth: MAX_JSON_DEPTH, issues: [{ path: "(body)", code: "too_deep" }] } },
     });
     // At the limit the call goes through to the tool.
-    const ok = await api.request("/v1/call", { as: "alice", method: "POST", headers: { "content-type": "application/json" }, body: nested(MAX_JSON_DEPTH - 2) });
+    const ok = await api.request("/v1/call", {
+      as: "alice",
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: nested(MAX_JSON_DEPTH - 2),
+    });
     expect(ok.status).toBe(200);
   });
 
@@ -158,7 +190,9 @@ describe("POST /v1/call", () => {
   it("pins the called tool on the session: the surface shows it afterwards", async () => {
     const opened = await api.request("/v1/sessions", { as: "alice", json: {} });
     const { session } = (await opened.json()) as { session: { id: string } };
-    const before = (await (await api.request(`/v1/sessions/${session.id}/surface`, { as: "alice" })).json()) as { surface: { pins: { tools: { name: string }[] } } };
+    const before = (await (await api.request(`/v1/sessions/${session.id}/surface`, { as: "alice" })).json()) as {
+      surface: { pins: { tools: { name: string }[] } };
+    };
     expect(before.surface.pins.tools.map((t) => t.name)).not.toContain("notes.search");
 
     const res = await call("alice", { tool: "notes.search", args: { text: "milk" }, session: session.id });
@@ -278,7 +312,10 @@ describe("a tool found through search but not granted", () => {
     const names = spellings("admin.reset");
     expect(names.length).toBeGreaterThan(60);
     for (const name of names) {
-      for (const body of [{ tool: name, args: {} }, { tool: "toolbelt.call", args: { tool: name, args: {} } }]) {
+      for (const body of [
+        { tool: name, args: {} },
+        { tool: "toolbelt.call", args: { tool: name, args: {} } },
+      ]) {
         const res = await call("alice", body);
         const text = await res.text();
         if (res.status === 200) {

@@ -33,7 +33,11 @@ beforeAll(async () => {
   execFileSync("git", ["init", "-q", repo]);
   git("config", "user.email", "t@example.com");
   git("config", "user.name", "Test");
-  for (const [file, msg] of [["a.txt", "first commit"], ["b.txt", "second commit"], ["a.txt", "third: touch a"]] as const) {
+  for (const [file, msg] of [
+    ["a.txt", "first commit"],
+    ["b.txt", "second commit"],
+    ["a.txt", "third: touch a"],
+  ] as const) {
     await writeFile(join(repo, file), `${msg}\n`, { flag: "a" });
     git("add", file);
     git("commit", "-q", "-m", msg);
@@ -179,6 +183,9 @@ describe("exec backend", () => {
   });
 
   it("reports a command that cannot start", async () => {
-    await expect(gateway.call({ tool: "sh.no_such_command", args: {} }, caller)).rejects.toMatchObject({ code: "UPSTREAM_ERROR", message: expect.stringContaining("ENOENT") });
+    await expect(gateway.call({ tool: "sh.no_such_command", args: {} }, caller)).rejects.toMatchObject({
+      code: "UPSTREAM_ERROR",
+      message: expect.stringContaining("ENOENT"),
+    });
   });
 });

@@ -72,7 +72,9 @@ beforeAll(async () => {
   ];
   gateway = createCallGateway({
     tools: toolMap(tools),
-    backends: { http: createHttpBackend({ views: declaredBy("demo", { DEMO_BASE: base, API_TOKEN: TOKEN, NOT_SET: undefined }, ["API_TOKEN"]), maxResponseBytes: 4096 }) },
+    backends: {
+      http: createHttpBackend({ views: declaredBy("demo", { DEMO_BASE: base, API_TOKEN: TOKEN, NOT_SET: undefined }, ["API_TOKEN"]), maxResponseBytes: 4096 }),
+    },
   });
 });
 
@@ -87,7 +89,11 @@ describe("http backend", () => {
     const echo = res.result as { method: string; path: string; query: string[][]; headers: Record<string, string>; body: unknown };
     expect(echo.method).toBe("POST");
     expect(echo.path).toBe("/echo/a%2Fb%20c");
-    expect(echo.query).toEqual([["q", "x&y"], ["tag", "t1"], ["tag", "t2"]]);
+    expect(echo.query).toEqual([
+      ["q", "x&y"],
+      ["tag", "t1"],
+      ["tag", "t2"],
+    ]);
     expect(echo.headers["x-trace"]).toBe("tr-1");
     expect(echo.body).toEqual({ id: "a/b c", count: 3, note: "n=3" });
     // The upstream received the real token; the result the agent sees never carries it.

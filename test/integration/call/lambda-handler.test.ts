@@ -37,7 +37,11 @@ beforeAll(async () => {
       { kind: "http", method: "GET", url: `${upstream.url}/status`, headers: { authorization: "Bearer ${STATUS_TOKEN}" }, output: "json" },
       { description: "Show the working tree status." },
     ),
-    catalogTool("git.fetch", { kind: "http", method: "GET", url: `${upstream.url}/hold`, output: "json" }, { description: "Fetch from a remote.", timeout_ms: 600_000 }),
+    catalogTool(
+      "git.fetch",
+      { kind: "http", method: "GET", url: `${upstream.url}/hold`, output: "json" },
+      { description: "Fetch from a remote.", timeout_ms: 600_000 },
+    ),
   ];
   const { dir } = await buildTestArtifact(undefined, testArtifactInput(tools, { variables: { git: { STATUS_TOKEN: { secret: true } } } }));
   Object.assign(process.env, {
@@ -117,7 +121,10 @@ describe("bundles", () => {
   it("keep ajv, the backends and the MCP client out of the api bundle", async () => {
     const { inputs } = await bundle("lambdas/handlers/api.ts");
     for (const banned of ["node_modules/ajv/", "lambdas/backends/", "lambdas/core/call/", "@modelcontextprotocol/sdk/dist/esm/client"]) {
-      expect(inputs.filter((i) => i.includes(banned)), banned).toEqual([]);
+      expect(
+        inputs.filter((i) => i.includes(banned)),
+        banned,
+      ).toEqual([]);
     }
   });
 
@@ -125,7 +132,10 @@ describe("bundles", () => {
     const { file, inputs } = await bundle("lambdas/handlers/call.ts");
     expect(inputs.some((i) => i.includes("node_modules/ajv/"))).toBe(true);
     for (const banned of ["dynalite", "build/artifact.ts", "node_modules/yaml/", "server-everything"]) {
-      expect(inputs.filter((i) => i.includes(banned)), banned).toEqual([]);
+      expect(
+        inputs.filter((i) => i.includes(banned)),
+        banned,
+      ).toEqual([]);
     }
     const bundled = (await import(pathToFileURL(file).href)) as { handler: Handler };
     const res = await invoke(bundled.handler, "POST", "/v1/call", "alice", { tool: "toolbelt.reshape", args: { data: [1, 2], mapping: { second: "[1]" } } });

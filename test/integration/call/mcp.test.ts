@@ -71,9 +71,7 @@ describe("mcp backend", () => {
   });
 
   it("serves concurrent calls over the pooled client, each with its own answer", async () => {
-    const results = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => gateway.call({ tool: "everything.get-sum", args: { a: i, b: 1000 } }, caller)),
-    );
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => gateway.call({ tool: "everything.get-sum", args: { a: i, b: 1000 } }, caller)));
     results.forEach((r, i) => expect(JSON.stringify(r.result)).toContain(String(i + 1000)));
     expect(backend.size).toBe(1);
   });

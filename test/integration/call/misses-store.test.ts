@@ -45,7 +45,15 @@ describe("DynamoMissStore", () => {
     await dynamo.client.send(
       new PutCommand({
         TableName: dynamo.table,
-        Item: { pk: missEventPk("deploy"), sk: "2020-01-01T00:00:00.000Z#old", name: "deploy", principal: "ghost", at: "2020-01-01T00:00:00.000Z", outcome: "not_found", expires_at: 1 },
+        Item: {
+          pk: missEventPk("deploy"),
+          sk: "2020-01-01T00:00:00.000Z#old",
+          name: "deploy",
+          principal: "ghost",
+          at: "2020-01-01T00:00:00.000Z",
+          outcome: "not_found",
+          expires_at: 1,
+        },
       }),
     );
     const events = await store.recent("DEPLOY", 10);

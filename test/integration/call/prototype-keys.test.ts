@@ -21,13 +21,23 @@ let calls: CallModule;
 
 function tools(base: string): CatalogTool[] {
   return [
-    catalogTool("toolbelt.reshape", { kind: "builtin", handler: "reshape" }, {
-      description: "Reshape JSON data with a mapping.",
-      input_schema: { type: "object", required: ["data", "mapping"], properties: { data: {}, mapping: { type: "object" } } },
-    }),
+    catalogTool(
+      "toolbelt.reshape",
+      { kind: "builtin", handler: "reshape" },
+      {
+        description: "Reshape JSON data with a mapping.",
+        input_schema: { type: "object", required: ["data", "mapping"], properties: { data: {}, mapping: { type: "object" } } },
+      },
+    ),
     catalogTool(
       "widgets.build",
-      { kind: "http", method: "POST", url: `${base}/build?by={{input.constructor}}`, body: { label: "{{input.toString}}", name: "{{input.name}}" }, output: "json" },
+      {
+        kind: "http",
+        method: "POST",
+        url: `${base}/build?by={{input.constructor}}`,
+        body: { label: "{{input.toString}}", name: "{{input.name}}" },
+        output: "json",
+      },
       {
         description: "Build a widget from its parts.",
         input_schema: {
@@ -103,7 +113,8 @@ describe("POST /v1/call with reserved keys in args (regression: `__proto__` drop
 
   it("answers reserved keys nested in objects and arrays with every path", async () => {
     hits.length = 0;
-    const body = '{"tool":"toolbelt.reshape","args":{"data":{"rows":[{"ok":1},{"constructor":{"prototype":{"polluted":1}}}],"x":{"__proto__":{}}},"mapping":{"a":"rows"}}}';
+    const body =
+      '{"tool":"toolbelt.reshape","args":{"data":{"rows":[{"ok":1},{"constructor":{"prototype":{"polluted":1}}}],"x":{"__proto__":{}}},"mapping":{"a":"rows"}}}';
     await expectReserved(await post(body), "toolbelt.reshape", ["$.data.rows[1].constructor", "$.data.rows[1].constructor.prototype", "$.data.x.__proto__"]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });

@@ -32,7 +32,9 @@ async function startPaged(): Promise<void> {
     const server = new Server({ name: "paged", version: "0.1.0" }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, async (request) => {
       const start = Number(request.params?.cursor ?? 0);
-      const page = names.slice(start, start + 2).map((name) => ({ name, description: `The ${name} tool.`, inputSchema: { type: "object" as const, properties: {} } }));
+      const page = names
+        .slice(start, start + 2)
+        .map((name) => ({ name, description: `The ${name} tool.`, inputSchema: { type: "object" as const, properties: {} } }));
       return { tools: page, ...(start + 2 < names.length ? { nextCursor: String(start + 2) } : {}) };
     });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -70,14 +70,23 @@ const allowed: [file: string, source: string][] = [
     ].join("\n"),
   ],
   ["lambdas/core/find/contract.ts", `import type { CatalogTool } from "../../../registry/contract/artifact.js";\nexport type T = CatalogTool;`],
-  ["lambdas/stores/sdk.ts", `import { DynamoDBClient } from "@aws-sdk/client-dynamodb";\nimport type { SessionStore } from "../core/ports.js";\nexport const c = DynamoDBClient;\nexport type S = SessionStore;`],
+  [
+    "lambdas/stores/sdk.ts",
+    `import { DynamoDBClient } from "@aws-sdk/client-dynamodb";\nimport type { SessionStore } from "../core/ports.js";\nexport const c = DynamoDBClient;\nexport type S = SessionStore;`,
+  ],
   ["lambdas/secrets.ts", `import { SSMClient } from "@aws-sdk/client-ssm";\nexport const c = SSMClient;\nexport const env = process.env;`],
   ["lambdas/models/bedrock.ts", `import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";\nexport const c = BedrockRuntimeClient;`],
-  ["lambdas/http/core.ts", `import { ToolbeltError } from "../core/errors.js";\nimport type { Artifact } from "../artifact.js";\nexport const e = ToolbeltError;\nexport type A = Artifact;`],
+  [
+    "lambdas/http/core.ts",
+    `import { ToolbeltError } from "../core/errors.js";\nimport type { Artifact } from "../artifact.js";\nexport const e = ToolbeltError;\nexport type A = Artifact;`,
+  ],
   ["lambdas/config.ts", `export const env = process.env;`],
   ["build/contract.ts", `import { globMatcher } from "../registry/contract/globs.js";\nexport const g = globMatcher;`],
   ["build/cli.ts", `console.log("the build CLI prints");`],
-  ["lambdas/local/start.ts", `import { loadRegistry } from "../../build/load.js";\nimport { startDemoService } from "../../dev/demo-service/index.js";\nconsole.log(loadRegistry, startDemoService);`],
+  [
+    "lambdas/local/start.ts",
+    `import { loadRegistry } from "../../build/load.js";\nimport { startDemoService } from "../../dev/demo-service/index.js";\nconsole.log(loadRegistry, startDemoService);`,
+  ],
 ];
 
 type Diagnostic = { category: string; severity: string; message: string; location: { path: string } };

@@ -19,10 +19,7 @@ const tool = (name: string, extra: Partial<CatalogTool> = {}): CatalogTool => ({
   source: "demo.yaml",
   ...extra,
 });
-const TOOLS = [
-  tool("demo.b", { output_schema: { type: "object", properties: { n: { type: "number" } } } }),
-  tool("demo.a"),
-];
+const TOOLS = [tool("demo.b", { output_schema: { type: "object", properties: { n: { type: "number" } } } }), tool("demo.a")];
 const FAMILIES = [{ name: "demo", description: "Demo.", required: true, tool_count: 2, examples: ["a", "b"] }];
 const emit = () => emitArtifact({ families: FAMILIES, tools: TOOLS, always_loaded: [] });
 

@@ -39,10 +39,47 @@ const base = () => ({
   "catalogs/imported.jsonl": '{"name": "x", "description": "An x."}\n',
 });
 
-const TOOL_KEYS = ["name", "kind", "description", "input_schema", "output_schema", "url", "method", "headers", "query", "body", "command", "args", "env", "cwd", "handler", "prompt", "read_only", "destructive", "consequential", "affects", "impact", "timeout_secs", "version", "tools"];
-const leaf = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constantFrom("http", "exec", "builtin", "mcp", "prompt", "{{input.x}}", "{{env.X}}", "${TOKEN}", "object"));
+const TOOL_KEYS = [
+  "name",
+  "kind",
+  "description",
+  "input_schema",
+  "output_schema",
+  "url",
+  "method",
+  "headers",
+  "query",
+  "body",
+  "command",
+  "args",
+  "env",
+  "cwd",
+  "handler",
+  "prompt",
+  "read_only",
+  "destructive",
+  "consequential",
+  "affects",
+  "impact",
+  "timeout_secs",
+  "version",
+  "tools",
+];
+const leaf = fc.oneof(
+  fc.string(),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constantFrom("http", "exec", "builtin", "mcp", "prompt", "{{input.x}}", "{{env.X}}", "${TOKEN}", "object"),
+);
 const value = fc.letrec((tie) => ({
-  v: fc.oneof({ depthSize: "small" }, leaf, fc.array(tie("v"), { maxLength: 3 }), fc.dictionary(fc.oneof(fc.constantFrom(...TOOL_KEYS), fc.string()), tie("v"), { maxKeys: 4 })),
+  v: fc.oneof(
+    { depthSize: "small" },
+    leaf,
+    fc.array(tie("v"), { maxLength: 3 }),
+    fc.dictionary(fc.oneof(fc.constantFrom(...TOOL_KEYS), fc.string()), tie("v"), { maxKeys: 4 }),
+  ),
 })).v;
 const toolish = fc.dictionary(fc.constantFrom(...TOOL_KEYS), value, { maxKeys: 8 });
 
@@ -76,7 +113,7 @@ describe("loader robustness (property)", () => {
         value,
         fc.array(fc.dictionary(fc.constantFrom("name", "description", "required", "source", "tools", "mcp", "jsonl"), value, { maxKeys: 4 }), { maxLength: 3 }),
         async (tools, snapshot, extraFamilies) => {
-          const families = { families: [...(((await import("yaml")).parse(FAMILIES) as { families: unknown[] }).families), ...extraFamilies] };
+          const families = { families: [...((await import("yaml")).parse(FAMILIES) as { families: unknown[] }).families, ...extraFamilies] };
           const reg = await load({
             ...base(),
             "families.yaml": stringify(families),
@@ -92,7 +129,8 @@ describe("loader robustness (property)", () => {
   });
 
   it("refuses alias bombs and multiple documents without hanging", async () => {
-    const bomb = "a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c]\n";
+    const bomb =
+      "a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c]\n";
     const reg = await load({ ...base(), "families/weather/tools.yaml": bomb });
     expect(reg.diagnostics.some((d) => d.code === "YAML_SYNTAX" && d.file === "families/weather/tools.yaml")).toBe(true);
     const multi = await load({ ...base(), "families/weather/tools.yaml": "tools: []\n---\ntools: []\n" });

@@ -58,14 +58,24 @@ describe("import", () => {
     await writeFile(
       src,
       [
-        { id: "srv::search", name: "search", description: "Search the web.", input_schema: { type: "object", properties: { q: { type: "string" } } }, server_description: "A web search server. It is fast." },
+        {
+          id: "srv::search",
+          name: "search",
+          description: "Search the web.",
+          input_schema: { type: "object", properties: { q: { type: "string" } } },
+          server_description: "A web search server. It is fast.",
+        },
         { id: "srv::fetch", name: "fetch page", description: "Fetch a page.", input_schema: null },
-      ].map((r) => JSON.stringify(r)).join("\n"),
+      ]
+        .map((r) => JSON.stringify(r))
+        .join("\n"),
     );
     const r = await importJsonl({ jsonl: src, family: "websearch", registry: dir, required: false });
     expect(r).toMatchObject({ tools: 2, familyAdded: true });
     const families = await readFile(join(dir, "families.yaml"), "utf8");
-    expect(families).toContain("- name: websearch\n    description: A web search server.\n    required: false\n    source:\n      jsonl: catalogs/websearch.jsonl");
+    expect(families).toContain(
+      "- name: websearch\n    description: A web search server.\n    required: false\n    source:\n      jsonl: catalogs/websearch.jsonl",
+    );
     const reg = await loadRegistry(dir);
     expect(reg.diagnostics).toEqual([]);
     expect(reg.catalog.tools.filter((t) => t.family === "websearch").map((t) => [t.name, t.id])).toEqual([

@@ -14,7 +14,10 @@ const d = (over: Partial<Diagnostic>): Diagnostic => ({
 
 describe("check output", () => {
   it("escapes GitHub workflow command data and properties", () => {
-    const out = formatDiagnostics([d({ line: 3, tool: "a.x" }), d({ severity: "warning", code: "FAMILY_SKIPPED" })], "github", "reg", { families: 1, tools: 0 });
+    const out = formatDiagnostics([d({ line: 3, tool: "a.x" }), d({ severity: "warning", code: "FAMILY_SKIPPED" })], "github", "reg", {
+      families: 1,
+      tools: 0,
+    });
     expect(out.split("\n")).toEqual([
       "::error file=reg/families/a%2Cb/x%3Ay.yaml,line=3,title=INVALID_VALUE::a.x $.tools[0]: 100%25 wrong%0Asecond line",
       "::warning file=reg/families/a%2Cb/x%3Ay.yaml,title=FAMILY_SKIPPED::$.tools[0]: 100%25 wrong%0Asecond line",

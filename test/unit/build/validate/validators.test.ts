@@ -13,7 +13,8 @@ describe("secrets", () => {
   });
 
   it("knows credential names without flagging look-alikes", () => {
-    for (const n of ["Authorization", "X-Api-Key", "GITHUB_TOKEN", "x-auth-token", "DB_PASSWORD", "client_secret", "Cookie"]) expect(isSecretName(n), n).toBe(true);
+    for (const n of ["Authorization", "X-Api-Key", "GITHUB_TOKEN", "x-auth-token", "DB_PASSWORD", "client_secret", "Cookie"])
+      expect(isSecretName(n), n).toBe(true);
     for (const n of ["Accept", "max_tokens", "TOKENIZERS_PARALLELISM", "GIT_PAGER", "X-Request-Id"]) expect(isSecretName(n), n).toBe(false);
   });
 
@@ -75,7 +76,12 @@ describe("JSON Schema dialects", () => {
   });
   it("resolves local references and accepts vendor keywords", () => {
     expect(checkJsonSchema({ type: "object", properties: { a: { $ref: "#/$defs/a" } }, $defs: { a: { type: "string" } }, "x-vendor": 1 }, ["s"])).toEqual([]);
-    expect(checkJsonSchema({ $schema: "http://json-schema.org/draft-07/schema#", definitions: { a: { type: "string" } }, properties: { a: { $ref: "#/definitions/a" } } }, ["s"])).toEqual([]);
+    expect(
+      checkJsonSchema(
+        { $schema: "http://json-schema.org/draft-07/schema#", definitions: { a: { type: "string" } }, properties: { a: { $ref: "#/definitions/a" } } },
+        ["s"],
+      ),
+    ).toEqual([]);
   });
   it("finds broken regular expressions in patternProperties, not in a property called pattern", () => {
     expect(checkJsonSchema({ type: "object", properties: { pattern: { type: "string" } } }, ["s"])).toEqual([]);

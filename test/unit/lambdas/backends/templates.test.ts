@@ -43,11 +43,13 @@ describe("templates", () => {
 
 describe("exec arguments", () => {
   it("are one argument per template, arrays of a sole placeholder expanding and absent ones dropping", () => {
-    expect(renderArgs(["log", "-n", "{{input.count}}", "--", "{{input.paths}}", "{{input.none}}", "--author={{input.who}}"], {
-      count: 5,
-      paths: ["a.txt", "b c.txt"],
-      who: "x; rm -rf /",
-    })).toEqual(["log", "-n", "5", "--", "a.txt", "b c.txt", "--author=x; rm -rf /"]);
+    expect(
+      renderArgs(["log", "-n", "{{input.count}}", "--", "{{input.paths}}", "{{input.none}}", "--author={{input.who}}"], {
+        count: 5,
+        paths: ["a.txt", "b c.txt"],
+        who: "x; rm -rf /",
+      }),
+    ).toEqual(["log", "-n", "5", "--", "a.txt", "b c.txt", "--author=x; rm -rf /"]);
   });
 
   it("property: any input string arrives as exactly one argument, byte for byte", () => {
@@ -69,7 +71,10 @@ describe("reshape", () => {
 
   it("maps dotted paths, bracket indexes and JSON pointers; a missing path is null", () => {
     expect(
-      reshape({ data, mapping: { name: "user.name", first: "user.langs[0].id", second: "/user/langs/1/id", slash: "/a~1b", none: "user.age" } }, "toolbelt.reshape"),
+      reshape(
+        { data, mapping: { name: "user.name", first: "user.langs[0].id", second: "/user/langs/1/id", slash: "/a~1b", none: "user.age" } },
+        "toolbelt.reshape",
+      ),
     ).toEqual({ name: "Ada", first: "en", second: "fr", slash: 1, none: null });
   });
 

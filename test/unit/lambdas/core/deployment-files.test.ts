@@ -25,7 +25,11 @@ const hex64 = fc.stringMatching(/^[0-9a-f]{64}$/);
 /** A value of the right type most of the time, something else otherwise. */
 const mostly = <T>(good: fc.Arbitrary<T>) => fc.oneof({ weight: 12, arbitrary: good }, { weight: 1, arbitrary: fc.anything() });
 /** An optional field: absent, or present with a value. */
-const field = <T>(key: string, value: fc.Arbitrary<T>) => fc.option(value.map((v) => ({ [key]: v })), { nil: {} });
+const field = <T>(key: string, value: fc.Arbitrary<T>) =>
+  fc.option(
+    value.map((v) => ({ [key]: v })),
+    { nil: {} },
+  );
 const version = field("version", mostly(fc.oneof(fc.constant(1), fc.integer({ min: -2, max: 3 }), fc.double({ min: 0, max: 3, noNaN: true }))));
 /** Now and then a field neither schema knows. */
 const extra = fc.oneof({ weight: 12, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: fc.string().map((v) => ({ extra_field: v })) });

@@ -15,9 +15,7 @@ const bob = policy.callerById("bob")!;
 
 async function setup(over: Partial<SessionsDeps> = {}) {
   const store = new MemorySessionStore();
-  const artifact = await memoryTestArtifact(
-    testArtifactInput([...defaultTestTools(), testTool("big.schema", { description: "x".repeat(5000) })]),
-  );
+  const artifact = await memoryTestArtifact(testArtifactInput([...defaultTestTools(), testTool("big.schema", { description: "x".repeat(5000) })]));
   let now = 1_000_000;
   const sessions = createSessions({
     store,
@@ -68,7 +66,13 @@ describe("createSessions", () => {
   it("stores the declaration as written and the expiry as epoch seconds", async () => {
     const { sessions, store } = await setup();
     const s = await sessions.open(alice, "review");
-    expect(store.items.get(s.id)).toMatchObject({ principal: "alice", brief: "review", declared: ["git.diff", "git.blame", "admin.reset"], version: 1, expires_at: 1000 + 60 });
+    expect(store.items.get(s.id)).toMatchObject({
+      principal: "alice",
+      brief: "review",
+      declared: ["git.diff", "git.blame", "admin.reset"],
+      version: 1,
+      expires_at: 1000 + 60,
+    });
     expect(s.id).toMatch(/^[A-Za-z0-9_-]{24}$/);
   });
 

@@ -49,9 +49,7 @@ describe("computeSurface", () => {
   });
 
   it("uses the catalog's definition of a meta-tool when the registry has one", async () => {
-    const artifact = await memoryTestArtifact(
-      testArtifactInput([...defaultTestTools(), testTool("toolbelt.find", { description: "Registry find." })]),
-    );
+    const artifact = await memoryTestArtifact(testArtifactInput([...defaultTestTools(), testTool("toolbelt.find", { description: "Registry find." })]));
     const s = computeSurface({ artifact, granted: () => true, isAlwaysLoaded: () => false, declared: [], pins: [], bounds });
     expect(s.tools.filter((t) => t.name === "toolbelt.find")).toEqual([expect.objectContaining({ description: "Registry find.", on_belt: "meta" })]);
   });
@@ -92,7 +90,9 @@ describe("computeSurface", () => {
       const catalogEntries = s.tools.filter((t) => t.on_belt !== "meta").map(({ on_belt: _, ...rest }) => rest);
       expect(catalogEntries).toEqual(catalogEntries.map((e) => toolEntry(artifact.byName.get(e.name)!)));
       expect(s.size.surface.bytes).toBe(byteSize({ tools: s.tools.map(({ on_belt: _, ...rest }) => rest), manifest: s.manifest }));
-      expect(s.tools.find((t) => t.name === "out.put")?.output_schema ?? null).toEqual(b === bounds ? { type: "object", properties: { ok: { type: "boolean" } } } : null);
+      expect(s.tools.find((t) => t.name === "out.put")?.output_schema ?? null).toEqual(
+        b === bounds ? { type: "object", properties: { ok: { type: "boolean" } } } : null,
+      );
     }
   });
 

@@ -26,7 +26,12 @@ async function app() {
 describe("request bodies (property: any body is answered with 2xx or 4xx, never 5xx)", () => {
   it("holds for arbitrary JSON values and arbitrary text on every POST route", async () => {
     const a = await app();
-    const body = fc.oneof(fc.json(), fc.string(), fc.jsonValue().map((v) => JSON.stringify({ query: v })), fc.jsonValue().map((v) => JSON.stringify({ brief: v })));
+    const body = fc.oneof(
+      fc.json(),
+      fc.string(),
+      fc.jsonValue().map((v) => JSON.stringify({ query: v })),
+      fc.jsonValue().map((v) => JSON.stringify({ brief: v })),
+    );
     await fc.assert(
       fc.asyncProperty(fc.constantFrom("/v1/find", "/v1/sessions"), body, async (path, text) => {
         const res = await a.request(path, {

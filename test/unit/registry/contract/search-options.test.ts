@@ -37,11 +37,7 @@ describe("encoder", () => {
 
 describe("segments", () => {
   it("splits a task into steps and leaves one capability whole", () => {
-    expect(segments("Create a document, then convert it to PDF. Finally email it.")).toEqual([
-      "Create a document",
-      "convert it to PDF.",
-      "email it.",
-    ]);
+    expect(segments("Create a document, then convert it to PDF. Finally email it.")).toEqual(["Create a document", "convert it to PDF.", "email it."]);
     expect(segments("convert a Word document to PDF")).toEqual(["convert a Word document to PDF"]);
   });
 });

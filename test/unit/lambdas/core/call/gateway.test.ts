@@ -195,7 +195,10 @@ describe("call gateway", () => {
       status: 501,
       message: expect.stringContaining("without a backend"),
     });
-    await expect(gateway.call({ tool: "toolbelt.mystery", args: {} }, caller)).rejects.toMatchObject({ code: "NOT_IMPLEMENTED", details: { handler: "mystery" } });
+    await expect(gateway.call({ tool: "toolbelt.mystery", args: {} }, caller)).rejects.toMatchObject({
+      code: "NOT_IMPLEMENTED",
+      details: { handler: "mystery" },
+    });
   });
 
   it("says 501 for a kind without a configured backend", async () => {

@@ -43,7 +43,9 @@ describe("templates with prototype-named input paths", () => {
 
   it("treats `${constructor}` and `${toString}` as unset environment variables", () => {
     for (const name of ["constructor", "toString", "__proto__", "valueOf"]) {
-      expect(() => renderString(`\${${name}}`, ctx({}))).toThrowError(expect.objectContaining({ code: "UNAVAILABLE", details: { tool: "t.x", variable: name } }));
+      expect(() => renderString(`\${${name}}`, ctx({}))).toThrowError(
+        expect.objectContaining({ code: "UNAVAILABLE", details: { tool: "t.x", variable: name } }),
+      );
     }
     expect(renderString("${constructor}", ctx({}, JSON.parse('{"constructor":"set"}') as Record<string, string>))).toBe("set");
   });
@@ -172,7 +174,11 @@ describe("reserved keys in call arguments (bug: an `__proto__` key was dropped s
     backends: { builtin: { invoke: async (_t, args) => (invoked.push(args), { result: args }) } },
   });
   const caller: Caller = { principal: "p1", admin: false, granted: globMatcher(["*"]) };
-  const refusal = (text: string) => gateway.call({ tool: "x.echo", args: JSON.parse(text) as Record<string, unknown> }, caller).then(() => undefined, (e: unknown) => e);
+  const refusal = (text: string) =>
+    gateway.call({ tool: "x.echo", args: JSON.parse(text) as Record<string, unknown> }, caller).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
 
   it.each([
     ['{"__proto__":{"isAdmin":true}}', ["$.__proto__"]],
@@ -215,7 +221,13 @@ describe("reserved keys in call arguments (bug: an `__proto__` key was dropped s
 
   it("refuses reserved keys in the arguments toolbelt.call passes on", async () => {
     const call: CatalogTool = { ...tool, name: "toolbelt.call", family: "toolbelt", backend: { kind: "builtin", handler: "call" } };
-    const nested = createCallGateway({ tools: new Map([[tool.name, tool], [call.name, call]]), backends: { builtin: createBuiltinBackend({}) } });
+    const nested = createCallGateway({
+      tools: new Map([
+        [tool.name, tool],
+        [call.name, call],
+      ]),
+      backends: { builtin: createBuiltinBackend({}) },
+    });
     const args = JSON.parse('{"tool":"x.echo","args":{"__proto__":{"isAdmin":true}}}') as Record<string, unknown>;
     await expect(nested.call({ tool: "toolbelt.call", args }, caller)).rejects.toMatchObject({
       code: "INVALID_ARGUMENTS",

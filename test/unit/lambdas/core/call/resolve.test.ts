@@ -176,7 +176,11 @@ describe("name resolution", () => {
   it("property: whatever the name and grants, the resolver never yields or suggests an ungranted tool", () => {
     fc.assert(
       fc.property(
-        fc.oneof(fc.constantFrom(...NAMES).map((n) => n.toUpperCase()), fc.string({ maxLength: 30 }), fc.constantFrom(...NAMES)),
+        fc.oneof(
+          fc.constantFrom(...NAMES).map((n) => n.toUpperCase()),
+          fc.string({ maxLength: 30 }),
+          fc.constantFrom(...NAMES),
+        ),
         fc.subarray(NAMES),
         (name, grantedList) => {
           const granted = (n: string) => grantedList.includes(n);

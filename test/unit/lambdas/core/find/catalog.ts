@@ -5,35 +5,62 @@ import type { CatalogTool, FamilyInfo } from "../../../../../registry/contract/a
 type Spec = { desc: string; params?: Record<string, string>; tags?: string[] };
 
 const FAMILIES: Record<string, [string, Record<string, Spec>]> = {
-  weather: ["Weather forecasts and current conditions.", {
-    get_forecast: { desc: "Get the weather forecast for a city for the next days.", params: { city: "City name", days: "Number of days" } },
-    current_conditions: { desc: "Current temperature, wind and humidity at a location.", params: { location: "Place or coordinates" } },
-  }],
-  files: ["Local file system access.", {
-    read_file: { desc: "Read the contents of a file from disk.", params: { path: "Path of the file" } },
-    write_file: { desc: "Write text to a file, creating it if needed.", params: { path: "Path of the file", content: "Text to write" } },
-    list_directory: { desc: "List the entries of a directory.", params: { path: "Directory path" } },
-  }],
-  mail: ["Email: send and search messages.", {
-    send_email: { desc: "Send an email message to one or more recipients.", params: { to: "Recipient addresses", subject: "Subject line", body: "Message body" } },
-    searchInbox: { desc: "Look through the mailbox for messages matching a query.", params: { query: "Words to look for" } },
-  }],
-  docs: ["Office documents.", {
-    convertToPdf: { desc: "Convert a Word document into a portable file.", params: { filename: "Document to convert" } },
-  }],
-  bing: ["必应中文搜索", {
-    bing_search: { desc: "使用必应搜索指定的关键词，并返回搜索结果列表", params: { query: "搜索关键词" } },
-  }],
-  calendar: ["Calendars.", {
-    createEvent: { desc: "Create a calendar event with a title, start and end time.", params: { title: "Event title", start: "Start time" } },
-  }],
-  stocks: ["Market data.", {
-    get_share_price: { desc: "Get the latest share price for a ticker symbol.", params: { symbol: "Ticker" }, tags: ["quote", "stock"] },
-  }],
-  builtin: ["Tools implemented in the gateway.", {
-    infer: { desc: "Ask a model to summarize or transform text." },
-    reshape: { desc: "Reshape JSON data with a mapping." },
-  }],
+  weather: [
+    "Weather forecasts and current conditions.",
+    {
+      get_forecast: { desc: "Get the weather forecast for a city for the next days.", params: { city: "City name", days: "Number of days" } },
+      current_conditions: { desc: "Current temperature, wind and humidity at a location.", params: { location: "Place or coordinates" } },
+    },
+  ],
+  files: [
+    "Local file system access.",
+    {
+      read_file: { desc: "Read the contents of a file from disk.", params: { path: "Path of the file" } },
+      write_file: { desc: "Write text to a file, creating it if needed.", params: { path: "Path of the file", content: "Text to write" } },
+      list_directory: { desc: "List the entries of a directory.", params: { path: "Directory path" } },
+    },
+  ],
+  mail: [
+    "Email: send and search messages.",
+    {
+      send_email: {
+        desc: "Send an email message to one or more recipients.",
+        params: { to: "Recipient addresses", subject: "Subject line", body: "Message body" },
+      },
+      searchInbox: { desc: "Look through the mailbox for messages matching a query.", params: { query: "Words to look for" } },
+    },
+  ],
+  docs: [
+    "Office documents.",
+    {
+      convertToPdf: { desc: "Convert a Word document into a portable file.", params: { filename: "Document to convert" } },
+    },
+  ],
+  bing: [
+    "必应中文搜索",
+    {
+      bing_search: { desc: "使用必应搜索指定的关键词，并返回搜索结果列表", params: { query: "搜索关键词" } },
+    },
+  ],
+  calendar: [
+    "Calendars.",
+    {
+      createEvent: { desc: "Create a calendar event with a title, start and end time.", params: { title: "Event title", start: "Start time" } },
+    },
+  ],
+  stocks: [
+    "Market data.",
+    {
+      get_share_price: { desc: "Get the latest share price for a ticker symbol.", params: { symbol: "Ticker" }, tags: ["quote", "stock"] },
+    },
+  ],
+  builtin: [
+    "Tools implemented in the gateway.",
+    {
+      infer: { desc: "Ask a model to summarize or transform text." },
+      reshape: { desc: "Reshape JSON data with a mapping." },
+    },
+  ],
 };
 
 export function catalog(): { families: FamilyInfo[]; tools: CatalogTool[] } {

@@ -10,8 +10,7 @@ import { emitTestArtifact } from "./catalog.js";
 
 let artifact: Artifact;
 let finder: Finder;
-const top = async (query: string, extra: Record<string, unknown> = {}) =>
-  (await finder.find({ query, schemas: false, ...extra })).tools.map((t) => t.name);
+const top = async (query: string, extra: Record<string, unknown> = {}) => (await finder.find({ query, schemas: false, ...extra })).tools.map((t) => t.name);
 
 beforeAll(async () => {
   artifact = artifactFromFiles(await emitTestArtifact());
