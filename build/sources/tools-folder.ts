@@ -13,6 +13,31 @@ import type { FamilyScope } from "../validate/variables.js";
 const ToolFileShell = ToolFile.extend({ tools: z.array(z.unknown()) });
 const KNOWN_TOOL_KEYS = new Set([HttpTool, McpTool, ExecTool, BuiltinTool, PromptTool].flatMap((s) => Object.keys(s.shape)));
 const suggestToolKey = (key: string) => closest(key, KNOWN_TOOL_KEYS);
+const KEYS_BY_KIND: Record<string, string[]> = Object.fromEntries(
+  [HttpTool, McpTool, ExecTool, BuiltinTool, PromptTool].map((s) => [s.shape.kind.value, Object.keys(s.shape)]),
+);
+
+/**
+ * An unknown key hides nothing else: the tool is checked again without its unknown top-level keys, so
+ * template, schema and reference problems of the same tool arrive in the same run. A key with no close
+ * match lists the keys the tool's kind takes.
+ */
+function recheckWithoutUnknownKeys(family: FamilyScope, raw: unknown, findings: Finding[]): Finding[] {
+  if (!isRecord(raw)) return findings;
+  const valid = typeof raw.kind === "string" ? KEYS_BY_KIND[raw.kind] : undefined;
+  const unknown = new Set(findings.filter((f) => f.code === "UNKNOWN_KEY" && f.at.length === 1).map((f) => String(f.at[0])));
+  const out = findings.map((f) =>
+    f.code === "UNKNOWN_KEY" && f.at.length === 1 && valid && !f.message.includes("did you mean")
+      ? { ...f, message: `${f.message}: a ${String(raw.kind)} tool takes ${valid.map((k) => `\`${k}\``).join(", ")}` }
+      : f,
+  );
+  if (unknown.size === 0 || findings.some((f) => f.code !== "UNKNOWN_KEY")) return out;
+  const again = ToolDef.safeParse(Object.fromEntries(Object.entries(raw).filter(([k]) => !unknown.has(k))));
+  if (!again.success) return out;
+  const more = checkToolDef(family, again.data);
+  if (again.data.kind === "http") more.push(...checkUrlInEgress(again.data.url, family.egress, ["url"]));
+  return [...out, ...more];
+}
 
 export type ToolEntryResult = { index: number; tool?: string; findings: Finding[]; catalog?: CatalogTool };
 
@@ -29,7 +54,11 @@ export function toolsFromFile(family: FamilyScope, value: unknown, source: strin
     const base = ["tools", index];
     const parsed = ToolDef.safeParse(raw);
     if (!parsed.success) {
-      const findings = issuesToFindings(parsed.error.issues, raw, (key) => suggestToolKey(key));
+      const findings = recheckWithoutUnknownKeys(
+        family,
+        raw,
+        issuesToFindings(parsed.error.issues, raw, (key) => suggestToolKey(key)),
+      );
       return { index, tool: name, findings: findings.map((f) => ({ ...f, at: [...base, ...f.at] })) };
     }
     const own = checkToolDef(family, parsed.data);

@@ -33,6 +33,20 @@ describe("registry rules", () => {
     `);
   });
 
+  it("regression (issue #10): one run reports every mistake of a family; an unknown key no longer hides the tool's template and schema problems", async () => {
+    expect(await check("many-mistakes")).toMatchInlineSnapshot(`
+      [
+        "error UNKNOWN_KEY families/weather/tools.yaml:7 weather.current $.tools[0].timeout: unknown key \`timeout\`: a http tool takes \`name\`, \`description\`, \`input_schema\`, \`output_schema\`, \`timeout_secs\`, \`tags\`, \`read_only\`, \`destructive\`, \`idempotent\`, \`consequential\`, \`affects\`, \`impact\`, \`kind\`, \`method\`, \`url\`, \`headers\`, \`query\`, \`body\`, \`output\`",
+        "error SCHEMA_INVALID families/weather/tools.yaml:10 weather.current $.tools[0].input_schema.requird: unknown keyword \`requird\` (did you mean \`required\`?): it would be ignored, so the schema would not enforce it (vendor keywords start with \`x-\`)",
+        "error SCHEMA_INVALID families/weather/tools.yaml:12 weather.current $.tools[0].input_schema.properties.city["such as Paris."]: \`such as Paris.\` is a key with no value: in a YAML flow map \`{…}\` a comma ends the value of \`description\` and starts a new key; quote the value (\`description: "City name, such as Paris."\`)",
+        "error TEMPLATE_REFERENCE families/weather/tools.yaml:5 weather.current $.tools[0].url: template \`{{input.unit}}\` references \`unit\`, which is not a property of the input_schema",
+        "error UNKNOWN_KEY families/weather/tools.yaml:17 weather.forecast $.tools[1].descripton: unknown key \`descripton\` (did you mean \`description\`?)",
+        "error SCHEMA_INVALID families/weather/tools.yaml:19 weather.forecast $.tools[1].input_schema.properties.days.minLenght: unknown keyword \`minLenght\` (did you mean \`minLength\`?): it would be ignored, so the schema would not enforce it (vendor keywords start with \`x-\`)",
+        "error SCHEMA_INVALID families/weather/tools.yaml:19 weather.forecast $.tools[1].input_schema.properties.days.type: type \`integr\` is not a JSON Schema type: use one of array, boolean, integer, null, number, object, string (did you mean \`integer\`?)",
+      ]
+    `);
+  });
+
   it("reports an exec tool's `paths` entry that is not an input property (it would confine nothing)", async () => {
     expect(await check("paths-not-input")).toMatchInlineSnapshot(`
       [
