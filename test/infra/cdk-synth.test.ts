@@ -39,7 +39,7 @@ describe("npm run synth (cdk synth through cdk.json)", () => {
   it("bundles the example registry's artifact into every function", () => {
     const template = JSON.parse(readFileSync(join(out, "Toolbelt.template.json"), "utf8")) as Template;
     const fns = Object.values(template.Resources).filter((r) => r.Type === "AWS::Lambda::Function");
-    expect(fns).toHaveLength(2);
+    expect(fns).toHaveLength(3); // api, call, mcp
     const hash = Object.entries(template.Outputs).find(([k]) => k.includes("RegistryHash"))![1].Value;
     for (const fn of fns) {
       const asset = join(out, fn.Metadata!["aws:asset:path"]!);
