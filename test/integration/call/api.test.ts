@@ -10,7 +10,7 @@ import { DynamoMissStore } from "../../../lambdas/stores/misses.js";
 import { startTestApi, TEST_KEYS, type TestApi } from "../../helpers/api.js";
 import { testArtifactInput } from "../../helpers/artifact.js";
 import { startDynalite, type TestDynamo } from "../../helpers/dynalite.js";
-import { catalogTool, latch, startLoopback, type Loopback } from "./helpers.js";
+import { catalogTool, latch, type Loopback, metaTools, startLoopback } from "./helpers.js";
 
 /** alice: everything but admin.*; bob: git.* only; carol: everything, and admin (reads the miss log). */
 const policy = (): PolicyFile => ({
@@ -41,30 +41,7 @@ function tools(base: string): CatalogTool[] {
   });
   const text = { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false };
   return [
-    catalogTool(
-      "toolbelt.find",
-      { kind: "builtin", handler: "find" },
-      {
-        description: "Search the tool registry for tools that can do one capability.",
-        input_schema: { type: "object", required: ["query"], properties: { query: { type: "string" } } },
-      },
-    ),
-    catalogTool(
-      "toolbelt.call",
-      { kind: "builtin", handler: "call" },
-      {
-        description: "Call any tool you are allowed to use by its full name.",
-        input_schema: { type: "object", required: ["tool"], properties: { tool: { type: "string" }, args: { type: "object", default: {} } } },
-      },
-    ),
-    catalogTool(
-      "toolbelt.reshape",
-      { kind: "builtin", handler: "reshape" },
-      {
-        description: "Reshape JSON data with a mapping.",
-        input_schema: { type: "object", required: ["data", "mapping"], properties: { data: {}, mapping: { type: "object" } } },
-      },
-    ),
+    ...metaTools(),
     catalogTool("notes.create", http("/notes/create"), { description: "Create a note with a title and body.", input_schema: text }),
     catalogTool("notes.search", http("/notes/search"), { description: "Search notes by words.", input_schema: text }),
     catalogTool("notes.export", http("/notes/export"), { description: "Export every note as one archive." }),

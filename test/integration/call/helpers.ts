@@ -22,6 +22,36 @@ export function catalogTool(name: string, backend: Backend, over: Partial<Catalo
   };
 }
 
+/** The three builtin meta-tools as the call tests declare them (find, call, reshape). */
+export function metaTools(): CatalogTool[] {
+  return [
+    catalogTool(
+      "toolbelt.find",
+      { kind: "builtin", handler: "find" },
+      {
+        description: "Search the tool registry for tools that can do one capability.",
+        input_schema: { type: "object", required: ["query"], properties: { query: { type: "string" } } },
+      },
+    ),
+    catalogTool(
+      "toolbelt.call",
+      { kind: "builtin", handler: "call" },
+      {
+        description: "Call any tool you are allowed to use by its full name.",
+        input_schema: { type: "object", required: ["tool"], properties: { tool: { type: "string" }, args: { type: "object", default: {} } } },
+      },
+    ),
+    catalogTool(
+      "toolbelt.reshape",
+      { kind: "builtin", handler: "reshape" },
+      {
+        description: "Reshape JSON data with a mapping.",
+        input_schema: { type: "object", required: ["data", "mapping"], properties: { data: {}, mapping: { type: "object" } } },
+      },
+    ),
+  ];
+}
+
 export const callerFor = (principal: string, ...globs: string[]): Caller => ({ principal, admin: false, granted: globMatcher(globs) });
 
 export const toolMap = (tools: CatalogTool[]) => new Map(tools.map((t) => [t.name, t]));

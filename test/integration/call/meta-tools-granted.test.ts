@@ -9,7 +9,7 @@ import { sha256Hex } from "../../../lambdas/core/auth.js";
 import { createCallModule, type CallModule } from "../../../lambdas/http/routes/call.js";
 import { startTestApi, TEST_KEYS, type TestApi } from "../../helpers/api.js";
 import { testArtifactInput } from "../../helpers/artifact.js";
-import { catalogTool, startLoopback, type Loopback } from "./helpers.js";
+import { catalogTool, type Loopback, metaTools, startLoopback } from "./helpers.js";
 
 /** bob: one git tool and nothing of the toolbelt family; carol: notes.search, and `toolbelt.*` denied outright. */
 const policy = (): PolicyFile => ({
@@ -29,30 +29,7 @@ function tools(base: string): CatalogTool[] {
   const http = (path: string) => ({ kind: "http" as const, method: "POST", url: `${base}${path}`, body: { args: "{{input}}" }, output: "json" as const });
   const text = { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false };
   return [
-    catalogTool(
-      "toolbelt.find",
-      { kind: "builtin", handler: "find" },
-      {
-        description: "Search the tool registry for tools that can do one capability.",
-        input_schema: { type: "object", required: ["query"], properties: { query: { type: "string" } } },
-      },
-    ),
-    catalogTool(
-      "toolbelt.call",
-      { kind: "builtin", handler: "call" },
-      {
-        description: "Call any tool you are allowed to use by its full name.",
-        input_schema: { type: "object", required: ["tool"], properties: { tool: { type: "string" }, args: { type: "object", default: {} } } },
-      },
-    ),
-    catalogTool(
-      "toolbelt.reshape",
-      { kind: "builtin", handler: "reshape" },
-      {
-        description: "Reshape JSON data with a mapping.",
-        input_schema: { type: "object", required: ["data", "mapping"], properties: { data: {}, mapping: { type: "object" } } },
-      },
-    ),
+    ...metaTools(),
     catalogTool("git.status", http("/git/status"), { description: "Show the working tree status." }),
     catalogTool("notes.search", http("/notes/search"), { description: "Search notes by words.", input_schema: text }),
     catalogTool("notes.create", http("/notes/create"), { description: "Create a note with a title and body.", input_schema: text }),
