@@ -12,7 +12,7 @@ import { lazyLines, parseYaml, syntaxDiagnostic, treeProblem, YAML_OPTIONS, MAX_
  */
 const POOL_THRESHOLD = 2 * 1024 * 1024;
 
-type Reply = { id: number; value?: unknown; errors: { message: string; line: number }[] };
+type Reply = { id: number; value?: unknown; errors: { message: string; line: number; code?: string }[] };
 
 // Plain JavaScript evaluated in the worker, so it needs no TypeScript loader; same options as yaml.ts.
 const WORKER_SOURCE = (yamlPath: string) => `
@@ -26,7 +26,7 @@ parentPort.on("message", ({ id, text }) => {
     if (doc.errors.length > 0) {
       const errors = doc.errors.map((e) => {
         const line = (e.linePos && e.linePos[0] && e.linePos[0].line) || lineCounter.linePos(e.pos[0]).line;
-        return { message: e.message.split("\\n")[0] + " (line " + line + ")", line };
+        return { message: e.message.split("\\n")[0] + " (line " + line + ")", line, code: e.code };
       });
       parentPort.postMessage({ id, errors });
       return;
@@ -56,7 +56,7 @@ export class YamlParser {
     this.bytes += text.length;
     if (this.broken || this.maxWorkers < 2 || (this.workers.length === 0 && this.bytes < this.threshold)) return parseYaml(text, file);
     const reply = await this.send(text);
-    const diagnostics: Diagnostic[] = reply.errors.map((e) => syntaxDiagnostic(file, e.message, e.line));
+    const diagnostics: Diagnostic[] = reply.errors.map((e) => syntaxDiagnostic(file, e.message, e.line, e.code));
     // Structured cloning keeps cycles, so the tree check runs here exactly as after a main-thread parse.
     const shape = diagnostics.length === 0 ? treeProblem(reply.value) : undefined;
     if (shape) diagnostics.push(syntaxDiagnostic(file, shape, 1));

@@ -28,7 +28,7 @@ export function parseYaml(text: string, file: string): ParsedFile {
   if (doc.errors.length > 0) {
     const diagnostics = doc.errors.map((e) => {
       const line = e.linePos?.[0]?.line ?? lineAt(e.pos[0]);
-      return syntaxDiagnostic(file, `${e.message.split("\n")[0]} (line ${line})`, line);
+      return syntaxDiagnostic(file, `${e.message.split("\n")[0]} (line ${line})`, line, e.code);
     });
     return { value: undefined, diagnostics, lineOf: noLines };
   }
@@ -96,6 +96,19 @@ export function lazyLines(text: string): ParsedFile["lineOf"] {
   return (path) => (lineOf ??= parseYaml(text, "").lineOf)(path);
 }
 
-export function syntaxDiagnostic(file: string, message: string, line: number): Diagnostic {
-  return { severity: "error", code: "YAML_SYNTAX", file, path: "$", message: `YAML syntax: ${message}`, line };
+/**
+ * What to do about the YAML library's errors that registry authors meet most: its own words describe the
+ * grammar, not the fix (an unquoted `: ` in a description is the usual cause).
+ */
+const SYNTAX_HINTS: Record<string, string> = {
+  BLOCK_AS_IMPLICIT_KEY:
+    'a plain value containing ": " (colon and space) reads as a nested key: quote the value (`description: "Returns: the list"`), or check the indentation of the line below',
+  BLOCK_IN_FLOW: 'inside `{…}` or `[…]` a ": " or a "- " starts a new entry: quote the value (`{description: "City: Paris"}`)',
+  BAD_SCALAR_START: "a value starting with @, ` or another reserved character must be quoted",
+  MULTILINE_IMPLICIT_KEY: "a line is indented as if it continued the key above: align it with its siblings or quote the value",
+};
+
+export function syntaxDiagnostic(file: string, message: string, line: number, yamlCode?: string): Diagnostic {
+  const hint = yamlCode ? SYNTAX_HINTS[yamlCode] : undefined;
+  return { severity: "error", code: "YAML_SYNTAX", file, path: "$", message: `YAML syntax: ${message}${hint ? `; ${hint}` : ""}`, line };
 }

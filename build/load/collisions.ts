@@ -25,6 +25,32 @@ export function mergeFamilies(
   const skippedFamilies: string[] = [];
   const seen = new Map<string, { name: string; origin: Origin }>();
   const seenModel = new Map<string, { name: string; origin: Origin }>();
+  /** Register a tool's canonical and model-safe names; false (with a NAME_COLLISION) when either is taken. */
+  const claimName = (name: string, origin: Origin): boolean => {
+    const canon = canonicalName(name);
+    const line = origin.line?.();
+    const at = { file: origin.file, tool: name, path: origin.path, ...(line ? { line } : {}) };
+    const prior = seen.get(canon);
+    if (prior) {
+      const message =
+        prior.name === name
+          ? `\`${name}\` is defined twice: here and in ${showOrigin(prior.origin)}`
+          : `\`${name}\` collides with \`${prior.name}\` defined in ${showOrigin(prior.origin)}: names that differ only by case or \`_\`/\`-\`/\`.\` are one tool to the gateway`;
+      diagnostics.push({ severity: "error", code: "NAME_COLLISION", ...at, message });
+      return false;
+    }
+    // Models call tools by the projection: two tools with one would be one function to them.
+    const model = modelName(name);
+    const twin = seenModel.get(model);
+    if (twin) {
+      const message = `\`${name}\` and \`${twin.name}\` defined in ${showOrigin(twin.origin)} have the same model-safe name \`${model}\`: rename one (names over 64 characters are shortened to 55 and a hash)`;
+      diagnostics.push({ severity: "error", code: "NAME_COLLISION", ...at, message });
+      return false;
+    }
+    seen.set(canon, { name, origin });
+    seenModel.set(model, { name, origin });
+    return true;
+  };
   loads.forEach((load, k) => {
     const { def, index } = defs[k]!;
     const at: Segment[] = ["families", index, "source"];
@@ -47,38 +73,17 @@ export function mergeFamilies(
       return;
     }
     diagnostics.push(...load.diagnostics);
+    const kept: CatalogTool[] = [];
+    load.tools.forEach((t, i) => {
+      if (claimName(t.name, load.origins[i] ?? { file: t.source, path: "$" })) kept.push(t);
+    });
+    // A tool left out for its own errors (or a file that does not parse) still holds its name, so its
+    // collision shows in the same run as its other problems.
+    for (const b of load.broken) claimName(b.name, b.origin);
     if (load.failure !== undefined) {
       diagnostics.push(diag({ code: "FAMILY_LOAD_FAILED", at, message: `required family \`${def.name}\` cannot load: ${load.failure}` }, top));
       return;
     }
-    const kept: CatalogTool[] = [];
-    load.tools.forEach((t, i) => {
-      const canon = canonicalName(t.name);
-      const origin = load.origins[i] ?? { file: t.source, path: "$" };
-      const prior = seen.get(canon);
-      if (prior) {
-        const message =
-          prior.name === t.name
-            ? `\`${t.name}\` is defined twice: here and in ${showOrigin(prior.origin)}`
-            : `\`${t.name}\` collides with \`${prior.name}\` defined in ${showOrigin(prior.origin)}: names that differ only by case or \`_\`/\`-\`/\`.\` are one tool to the gateway`;
-        const { file, path } = origin;
-        const line = origin.line?.();
-        diagnostics.push({ severity: "error", code: "NAME_COLLISION", file, tool: t.name, path, message, ...(line ? { line } : {}) });
-        return;
-      }
-      // Models call tools by the projection: two tools with one would be one function to them.
-      const model = modelName(t.name);
-      const twin = seenModel.get(model);
-      if (twin) {
-        const message = `\`${t.name}\` and \`${twin.name}\` defined in ${showOrigin(twin.origin)} have the same model-safe name \`${model}\`: rename one (names over 64 characters are shortened to 55 and a hash)`;
-        const line = origin.line?.();
-        diagnostics.push({ severity: "error", code: "NAME_COLLISION", file: origin.file, tool: t.name, path: origin.path, message, ...(line ? { line } : {}) });
-        return;
-      }
-      seen.set(canon, { name: t.name, origin });
-      seenModel.set(model, { name: t.name, origin });
-      kept.push(t);
-    });
     tools.push(...kept);
     families.push({
       name: def.name,

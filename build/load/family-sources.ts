@@ -27,6 +27,8 @@ export type FamilyLoad = {
   tools: CatalogTool[];
   /** Where each tool was defined (parallel to `tools`), for collision messages. */
   origins: Origin[];
+  /** Named tools left out for their own errors: their names still collide, so one run reports both problems. */
+  broken: { name: string; origin: Origin }[];
   diagnostics: Diagnostic[];
   /** Why the family could not load at all (unreadable or unparseable source), if so. */
   failure?: string;
@@ -42,16 +44,19 @@ export function scopeOf(def: FamilyDef): FamilyScope {
 }
 
 export async function loadFamily(fs: RegistryFs, def: FamilyDef, scope: FamilyScope, parser: YamlParser): Promise<FamilyLoad> {
-  const load: FamilyLoad = { tools: [], origins: [], diagnostics: [] };
+  const load: FamilyLoad = { tools: [], origins: [], broken: [], diagnostics: [] };
   const collect = (file: string, parsed: ParsedFile, fileFindings: Finding[], entries: ToolEntryResult[]) => {
     load.diagnostics.push(...fileFindings.map((f) => diag(f, { file, lineOf: parsed.lineOf })));
     for (const e of entries) {
       load.diagnostics.push(...e.findings.map((f) => diag(f, { file, tool: e.tool, lineOf: parsed.lineOf })));
+      // Lazy: a line costs a main-thread parse of files the worker pool parsed; only collisions need one.
+      const at = ["tools", e.index];
+      const origin: Origin = { file, path: jsonPath(at), line: () => parsed.lineOf(at) };
       if (e.catalog && !e.findings.some((f) => (f.severity ?? "error") === "error")) {
         load.tools.push(e.catalog);
-        // Lazy: a line costs a main-thread parse of files the worker pool parsed; only collisions need one.
-        const at = ["tools", e.index];
-        load.origins.push({ file, path: jsonPath(at), line: () => parsed.lineOf(at) });
+        load.origins.push(origin);
+      } else if (e.tool) {
+        load.broken.push({ name: e.tool, origin });
       }
     }
   };

@@ -33,9 +33,10 @@ describe("registry rules", () => {
     `);
   });
 
-  it("regression (issue #10): one run reports every mistake of a family; an unknown key no longer hides the tool's template and schema problems", async () => {
+  it("regression (issue #10): one run reports every mistake of a family: an unknown key no longer hides template and schema problems, a broken tool's name still collides, a file that does not parse (with a hint to quote) hides nothing in its neighbours", async () => {
     expect(await check("many-mistakes")).toMatchInlineSnapshot(`
       [
+        "error YAML_SYNTAX families/weather/alerts.yaml:6 - $: YAML syntax: Nested mappings are not allowed in compact mappings (line 6); a plain value containing ": " (colon and space) reads as a nested key: quote the value (\`description: "Returns: the list"\`), or check the indentation of the line below",
         "error UNKNOWN_KEY families/weather/tools.yaml:7 weather.current $.tools[0].timeout: unknown key \`timeout\`: a http tool takes \`name\`, \`description\`, \`input_schema\`, \`output_schema\`, \`timeout_secs\`, \`tags\`, \`read_only\`, \`destructive\`, \`idempotent\`, \`consequential\`, \`affects\`, \`impact\`, \`kind\`, \`method\`, \`url\`, \`headers\`, \`query\`, \`body\`, \`output\`",
         "error SCHEMA_INVALID families/weather/tools.yaml:10 weather.current $.tools[0].input_schema.requird: unknown keyword \`requird\` (did you mean \`required\`?): it would be ignored, so the schema would not enforce it (vendor keywords start with \`x-\`)",
         "error SCHEMA_INVALID families/weather/tools.yaml:12 weather.current $.tools[0].input_schema.properties.city["such as Paris."]: \`such as Paris.\` is a key with no value: in a YAML flow map \`{…}\` a comma ends the value of \`description\` and starts a new key; quote the value (\`description: "City name, such as Paris."\`)",
@@ -43,6 +44,9 @@ describe("registry rules", () => {
         "error UNKNOWN_KEY families/weather/tools.yaml:17 weather.forecast $.tools[1].descripton: unknown key \`descripton\` (did you mean \`description\`?)",
         "error SCHEMA_INVALID families/weather/tools.yaml:19 weather.forecast $.tools[1].input_schema.properties.days.minLenght: unknown keyword \`minLenght\` (did you mean \`minLength\`?): it would be ignored, so the schema would not enforce it (vendor keywords start with \`x-\`)",
         "error SCHEMA_INVALID families/weather/tools.yaml:19 weather.forecast $.tools[1].input_schema.properties.days.type: type \`integr\` is not a JSON Schema type: use one of array, boolean, integer, null, number, object, string (did you mean \`integer\`?)",
+        "error MISSING_FIELD families/weather/tools.yaml:20 weather.Current $.tools[2].url: missing required field \`url\`",
+        "error NAME_COLLISION families/weather/tools.yaml:20 weather.Current $.tools[2]: \`weather.Current\` collides with \`weather.current\` defined in families/weather/tools.yaml:2 $.tools[0]: names that differ only by case or \`_\`/\`-\`/\`.\` are one tool to the gateway",
+        "error FAMILY_LOAD_FAILED families.yaml:4 - $.families[0].source: required family \`weather\` cannot load: families/weather/alerts.yaml does not parse",
       ]
     `);
   });
