@@ -1,13 +1,17 @@
+// npm run eval                                    (the own small-catalog sets, test/eval/sets/suite.json)
+// npm run eval -- --registry DIR --queries FILE    (a registry folder instead of a JSONL catalog)
 // npm run eval -- --tools FILE --queries FILE [--split NAME] [--sample N] [--seed S] [--json]
 //   [--min-score X] [--systems ours,bm25,fts5] [--params JSON] [--qparams JSON] [--verdict on|off] [--verdict-sweep]
 // Builds the index from a JSONL catalog through the real build path and prints, for ours and the
 // two baselines, Recall@1/5/10, nDCG@10, completeness@10, none-rate (no-gold) and false-none.
 import { parseArgs } from "node:util";
 import { DEFAULT_SCORER_PARAMS, type ScorerParams } from "../../registry/contract/search-options.js";
-import { evaluate, verdictSweep, loadJsonlTools, loadTools, readJsonl, sample, type EvalQuery, type SystemName } from "./harness.js";
+import { evaluate, verdictSweep, loadJsonlTools, loadRegistry, loadTools, readJsonl, sample, type EvalQuery, type SystemName } from "./harness.js";
+import { formatSuite, loadSet, readSuite, suiteRows, type SuiteRow } from "./suite.js";
 
 const USAGE =
-  "usage: npm run eval -- --tools FILE --queries FILE [--split NAME[,NAME]] [--sample N] [--seed S] [--json]\n" +
+  "usage: npm run eval [-- --set NAME[,NAME]] [--json]   (own sets)\n" +
+  "       npm run eval -- (--tools FILE | --registry DIR) --queries FILE [--split NAME[,NAME]] [--sample N] [--seed S] [--json]\n" +
   "       tuning: [--min-score X] [--systems ours,bm25,fts5] [--params JSON] [--qparams JSON] [--verdict-sweep] [--verdict on|off]";
 
 function usage(message?: string): never {
@@ -22,6 +26,8 @@ try {
     options: {
       help: { type: "boolean", default: false },
       tools: { type: "string" },
+      registry: { type: "string" },
+      set: { type: "string" },
       queries: { type: "string" },
       split: { type: "string" },
       sample: { type: "string" },
@@ -42,17 +48,6 @@ try {
 }
 const { values } = parsed;
 if (values.help) usage();
-if (!values.tools || !values.queries) usage("--tools and --queries are required");
-
-const rows = loadJsonlTools(values.tools);
-let queries = readJsonl<EvalQuery>(values.queries);
-if (values.split) queries = queries.filter((q) => values.split!.split(",").includes(q.split ?? ""));
-if (values.sample) queries = sample(queries, Number(values.sample), Number(values.seed));
-if (!queries.length) {
-  console.error("no queries selected");
-  process.exit(2);
-}
-
 // Tuning hooks: BM25F parameters (rebuild) and query-time knobs; reported runs use the defaults.
 const over = values.params ? (JSON.parse(values.params) as Partial<ScorerParams>) : undefined;
 const params: ScorerParams | undefined = over
@@ -63,14 +58,43 @@ const params: ScorerParams | undefined = over
       b: { ...DEFAULT_SCORER_PARAMS.b, ...over.b },
     }
   : undefined;
+const finderOptions = {
+  ...(values.qparams ? { query: JSON.parse(values.qparams) } : {}),
+  ...(values.verdict === "off" ? { verdict: false as const } : {}),
+};
+
+if (!values.tools && !values.registry) {
+  if (values.queries) usage("--queries needs --tools or --registry");
+  const names = values.set?.split(",");
+  const out: SuiteRow[] = [];
+  for (const set of readSuite().filter((s) => !names || names.includes(s.name))) {
+    const loaded = await loadSet(set, params);
+    out.push(...(await suiteRows(set, loaded, { finder: finderOptions, ...(values["min-score"] ? { minScore: Number(values["min-score"]) } : {}) })));
+  }
+  console.log(values.json ? JSON.stringify({ suite: out }) : formatSuite(out));
+  process.exit(0);
+}
+if (!values.queries) usage("--queries is required");
+
+const rows = values.tools ? loadJsonlTools(values.tools) : [];
+let queries = readJsonl<EvalQuery>(values.queries);
+if (values.split) queries = queries.filter((q) => values.split!.split(",").includes(q.split ?? ""));
+if (values.sample) queries = sample(queries, Number(values.sample), Number(values.seed));
+if (!queries.length) {
+  console.error("no queries selected");
+  process.exit(2);
+}
+
+const load = () => (values.registry ? loadRegistry(values.registry, params) : loadTools(rows, values.tools!, params));
 
 if (values["verdict-sweep"]) {
-  const loaded = await loadTools(rows, values.tools, params);
+  const loaded = await load();
   const sweep = await verdictSweep(loaded, queries, [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6]);
-  if (values.json) console.log(JSON.stringify({ tools: rows.length, queries: queries.length, split: values.split ?? null, verdict_sweep: sweep }));
+  if (values.json)
+    console.log(JSON.stringify({ tools: loaded.artifact.tools.length, queries: queries.length, split: values.split ?? null, verdict_sweep: sweep }));
   else {
     const f = (x: number | null) => (x === null ? "-" : x.toFixed(1));
-    console.log(`${rows.length} tools, ${queries.length} queries${values.split ? ` (${values.split})` : ""}`);
+    console.log(`${loaded.artifact.tools.length} tools, ${queries.length} queries${values.split ? ` (${values.split})` : ""}`);
     console.log("min_score  verdict  none(no-gold)  false-none");
     for (const r of sweep)
       console.log(
@@ -81,21 +105,23 @@ if (values["verdict-sweep"]) {
 }
 
 const t0 = performance.now();
-const loaded = await loadTools(rows, values.tools, params);
+const loaded = await load();
 const buildMs = performance.now() - t0;
 const figures = await evaluate(loaded, queries, {
   systems: values.systems.split(",") as SystemName[],
   ...(values["min-score"] ? { minScore: Number(values["min-score"]) } : {}),
-  finder: { ...(values.qparams ? { query: JSON.parse(values.qparams) } : {}), ...(values.verdict === "off" ? { verdict: false as const } : {}) },
+  finder: finderOptions,
 });
 
 if (values.json) {
-  console.log(JSON.stringify({ tools: rows.length, queries: queries.length, split: values.split ?? null, figures }));
+  console.log(JSON.stringify({ tools: loaded.artifact.tools.length, queries: queries.length, split: values.split ?? null, figures }));
 } else {
   const f = (x: number | null) => (x === null ? "   -" : x.toFixed(1).padStart(5));
-  console.log(`${rows.length} tools, ${queries.length} queries${values.split ? ` (${values.split})` : ""}, build ${buildMs.toFixed(0)} ms`);
-  console.log("system   R@1    R@5   R@10  nDCG10  C@10   none(no-gold) false-none");
+  console.log(`${loaded.artifact.tools.length} tools, ${queries.length} queries${values.split ? ` (${values.split})` : ""}, build ${buildMs.toFixed(0)} ms`);
+  console.log("system   R@1    R@3    R@5   R@10  nDCG10  C@10   none(no-gold) false-none");
   for (const [name, x] of Object.entries(figures)) {
-    console.log(`${name.padEnd(6)} ${f(x.r1)}  ${f(x.r5)}  ${f(x.r10)}  ${f(x.ndcg10)}  ${f(x.c10)}   ${f(x.none_rate)}         ${f(x.false_none)}`);
+    console.log(
+      `${name.padEnd(6)} ${f(x.r1)}  ${f(x.r3)}  ${f(x.r5)}  ${f(x.r10)}  ${f(x.ndcg10)}  ${f(x.c10)}   ${f(x.none_rate)}         ${f(x.false_none)}`,
+    );
   }
 }

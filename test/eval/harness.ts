@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import Database from "better-sqlite3";
 import { emitArtifact } from "../../build/artifact.js";
+import { compileRegistry } from "../../build/build.js";
 import { buildSearchIndex, toolFieldTexts } from "../../build/search-index.js";
 import { catalogFromJsonl, parseJsonl, type JsonlTool } from "../../build/sources/jsonl.js";
 import { artifactFromFiles, type Artifact } from "../../lambdas/artifact.js";
@@ -10,7 +11,15 @@ import { createFinder, type FinderOptions } from "../../lambdas/core/find/index.
 import type { Finder } from "../../lambdas/core/find/types.js";
 import { splitIdentifier, type ScorerParams } from "../../registry/contract/search-options.js";
 
-export type EvalQuery = { id: string; query: string; gold?: string[]; gold_ids?: string[][]; split?: string };
+export type EvalQuery = {
+  id: string;
+  query: string;
+  gold?: string[];
+  gold_ids?: string[][];
+  split?: string;
+  /** Own sets: answerable, unanswerable (no tool of the catalog serves it) or near_miss (sounds like a tool's domain, none does it). */
+  kind?: "answerable" | "unanswerable" | "near_miss";
+};
 
 export type Loaded = {
   artifact: Artifact;
@@ -31,11 +40,25 @@ export function readJsonl<T>(path: string): T[] {
 export async function loadTools(rows: JsonlTool[], source: string, params?: ScorerParams): Promise<Loaded> {
   const catalog = catalogFromJsonl(rows, { source });
   const files = await emitArtifact({ families: catalog.families, tools: catalog.tools, always_loaded: [] });
-  const artifact = artifactFromFiles(files);
-  // Tuning only: the same build function with other BM25F parameters.
-  if (params) artifact.index = JSON.parse(JSON.stringify(await buildSearchIndex(artifact, params)));
   const keyOf = new Map<string, string>();
   catalog.tools.forEach((t, i) => keyOf.set(t.name, rows[i]!.id ?? rows[i]!.name));
+  return loaded(artifactFromFiles(files), keyOf, params);
+}
+
+/** A registry folder (families.yaml) through the build the CLI runs; gold labels are full tool names. */
+export async function loadRegistry(dir: string, params?: ScorerParams): Promise<Loaded> {
+  const built = await compileRegistry(dir);
+  if (!built.ok || !built.files) {
+    const first = built.diagnostics.find((d) => d.severity === "error");
+    throw new Error(`${dir}: the registry has errors${first ? `, first: ${first.file} ${first.message}` : ""}`);
+  }
+  const artifact = artifactFromFiles(built.files);
+  return loaded(artifact, new Map(artifact.tools.map((t) => [t.name, t.name])), params);
+}
+
+async function loaded(artifact: Artifact, keyOf: Map<string, string>, params?: ScorerParams): Promise<Loaded> {
+  // Tuning only: the same build function with other BM25F parameters.
+  if (params) artifact.index = JSON.parse(JSON.stringify(await buildSearchIndex(artifact, params)));
   const famDesc = new Map(artifact.families.map((f) => [f.name, f.description]));
   const baselineText = artifact.tools.map((t) => {
     const f = toolFieldTexts(t, famDesc.get(t.family) ?? "");
@@ -124,6 +147,8 @@ export type Figures = {
   n: number;
   answerable: number;
   r1: number;
+  /** Share of gold groups in the top 3 (what an agent reading the first few tools sees). */
+  r3: number;
   r5: number;
   r10: number;
   ndcg10: number;
@@ -139,7 +164,7 @@ export const goldGroups = (q: EvalQuery): string[][] => q.gold_ids ?? (q.gold ??
 export class Metrics {
   private n = 0;
   private answerable = 0;
-  private sums = { r1: 0, r5: 0, r10: 0, ndcg10: 0, c10: 0 };
+  private sums = { r1: 0, r3: 0, r5: 0, r10: 0, ndcg10: 0, c10: 0 };
   private noGold = 0;
   private noGoldNone = 0;
   private falseNone = 0;
@@ -156,6 +181,7 @@ export class Metrics {
     const hitAt = groups.map((g) => ranked.findIndex((k) => g.includes(k)));
     const recall = (k: number) => hitAt.filter((r) => r >= 0 && r < k).length / groups.length;
     this.sums.r1 += recall(1);
+    this.sums.r3 += recall(3);
     this.sums.r5 += recall(5);
     this.sums.r10 += recall(10);
     this.sums.c10 += hitAt.every((r) => r >= 0 && r < 10) ? 1 : 0;
@@ -181,6 +207,7 @@ export class Metrics {
       n: this.n,
       answerable: this.answerable,
       r1: pct(this.sums.r1),
+      r3: pct(this.sums.r3),
       r5: pct(this.sums.r5),
       r10: pct(this.sums.r10),
       ndcg10: pct(this.sums.ndcg10),
