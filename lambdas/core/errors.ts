@@ -51,3 +51,26 @@ export class ToolbeltError extends Error {
     return this.code !== "INTERNAL";
   }
 }
+
+/**
+ * Most problems one request or argument error lists (SPEC §4); the rest are only counted, so a hostile
+ * body cannot amplify the answer (5,000 unknown keys once made a 920 KB error). The registry check is
+ * not a request: it still reports every problem.
+ */
+export const MAX_LISTED_PROBLEMS = 20;
+/** Longest stretch of a caller's own text (a key, a path) echoed in one problem. */
+export const MAX_ECHOED_CHARS = 200;
+
+/** The first MAX_LISTED_PROBLEMS problems, how many more there were (of `total`), and the `; and N more` tail for a message. */
+export function listProblems<T>(all: readonly T[], total = all.length): { listed: T[]; more: number; tail: string } {
+  const listed = all.slice(0, MAX_LISTED_PROBLEMS);
+  const more = Math.max(0, total - listed.length);
+  return { listed, more, tail: more ? `; and ${more} more` : "" };
+}
+
+/** A caller's text cut to MAX_ECHOED_CHARS in the middle (a path keeps its start and its last key), marked where it was cut. */
+export function clipEchoed(s: string): string {
+  if (s.length <= MAX_ECHOED_CHARS) return s;
+  const head = Math.floor((MAX_ECHOED_CHARS - 1) / 2);
+  return `${s.slice(0, head)}…${s.slice(s.length - (MAX_ECHOED_CHARS - 1 - head))}`;
+}

@@ -1,11 +1,12 @@
 // Request parsing: content type, size, JSON syntax and the zod schema, each failing with a 4xx that says what to fix.
 import type { Context } from "hono";
-import { ToolbeltError } from "../core/errors.js";
+import { clipEchoed, listProblems, ToolbeltError } from "../core/errors.js";
 import type * as z from "../core/zod-mini.js";
 
 type Issue = { path: string; code: string; message: string };
 
-const where = (path: readonly PropertyKey[]) => (path.length ? path.map(String).join(".") : "(body)");
+// Paths may carry a caller's key of any length: each is clipped.
+const where = (path: readonly PropertyKey[]) => (path.length ? clipEchoed(path.map(String).join(".")) : "(body)");
 
 /** zod issues as data an agent can act on: every issue, its path, and a sentence naming the fix. */
 export function formatIssues(error: z.core.$ZodError, allowedKeys: readonly string[] = []): Issue[] {
@@ -14,7 +15,7 @@ export function formatIssues(error: z.core.$ZodError, allowedKeys: readonly stri
       return i.keys.map((k) => ({
         path: where([...i.path, k]),
         code: "unknown_field",
-        message: `unknown field "${k}": remove it${allowedKeys.length && !i.path.length ? ` (allowed: ${allowedKeys.join(", ")})` : ""}`,
+        message: `unknown field "${clipEchoed(k)}": remove it${allowedKeys.length && !i.path.length ? ` (allowed: ${allowedKeys.join(", ")})` : ""}`,
       }));
     }
     if (i.code === "invalid_type" && /received undefined/.test(i.message)) {
@@ -103,13 +104,13 @@ export async function readJsonBody(c: Context, opts: BodyOptions): Promise<unkno
   return value;
 }
 
-/** A parsed body checked against its schema: every issue, with its path, as INVALID_REQUEST. */
+/** A parsed body checked against its schema as INVALID_REQUEST: the first MAX_LISTED_PROBLEMS issues with their paths, and the count of the rest. */
 export function checkBody<S extends z.ZodMiniType>(schema: S, value: unknown): z.infer<S> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape;
-    const issues = formatIssues(parsed.error, shape ? Object.keys(shape) : []);
-    throw new ToolbeltError("INVALID_REQUEST", issues.map((i) => i.message).join("; "), { issues });
+    const { listed, more, tail } = listProblems(formatIssues(parsed.error, shape ? Object.keys(shape) : []));
+    throw new ToolbeltError("INVALID_REQUEST", listed.map((i) => i.message).join("; ") + tail, { issues: listed, ...(more ? { more_issues: more } : {}) });
   }
   return parsed.data;
 }

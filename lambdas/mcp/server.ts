@@ -7,7 +7,7 @@ import type { BriefFile } from "../../registry/contract/brief.js";
 import { modelNameOf } from "../../registry/contract/names.js";
 import type { CallGateway } from "../core/call/gateway.js";
 import type { CallResponse } from "../core/call/types.js";
-import { ToolbeltError } from "../core/errors.js";
+import { listProblems, ToolbeltError } from "../core/errors.js";
 import type { Caller, SessionRecord } from "../core/ports.js";
 import { toolEntry } from "../core/surface.js";
 import type { Deps } from "../http/deps.js";
@@ -63,10 +63,11 @@ function successResult(deps: Deps, response: CallResponse): CallToolResult {
 }
 
 function invalidArguments(tool: string, error: z.core.$ZodError, allowed: string[]): ToolbeltError {
-  const problems = formatIssues(error, allowed);
-  return new ToolbeltError("INVALID_ARGUMENTS", `the arguments for ${tool} do not match its input schema: ${problems.map((p) => p.message).join("; ")}`, {
+  const { listed, more, tail } = listProblems(formatIssues(error, allowed));
+  return new ToolbeltError("INVALID_ARGUMENTS", `the arguments for ${tool} do not match its input schema: ${listed.map((p) => p.message).join("; ")}${tail}`, {
     tool,
-    problems,
+    problems: listed,
+    ...(more ? { more_problems: more } : {}),
   });
 }
 

@@ -2,11 +2,11 @@
 // check the output → pin the tool on the session. Pure orchestration; every effect is a port.
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
 import { META_TOOLS, modelNameOf } from "../../../registry/contract/names.js";
-import { ToolbeltError } from "../errors.js";
+import { listProblems, ToolbeltError, type ErrorCode } from "../errors.js";
 import { createNameResolver, type Resolution } from "./resolve.js";
 import type { Caller, MissOutcome } from "../ports.js";
 import type { BackendOutput, CallPorts, CallRequest, CallResponse } from "./types.js";
-import { createSchemaValidator, reservedKeys, summarize, type SchemaValidator } from "./validate.js";
+import { createSchemaValidator, reservedKeys, summarize, type SchemaProblem, type SchemaValidator } from "./validate.js";
 
 export type CallOptions = {
   /** Aborts the call (e.g. the client went away). */
@@ -22,6 +22,16 @@ export type CallGateway = {
 };
 
 const EMPTY_OBJECT_SCHEMA = { type: "object" } as const;
+
+/** A schema error listing at most MAX_LISTED_PROBLEMS problems (`total` counts them all), the rest as `more_problems`. */
+function problemsError(code: ErrorCode, lead: string, problems: readonly SchemaProblem[], total: number, end: string, details: Record<string, unknown>) {
+  const { listed, more, tail } = listProblems(problems, total);
+  return new ToolbeltError(code, `${lead}: ${summarize(listed)}${tail}${end}`, {
+    ...details,
+    problems: listed,
+    ...(more > 0 ? { more_problems: more } : {}),
+  });
+}
 
 export function createCallGateway(ports: CallPorts, validator: SchemaValidator = createSchemaValidator()): CallGateway {
   const names = [...ports.tools.keys()];
@@ -71,20 +81,23 @@ export function createCallGateway(ports: CallPorts, validator: SchemaValidator =
 
         const reserved = reservedKeys(request.args ?? {});
         if (reserved.count > 0) {
-          const more = reserved.count - reserved.problems.length;
-          throw new ToolbeltError(
-            "INVALID_ARGUMENTS",
-            `the arguments for ${tool.name} use reserved key names: ${summarize(reserved.problems)}${more > 0 ? `; and ${more} more` : ""}`,
-            { tool: tool.name, problems: reserved.problems, ...(more > 0 ? { more_problems: more } : {}) },
-          );
+          throw problemsError("INVALID_ARGUMENTS", `the arguments for ${tool.name} use reserved key names`, reserved.problems, reserved.count, "", {
+            tool: tool.name,
+          });
         }
         const checked = validator.check(tool.input_schema ?? EMPTY_OBJECT_SCHEMA, request.args ?? {}, "input");
         if (!checked.valid) {
-          throw new ToolbeltError("INVALID_ARGUMENTS", `the arguments for ${tool.name} do not match its input schema: ${summarize(checked.problems)}`, {
-            tool: tool.name,
-            problems: checked.problems,
-            input_schema: tool.input_schema,
-          });
+          throw problemsError(
+            "INVALID_ARGUMENTS",
+            `the arguments for ${tool.name} do not match its input schema`,
+            checked.problems,
+            checked.problems.length,
+            "",
+            {
+              tool: tool.name,
+              input_schema: tool.input_schema,
+            },
+          );
         }
         const args = checked.data as Record<string, unknown>;
 
@@ -94,10 +107,16 @@ export function createCallGateway(ports: CallPorts, validator: SchemaValidator =
           const value = output.checked !== undefined ? output.checked : output.result;
           const out = validator.check(tool.output_schema, value, "output");
           if (!out.valid) {
-            throw new ToolbeltError(
+            const blame = ". The tool or its upstream is at fault, not your arguments";
+            throw problemsError(
               "OUTPUT_SCHEMA_MISMATCH",
-              `${tool.name} returned a result that does not match its output schema: ${summarize(out.problems)}. The tool or its upstream is at fault, not your arguments`,
-              { tool: tool.name, problems: out.problems },
+              `${tool.name} returned a result that does not match its output schema`,
+              out.problems,
+              out.problems.length,
+              blame,
+              {
+                tool: tool.name,
+              },
             );
           }
         }

@@ -6,7 +6,7 @@ import addFormats from "ajv-formats";
 import { schemaDialect } from "../../../registry/contract/json-schema-dialect.js";
 import { RESERVED_ARGUMENT_KEYS } from "../../../registry/contract/names.js";
 import type { JsonSchema } from "../../../registry/contract/schema-types.js";
-import { ToolbeltError } from "../errors.js";
+import { clipEchoed, MAX_LISTED_PROBLEMS, ToolbeltError } from "../errors.js";
 
 export type SchemaProblem = {
   /** Where in the value, as a JSON path (`$` is the whole value). */
@@ -112,7 +112,7 @@ export function jsonPath(pointer: string, extra?: string): string {
 // would otherwise drop or ignore it silently; the build refuses input schemas that name them.
 const RESERVED_MESSAGE = "is a reserved key name (__proto__, constructor and prototype are refused anywhere in arguments): rename or remove it";
 /** Most reserved-key problems reported; the rest are counted. */
-export const MAX_RESERVED_KEY_PROBLEMS = 20;
+export const MAX_RESERVED_KEY_PROBLEMS = MAX_LISTED_PROBLEMS;
 
 /** Every reserved key in a JSON value, with its path (at most MAX_RESERVED_KEY_PROBLEMS listed), and their count. */
 export function reservedKeys(value: unknown): { problems: SchemaProblem[]; count: number } {
@@ -130,7 +130,7 @@ export function reservedKeys(value: unknown): { problems: SchemaProblem[]; count
     keys.forEach((key, i) => {
       if (Array.isArray(v) || !RESERVED_ARGUMENT_KEYS.includes(key)) return;
       count++;
-      if (problems.length < MAX_RESERVED_KEY_PROBLEMS) problems.push({ path: paths[i]!, message: RESERVED_MESSAGE, keyword: "reserved_key" });
+      if (problems.length < MAX_RESERVED_KEY_PROBLEMS) problems.push({ path: clipEchoed(paths[i]!), message: RESERVED_MESSAGE, keyword: "reserved_key" });
     });
     // Children in reverse, so the stack visits them in order (problems come out in document order).
     for (let i = keys.length - 1; i >= 0; i--) stack.push({ value: (v as Record<string, unknown>)[keys[i]!], path: paths[i]! });
@@ -191,6 +191,8 @@ export function describeErrors(errors: readonly ErrorObject[]): SchemaProblem[] 
       default:
         message = e.message ?? `fails the ${e.keyword} rule`;
     }
+    // The path may carry a caller's key of any length.
+    path = clipEchoed(path);
     const key = `${path} ${message}`;
     if (seen.has(key)) continue;
     seen.add(key);

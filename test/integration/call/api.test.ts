@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
 import type { PolicyFile } from "../../../registry/contract/policy.js";
 import { sha256Hex } from "../../../lambdas/core/auth.js";
+import { MAX_LISTED_PROBLEMS } from "../../../lambdas/core/errors.js";
 import { MAX_JSON_DEPTH } from "../../../lambdas/http/parse.js";
 import { createCallModule, type CallModule } from "../../../lambdas/http/routes/call.js";
 import { DynamoMissStore } from "../../../lambdas/stores/misses.js";
@@ -162,6 +163,26 @@ describe("POST /v1/call", () => {
         },
       },
     });
+  });
+
+  // 5,000 unknown keys in a 60 KB body once produced a 920 KB error answer (15× amplification).
+  it("5,000 unknown keys made a 920 KB error: a request or argument error lists MAX_LISTED_PROBLEMS problems and counts the rest", async () => {
+    const keys = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`key_${String(i).padStart(4, "0")}`, 1]));
+    for (const [sent, code, list, more] of [
+      [{ tool: "notes.create", args: { text: "x", ...keys } }, "INVALID_ARGUMENTS", "problems", "more_problems"],
+      [{ tool: "notes.create", args: { text: "x" }, ...keys }, "INVALID_REQUEST", "issues", "more_issues"],
+    ] as const) {
+      const body = JSON.stringify(sent);
+      const res = await api.request("/v1/call", { as: "alice", method: "POST", headers: { "content-type": "application/json" }, body });
+      const answer = await res.text();
+      expect(body.length).toBeGreaterThan(60_000);
+      expect(answer.length).toBeLessThan(body.length / 10);
+      const { error } = JSON.parse(answer) as { error: { code: string; message: string; details: Record<string, unknown> } };
+      expect(error.code).toBe(code);
+      expect(error.details[list]).toHaveLength(MAX_LISTED_PROBLEMS);
+      expect(error.details[more]).toBe(5000 - MAX_LISTED_PROBLEMS);
+      expect(error.message).toMatch(new RegExp(`; and ${5000 - MAX_LISTED_PROBLEMS} more$`));
+    }
   });
 
   it("pins the called tool on the session: the surface shows it afterwards", async () => {
