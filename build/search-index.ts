@@ -1,9 +1,7 @@
 // Build-time half of search: BM25F statistics (per-posting impacts), build-time synonym
 // expansions and the exported FlexSearch vocabulary index, all deterministic and JSON-serializable.
 import { Document } from "flexsearch";
-import type { Catalog, CatalogTool } from "../registry/contract/artifact.js";
-import { verbOf } from "../registry/contract/names.js";
-import type { JsonSchema } from "../registry/contract/schema-types.js";
+import type { Catalog } from "../registry/contract/artifact.js";
 import {
   DEFAULT_SCORER_PARAMS,
   encode,
@@ -12,42 +10,15 @@ import {
   IMPACT_SCALE,
   SEARCH_INDEX_VERSION,
   vocabIndexOptions,
+  toolFieldTexts,
   type FieldName,
   type ScorerParams,
   type SearchIndexData,
   type VocabRecord,
 } from "../registry/contract/search-options.js";
+export { toolFieldTexts };
 import { lexiconGroups } from "./lexicon.js";
 import { wordnetSenses, wordnetSynonyms } from "./wordnet.js";
-
-type Props = Record<string, { description?: unknown; properties?: unknown; items?: unknown } | undefined>;
-
-/** Parameter names (split later by the encoder) and descriptions, one nesting level deep. */
-function paramText(schema: JsonSchema | undefined, depth = 0): string {
-  const props = (schema as { properties?: unknown } | undefined)?.properties;
-  if (!props || typeof props !== "object" || depth > 1) return "";
-  const parts: string[] = [];
-  for (const [name, p] of Object.entries(props as Props)) {
-    parts.push(name);
-    if (typeof p?.description === "string") parts.push(p.description);
-    if (p && typeof p === "object") {
-      parts.push(paramText(p as JsonSchema, depth + 1));
-      if (p.items && typeof p.items === "object") parts.push(paramText(p.items as JsonSchema, depth + 1));
-    }
-  }
-  return parts.filter(Boolean).join(" ");
-}
-
-/** The text of each field of a tool, before encoding. The eval gives the baselines the same text. */
-export function toolFieldTexts(tool: CatalogTool, familyDescription: string): Record<FieldName, string> {
-  return {
-    name: verbOf(tool.name),
-    desc: tool.description,
-    params: paramText(tool.input_schema),
-    family: `${tool.family} ${familyDescription}`,
-    tags: (tool.tags ?? []).join(" "),
-  };
-}
 
 const b64 = (a: Uint16Array | Uint32Array | Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString("base64");
 

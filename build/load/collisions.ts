@@ -6,6 +6,7 @@ import type { Diagnostic } from "../../registry/contract/diagnostics.js";
 import type { FamilyDef } from "../../registry/contract/family.js";
 import { canonicalName, modelName, verbOf } from "../../registry/contract/names.js";
 import type { Segment } from "../validate/finding.js";
+import { hintKey } from "../validate/search-hints.js";
 import { diag, isError, type Located } from "./files.js";
 import { showOrigin, type FamilyLoad, type Origin } from "./family-sources.js";
 
@@ -25,6 +26,7 @@ export function mergeFamilies(
   const skippedFamilies: string[] = [];
   const seen = new Map<string, { name: string; origin: Origin }>();
   const seenModel = new Map<string, { name: string; origin: Origin }>();
+  const hinted: { tool: CatalogTool; origin: Origin }[] = [];
   /** Register a tool's canonical and model-safe names; false (with a NAME_COLLISION) when either is taken. */
   const claimName = (name: string, origin: Origin): boolean => {
     const canon = canonicalName(name);
@@ -75,7 +77,11 @@ export function mergeFamilies(
     diagnostics.push(...load.diagnostics);
     const kept: CatalogTool[] = [];
     load.tools.forEach((t, i) => {
-      if (claimName(t.name, load.origins[i] ?? { file: t.source, path: "$" })) kept.push(t);
+      const origin = load.origins[i] ?? { file: t.source, path: "$" };
+      if (claimName(t.name, origin)) {
+        kept.push(t);
+        hinted.push({ tool: t, origin });
+      }
     });
     // A tool left out for its own errors (or a file that does not parse) still holds its name, so its
     // collision shows in the same run as its other problems.
@@ -96,5 +102,33 @@ export function mergeFamilies(
     });
   });
 
+  diagnostics.push(...duplicateHints(hinted));
   return { tools, families, skippedFamilies };
+}
+
+/** The same example or alias on two tools (a warning): find then ranks them by their other text alone. */
+function duplicateHints(tools: readonly { tool: CatalogTool; origin: Origin }[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const field of ["examples", "aliases"] as const) {
+    const first = new Map<string, { name: string; origin: Origin; index: number }>();
+    for (const { tool, origin } of tools) {
+      (tool[field] ?? []).forEach((text, index) => {
+        const key = hintKey(text);
+        const prior = first.get(key);
+        if (!prior) return void first.set(key, { name: tool.name, origin, index });
+        if (prior.name === tool.name) return; // within one tool: the tool's own check reports it
+        const line = origin.line?.();
+        out.push({
+          severity: "warning",
+          code: "SEARCH_HINT_DUPLICATE",
+          file: origin.file,
+          tool: tool.name,
+          path: `${origin.path}.${field}[${index}]`,
+          ...(line ? { line } : {}),
+          message: `"${text}" is also in ${field} of \`${prior.name}\` (${showOrigin(prior.origin)}): find cannot tell the two apart by it; keep it on the tool that serves it`,
+        });
+      });
+    }
+  }
+  return out;
 }

@@ -10,6 +10,7 @@ import { toolsFromSnapshot } from "../sources/snapshot.js";
 import { toolsFromFile, type ToolEntryResult } from "../sources/tools-folder.js";
 import { jsonPath, type Finding, type Segment } from "../validate/finding.js";
 import { checkInputSchema } from "../validate/json-schema.js";
+import { checkSearchHints } from "../validate/search-hints.js";
 import { checkToolName } from "../validate/tool.js";
 import type { FamilyScope } from "../validate/variables.js";
 import type { ParsedFile } from "../yaml.js";
@@ -142,9 +143,13 @@ async function loadJsonlFamily(fs: RegistryFs, def: FamilyDef, file: string, loa
     const line = lines[i]!;
     const at = (...rest: Segment[]): Segment[] => [line - 1, ...rest];
     const raw = rows[i]!;
-    const findings = [
+    const findings: Finding[] = [
       ...checkToolName(def.name, verbOf(t.name), at("name")),
       ...(raw.input_schema ? checkInputSchema(raw.input_schema, at("input_schema")) : []),
+      ...checkSearchHints(t).map((f) => ({ ...f, at: at(...f.at) })),
+      ...(["examples", "aliases"] as const)
+        .filter((k) => raw[k] !== undefined && !(Array.isArray(raw[k]) && raw[k].every((x) => typeof x === "string")))
+        .map((k) => ({ code: "INVALID_VALUE" as const, at: at(k), message: `\`${k}\` must be a list of strings` })),
     ];
     load.diagnostics.push(...findings.map((f) => ({ ...diag(f, { file, tool: t.name }), line })));
     if (!findings.some((f) => (f.severity ?? "error") === "error")) {

@@ -10,7 +10,13 @@ export type JsonlTool = {
   input_schema?: Record<string, unknown> | null;
   family?: string;
   server_description?: string;
+  /** Search hints, as in tool files: requests in the user's words and other names for the capability. */
+  examples?: string[];
+  aliases?: string[];
 };
+
+const strings = (v: unknown): string[] | undefined =>
+  Array.isArray(v) && v.length && v.every((x) => typeof x === "string") ? v.map((x: string) => x.trim()) : undefined;
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 
@@ -65,6 +71,8 @@ export function catalogFromJsonl(
       backend: { kind: "builtin", handler: "unavailable" },
       source: opts.source,
       ...(r.id ? { id: r.id } : {}),
+      ...(strings(r.examples) ? { examples: strings(r.examples)! } : {}),
+      ...(strings(r.aliases) ? { aliases: strings(r.aliases)! } : {}),
     };
   });
   const byFamily = new Map<string, { tools: CatalogTool[]; description: string }>();

@@ -94,6 +94,8 @@ function project(family: FamilyScope, t: ToolDef, source: string): CatalogTool {
   };
   if (t.output_schema !== undefined) tool.output_schema = t.output_schema;
   if (t.tags !== undefined) tool.tags = t.tags;
+  if (t.examples?.length) tool.examples = t.examples.map((e) => e.trim());
+  if (t.aliases?.length) tool.aliases = t.aliases.map((a) => a.trim());
   return tool;
 }
 

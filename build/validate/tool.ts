@@ -7,6 +7,7 @@ import { isRecord, type Finding } from "./finding.js";
 import { checkGovernance } from "./governance.js";
 import { checkInputSchema, checkJsonSchema } from "./json-schema.js";
 import { checkFreeText, checkNamedValues, checkUrl } from "./secrets.js";
+import { checkSearchHints } from "./search-hints.js";
 import { checkNoTemplate, checkTemplate, stringLeaves, type TemplateField } from "./templates.js";
 import { checkVariableNames, checkVariableRefs, type FamilyScope } from "./variables.js";
 
@@ -24,7 +25,7 @@ export function checkToolName(family: string, verb: string, at: Finding["at"] = 
 }
 
 export function checkToolDef(family: FamilyScope, t: ToolDef): Finding[] {
-  const out: Finding[] = [...checkToolName(family.name, t.name), ...checkDescription(t.description)];
+  const out: Finding[] = [...checkToolName(family.name, t.name), ...checkDescription(t.description), ...checkSearchHints(t)];
   const input = t.input_schema ?? EMPTY_INPUT_SCHEMA;
   if (t.input_schema !== undefined) out.push(...checkInputSchema(t.input_schema, ["input_schema"], "strict"));
   if (t.output_schema !== undefined) out.push(...checkJsonSchema(t.output_schema, ["output_schema"], "strict"));

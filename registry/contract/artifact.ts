@@ -70,6 +70,10 @@ export type CatalogTool = {
   governance: GovernanceInfo;
   timeout_ms: number;
   tags?: string[];
+  /** Requests in the user's words the tool serves (search hints, indexed as their own field). */
+  examples?: string[];
+  /** Other names for the capability (search hints, indexed as their own field). */
+  aliases?: string[];
   backend: Backend;
   /** Where the tool was defined, relative to the registry root. */
   source: string;

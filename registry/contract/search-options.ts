@@ -4,9 +4,12 @@
 // Document with other options, and a term encoded differently at query time never matches.
 import { Charset, type DocumentOptions } from "flexsearch";
 import { stemmer } from "stemmer";
+import type { CatalogTool } from "./artifact.js";
+import { verbOf } from "./names.js";
+import type { JsonSchema } from "./schema-types.js";
 
 /** Bump when the encoder, the scorer's statistics or the FlexSearch options change. */
-export const SEARCH_INDEX_VERSION = 2;
+export const SEARCH_INDEX_VERSION = 3;
 
 /** FlexSearch record: one vocabulary term (a stem) per record, id = its index in `terms`; `s` repeats it. */
 export type VocabRecord = { id: number; t: string; s: string };
@@ -31,8 +34,8 @@ export function vocabIndexOptions(): DocumentOptions<VocabRecord> {
   } as DocumentOptions<VocabRecord>;
 }
 
-export type FieldName = "name" | "desc" | "params" | "family" | "tags";
-export const FIELDS: readonly FieldName[] = ["name", "desc", "params", "family", "tags"];
+export type FieldName = "name" | "desc" | "params" | "family" | "tags" | "aliases" | "examples";
+export const FIELDS: readonly FieldName[] = ["name", "desc", "params", "family", "tags", "aliases", "examples"];
 
 /** BM25F parameters. Impacts are precomputed with them at build time; changing them needs a rebuild. */
 export type ScorerParams = {
@@ -59,8 +62,8 @@ export type ScorerParams = {
 /** Tuned on seal-tools dev and a metatool sample (see test/eval/README.md). */
 export const DEFAULT_SCORER_PARAMS: ScorerParams = {
   k1: 1.2,
-  weight: { name: 3, desc: 1.5, params: 0.6, family: 0.4, tags: 1 },
-  b: { name: 0.3, desc: 0.75, params: 0.75, family: 0.5, tags: 0.5 },
+  weight: { name: 3, desc: 1.5, params: 0.6, family: 0.4, tags: 1, aliases: 2, examples: 0.5 },
+  b: { name: 0.3, desc: 0.75, params: 0.75, family: 0.5, tags: 0.5, aliases: 0.3, examples: 0.5 },
   synonymWeight: 0.2,
   genericWeight: 0,
   pairWeight: 0.3,
@@ -97,6 +100,40 @@ export type SearchIndexData = {
 };
 
 export const IMPACT_SCALE = 65535;
+
+// --- a tool's text by field ---
+
+type Props = Record<string, { description?: unknown; properties?: unknown; items?: unknown } | undefined>;
+
+/** Parameter names (split later by the encoder) and descriptions, one nesting level deep. */
+function paramText(schema: JsonSchema | undefined, depth = 0): string {
+  const props = (schema as { properties?: unknown } | undefined)?.properties;
+  if (!props || typeof props !== "object" || depth > 1) return "";
+  const parts: string[] = [];
+  for (const [name, p] of Object.entries(props as Props)) {
+    parts.push(name);
+    if (typeof p?.description === "string") parts.push(p.description);
+    if (p && typeof p === "object") {
+      parts.push(paramText(p as JsonSchema, depth + 1));
+      if (p.items && typeof p.items === "object") parts.push(paramText(p.items as JsonSchema, depth + 1));
+    }
+  }
+  return parts.filter(Boolean).join(" ");
+}
+
+/** The text of each field of a tool, before encoding. The eval gives the baselines the same text. */
+export function toolFieldTexts(tool: CatalogTool, familyDescription: string): Record<FieldName, string> {
+  return {
+    name: verbOf(tool.name),
+    desc: tool.description,
+    params: paramText(tool.input_schema),
+    family: `${tool.family} ${familyDescription}`,
+    tags: (tool.tags ?? []).join(" "),
+    // One hint per line: the line breaks keep description pairs from spanning two hints.
+    aliases: (tool.aliases ?? []).join("\n"),
+    examples: (tool.examples ?? []).join("\n"),
+  };
+}
 
 // --- the encoder -------------------------------------------------------------------------------
 

@@ -30,6 +30,12 @@ export const INPUT_REF_RE = /^\s*input\.([A-Za-z_$][A-Za-z0-9_$-]*)((?:\.[A-Za-z
 /** `${VAR}` environment references (secrets, endpoints), resolved by the gateway, never stored. */
 export const ENV_REF_RE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
+/**
+ * Bounds of the search hints a tool author may add (`examples`, `aliases`): enough to teach find a
+ * capability's everyday wording, not a keyword dump that would outrank every other tool.
+ */
+export const SEARCH_HINT_LIMITS = { examples: 8, exampleLength: 120, aliases: 12, aliasLength: 40 } as const;
+
 const common = {
   name: z.string().describe("The verb; the tool's full name is `family.verb`"),
   description: z.string().describe("One sentence: what the tool does (the search indexes it)"),
@@ -37,6 +43,18 @@ const common = {
   output_schema: jsonSchema.optional().describe("JSON Schema the result is checked against on the way out"),
   timeout_secs: z.number().positive().max(900).optional().describe("Kill-after budget in seconds; default 60"),
   tags: z.array(z.string()).optional().describe("Extra search words (synonyms, verbs)"),
+  examples: z
+    .array(z.string())
+    .optional()
+    .describe(
+      `Requests a user would make that this tool serves, in the user's words ("what is 255 in hex"); find indexes them as a field of their own. At most ${SEARCH_HINT_LIMITS.examples}, each at most ${SEARCH_HINT_LIMITS.exampleLength} characters`,
+    ),
+  aliases: z
+    .array(z.string())
+    .optional()
+    .describe(
+      `Other names for the capability ("hex", "RAM", "km/h"); find indexes them as a field of their own. At most ${SEARCH_HINT_LIMITS.aliases}, each at most ${SEARCH_HINT_LIMITS.aliasLength} characters`,
+    ),
   ...Governance,
 };
 

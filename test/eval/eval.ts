@@ -10,7 +10,7 @@ import { evaluate, verdictSweep, loadJsonlTools, loadRegistry, loadTools, readJs
 import { formatSuite, loadSet, readSuite, suiteRows, type SuiteRow } from "./suite.js";
 
 const USAGE =
-  "usage: npm run eval [-- --set NAME[,NAME]] [--json]   (own sets)\n" +
+  "usage: npm run eval [-- --set NAME[,NAME]] [--split dev|heldout] [--json]   (own sets; tune on dev only)\n" +
   "       npm run eval -- (--tools FILE | --registry DIR) --queries FILE [--split NAME[,NAME]] [--sample N] [--seed S] [--json]\n" +
   "       tuning: [--min-score X] [--systems ours,bm25,fts5] [--params JSON] [--qparams JSON] [--verdict-sweep] [--verdict on|off]";
 
@@ -69,7 +69,12 @@ if (!values.tools && !values.registry) {
   const out: SuiteRow[] = [];
   for (const set of readSuite().filter((s) => !names || names.includes(s.name))) {
     const loaded = await loadSet(set, params);
-    out.push(...(await suiteRows(set, loaded, { finder: finderOptions, ...(values["min-score"] ? { minScore: Number(values["min-score"]) } : {}) })));
+    const opts = {
+      finder: finderOptions,
+      ...(values["min-score"] ? { minScore: Number(values["min-score"]) } : {}),
+      ...(values.split ? { split: values.split } : {}),
+    };
+    out.push(...(await suiteRows(set, loaded, opts)));
   }
   console.log(values.json ? JSON.stringify({ suite: out }) : formatSuite(out));
   process.exit(0);

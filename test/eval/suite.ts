@@ -40,12 +40,12 @@ export async function loadSet(set: SuiteSet, params?: ScorerParams): Promise<Loa
 const pct = (a: number, b: number) => (b ? Math.round((1000 * a) / b) / 10 : null);
 
 /** Figures of one set per split (each split, then all), ours only, at the default min_score unless given. */
-export async function suiteRows(set: SuiteSet, loaded: Loaded, opts: { finder?: FinderOptions; minScore?: number } = {}): Promise<SuiteRow[]> {
+export async function suiteRows(set: SuiteSet, loaded: Loaded, opts: { finder?: FinderOptions; minScore?: number; split?: string } = {}): Promise<SuiteRow[]> {
   const queries = readJsonl<EvalQuery>(join(ROOT, set.queries));
   const finder = createFinder(loaded.artifact, { alwaysLoaded: [], ...opts.finder });
   const splits = [...new Set(queries.map((q) => q.split ?? "all"))].sort();
   const rows: SuiteRow[] = [];
-  for (const split of [...splits, "all"]) {
+  for (const split of opts.split ? [opts.split] : [...splits, "all"]) {
     const qs = split === "all" ? queries : queries.filter((q) => (q.split ?? "all") === split);
     if (split === "all" && splits.length === 1 && splits[0] === "all") continue;
     const m = new Metrics();

@@ -37,7 +37,7 @@ describe("registry rules", () => {
     expect(await check("many-mistakes")).toMatchInlineSnapshot(`
       [
         "error YAML_SYNTAX families/weather/alerts.yaml:6 - $: YAML syntax: Nested mappings are not allowed in compact mappings (line 6); a plain value containing ": " (colon and space) reads as a nested key: quote the value (\`description: "Returns: the list"\`), or check the indentation of the line below",
-        "error UNKNOWN_KEY families/weather/tools.yaml:7 weather.current $.tools[0].timeout: unknown key \`timeout\`: a http tool takes \`name\`, \`description\`, \`input_schema\`, \`output_schema\`, \`timeout_secs\`, \`tags\`, \`read_only\`, \`destructive\`, \`idempotent\`, \`consequential\`, \`affects\`, \`impact\`, \`kind\`, \`method\`, \`url\`, \`headers\`, \`query\`, \`body\`, \`output\`",
+        "error UNKNOWN_KEY families/weather/tools.yaml:7 weather.current $.tools[0].timeout: unknown key \`timeout\`: a http tool takes \`name\`, \`description\`, \`input_schema\`, \`output_schema\`, \`timeout_secs\`, \`tags\`, \`examples\`, \`aliases\`, \`read_only\`, \`destructive\`, \`idempotent\`, \`consequential\`, \`affects\`, \`impact\`, \`kind\`, \`method\`, \`url\`, \`headers\`, \`query\`, \`body\`, \`output\`",
         "error SCHEMA_INVALID families/weather/tools.yaml:10 weather.current $.tools[0].input_schema.requird: unknown keyword \`requird\` (did you mean \`required\`?): it would be ignored, so the schema would not enforce it (vendor keywords start with \`x-\`)",
         "error SCHEMA_INVALID families/weather/tools.yaml:12 weather.current $.tools[0].input_schema.properties.city["such as Paris."]: \`such as Paris.\` is a key with no value: in a YAML flow map \`{…}\` a comma ends the value of \`description\` and starts a new key; quote the value (\`description: "City name, such as Paris."\`)",
         "error TEMPLATE_REFERENCE families/weather/tools.yaml:5 weather.current $.tools[0].url: template \`{{input.unit}}\` references \`unit\`, which is not a property of the input_schema",
@@ -291,6 +291,19 @@ describe("registry rules", () => {
         "error BAD_NAME catalogs/tools.jsonl:3 imported.123go $[2].name: tool name \`123go\` must start with a letter and use only letters, digits, \`_\`, \`-\` and \`.\`",
         "error SCHEMA_INVALID catalogs/tools.jsonl:4 imported.rate $[3].input_schema.properties.n.exclusiveMinimum: not a valid JSON Schema: exclusiveMinimum must be number",
         "error NAME_COLLISION catalogs/tools.jsonl:5 imported.Search $[4]: \`imported.Search\` collides with \`imported.search\` defined in catalogs/tools.jsonl:1 $[0]: names that differ only by case or \`_\`/\`-\`/\`.\` are one tool to the gateway",
+      ]
+    `);
+  });
+
+  it("bounds search hints (count, length, empty) and warns on a hint repeated within a tool or across tools", async () => {
+    expect(await check("search-hints")).toMatchInlineSnapshot(`
+      [
+        "error SEARCH_HINT_LIMIT families/demo/tools.yaml:7 demo.hex $.tools[0].examples: 9 examples: at most 8; keep the ones a user is most likely to say",
+        "warning SEARCH_HINT_DUPLICATE families/demo/tools.yaml:6 demo.hex $.tools[0].aliases[2]: the alias repeats aliases[0]: remove one",
+        "error SEARCH_HINT_LIMIT families/demo/tools.yaml:6 demo.hex $.tools[0].aliases[3]: the alias is 58 characters: at most 40",
+        "error SEARCH_HINT_LIMIT families/demo/tools.yaml:12 demo.empty $.tools[1].examples[1]: an empty example: remove it",
+        "warning SEARCH_HINT_DUPLICATE families/machine/tools.yaml:8 machine.disk $.tools[1].examples[0]: "is the machine running low" is also in examples of \`machine.memory\` (families/machine/tools.yaml:2 $.tools[0]): find cannot tell the two apart by it; keep it on the tool that serves it",
+        "warning SEARCH_HINT_DUPLICATE families/machine/tools.yaml:8 machine.disk $.tools[1].aliases[1]: "Storage" is also in aliases of \`machine.memory\` (families/machine/tools.yaml:2 $.tools[0]): find cannot tell the two apart by it; keep it on the tool that serves it",
       ]
     `);
   });

@@ -2,7 +2,7 @@
 import { emitArtifact } from "../../../../../build/artifact.js";
 import type { CatalogTool, FamilyInfo } from "../../../../../registry/contract/artifact.js";
 
-type Spec = { desc: string; params?: Record<string, string>; tags?: string[] };
+type Spec = { desc: string; params?: Record<string, string>; tags?: string[]; aliases?: string[]; examples?: string[] };
 
 const FAMILIES: Record<string, [string, Record<string, Spec>]> = {
   weather: [
@@ -54,6 +54,13 @@ const FAMILIES: Record<string, [string, Record<string, Spec>]> = {
       get_share_price: { desc: "Get the latest share price for a ticker symbol.", params: { symbol: "Ticker" }, tags: ["quote", "stock"] },
     },
   ],
+  system: [
+    "Facts about the machine.",
+    {
+      memory: { desc: "Show the total and free memory of the machine.", aliases: ["RAM"] },
+      quantity: { desc: "Convert a quantity between units.", params: { value: "Amount" }, examples: ["how many feet is three meters"] },
+    },
+  ],
   builtin: [
     "Tools implemented in the gateway.",
     {
@@ -80,6 +87,8 @@ export function catalog(): { families: FamilyInfo[]; tools: CatalogTool[] } {
         governance: {},
         timeout_ms: 60_000,
         ...(spec.tags ? { tags: spec.tags } : {}),
+        ...(spec.aliases ? { aliases: spec.aliases } : {}),
+        ...(spec.examples ? { examples: spec.examples } : {}),
         backend: { kind: "builtin", handler: verb },
         source: `test/${family}`,
       });

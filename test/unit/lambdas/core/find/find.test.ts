@@ -54,6 +54,11 @@ describe("ranking", () => {
     expect((await top("必应搜索关键词"))[0]).toBe("bing.bing_search");
   });
 
+  it("finds a tool by an alias or an example its author wrote, words its description does not contain", async () => {
+    expect((await top("how much RAM is left"))[0]).toBe("system.memory");
+    expect((await top("feet in a mile", { min_score: 0 }))[0]).toBe("system.quantity");
+  });
+
   it("returns a tool named exactly first, with score 1", async () => {
     const r = await finder.find({ query: "files.write_file" });
     expect(r.tools[0]).toMatchObject({ name: "files.write_file", score: 1 });
