@@ -1,8 +1,9 @@
 // The registry CLI: the only place in build/ that prints and exits.
 //   check   [--registry DIR] [--format text|json|github]      exit 0 clean, 1 problems, 2 usage
 //   build   [--registry DIR] [--out DIR]
-//   pull    --url URL --family NAME [--registry DIR] [--out FILE] [--header NAME=VALUE]...
-//   import  --jsonl FILE --family NAME [--registry DIR] [--description TEXT] [--optional]
+//   pull    --url URL --family NAME [--registry DIR] [--out FILE] [--header NAME=VALUE]... [--replace]
+//   import  --jsonl FILE --family NAME [--registry DIR] [--description TEXT] [--optional] [--replace]
+//   import-openapi --spec FILE|URL --family NAME [--operations GLOB]... [--registry DIR] [--description TEXT] [--optional] [--replace]
 //   migrate [--registry DIR] [--check]
 //   schema  [--out DIR] [--check]
 import { resolve } from "node:path";
@@ -15,15 +16,22 @@ import { FORMATS, formatDiagnostics, type Format } from "./report.js";
 const USAGE = `usage: tsx build/cli.ts <command> [options]
   check   [--registry DIR] [--format text|json|github]   validate the registry, report every problem
   build   [--registry DIR] [--out DIR]                    write the artifact (default dist/artifact)
-  pull    --url URL --family NAME [--registry DIR] [--out FILE] [--header NAME=VALUE]...
+  pull    --url URL --family NAME [--registry DIR] [--out FILE] [--header NAME=VALUE]... [--replace]
                                                           snapshot an MCP server's tools/list
-  import  --jsonl FILE --family NAME [--registry DIR] [--description TEXT] [--optional]
+  import  --jsonl FILE --family NAME [--registry DIR] [--description TEXT] [--optional] [--replace]
                                                           add a family from a JSONL catalog
+  import-openapi --spec FILE|URL --family NAME [--operations GLOB]... [--registry DIR]
+          [--description TEXT] [--optional] [--replace]   add http tools from an OpenAPI 3.0/3.1 document
   migrate [--registry DIR] [--check]                      bring registry files to the current version
   schema  [--out DIR] [--check]                           publish the format as JSON Schema
 `;
 
 class UsageError extends Error {}
+
+const EDITED = { added: "added to", replaced: "replaced in", unchanged: "unchanged in" } as const;
+
+/** Left-out operations listed one per line before the rest are counted. */
+const SKIPPED_SHOWN = 20;
 
 type Io = {
   out: (s: string) => void;
@@ -81,6 +89,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
           registry: { type: "string", default: "registry" },
           out: { type: "string" },
           header: { type: "string", multiple: true, default: [] },
+          replace: { type: "boolean", default: false },
         });
         const { pullSnapshot } = await import("./pull.js");
         const headers: Record<string, string> = {};
@@ -95,9 +104,12 @@ export async function run(argv: string[], io: Io): Promise<number> {
           registry: v.registry,
           out: v.out,
           headers,
+          replace: v.replace,
           ...(io.env ? { env: io.env } : {}),
         });
-        io.out(`${r.tools} tools from ${r.server} written to ${r.file}${r.familyAdded ? `; family \`${v.family}\` added to families.yaml` : ""}\n`);
+        io.out(
+          `${r.tools} tools from ${r.server} written to ${r.file}${r.family && r.family !== "unchanged" ? `; family \`${v.family}\` ${EDITED[r.family]} families.yaml` : ""}\n`,
+        );
         return 0;
       }
       case "import": {
@@ -107,6 +119,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
           registry: { type: "string", default: "registry" },
           description: { type: "string" },
           optional: { type: "boolean", default: false },
+          replace: { type: "boolean", default: false },
         });
         const { importJsonl } = await import("./import-jsonl.js");
         const r = await importJsonl({
@@ -115,10 +128,41 @@ export async function run(argv: string[], io: Io): Promise<number> {
           registry: v.registry,
           description: v.description,
           required: !v.optional,
+          replace: v.replace,
         });
         io.out(
-          `${r.tools} tools copied to ${r.file}${r.familyAdded ? `; family \`${v.family}\` added to families.yaml` : ""}; run \`npm run registry:check\`\n`,
+          `${r.tools} tools copied to ${r.file}${r.family !== "unchanged" ? `; family \`${v.family}\` ${EDITED[r.family]} families.yaml` : ""}; run \`npm run registry:check\`\n`,
         );
+        return 0;
+      }
+      case "import-openapi": {
+        const v = args(rest, {
+          spec: { type: "string" },
+          family: { type: "string" },
+          operations: { type: "string", multiple: true, default: [] },
+          registry: { type: "string", default: "registry" },
+          description: { type: "string" },
+          optional: { type: "boolean", default: false },
+          replace: { type: "boolean", default: false },
+        });
+        const { importOpenApi } = await import("./import-openapi.js");
+        const r = await importOpenApi({
+          spec: need(v.spec, "--spec"),
+          family: need(v.family, "--family"),
+          registry: v.registry,
+          operations: v.operations,
+          description: v.description,
+          required: !v.optional,
+          replace: v.replace,
+        });
+        io.out(`${r.tools} tools from ${r.selected} operations written to ${r.file}; family \`${v.family}\` ${EDITED[r.family]} families.yaml\n`);
+        io.out(`variables to set where the gateway runs: ${r.variables.join(", ")}\n`);
+        if (r.skipped.length > 0) {
+          io.out(`${r.skipped.length} operation(s) left out:\n`);
+          for (const s of r.skipped.slice(0, SKIPPED_SHOWN)) io.out(`  ${s.operation}: ${s.reason}\n`);
+          if (r.skipped.length > SKIPPED_SHOWN) io.out(`  … and ${r.skipped.length - SKIPPED_SHOWN} more\n`);
+        }
+        io.out("run `npm run registry:check`\n");
         return 0;
       }
       case "migrate": {

@@ -1,7 +1,8 @@
-// Add a family entry to families.yaml without disturbing its comments or layout (pull and import use it).
+// Add or replace one family entry of families.yaml, changing only that entry's text: the rest of the
+// file (comments, anchors, flow maps, long lines) stays byte for byte. pull and the imports use it.
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { isMap, isSeq, parseDocument } from "yaml";
+import { isMap, isSeq, parseDocument, stringify, type YAMLMap } from "yaml";
 import type { FamilySource, FamilyVariable } from "../registry/contract/family.js";
 import { FAMILY_NAME_RE } from "../registry/contract/names.js";
 import { FAMILIES_FILE } from "./load.js";
@@ -13,6 +14,8 @@ export type NewFamily = {
   source: FamilySource;
   /** The `${NAME}`s its source reads (the family sees no others). */
   variables?: Record<string, Partial<FamilyVariable>>;
+  /** Origins its http tools may reach. */
+  egress?: string[];
 };
 
 export function assertFamilyName(name: string): void {
@@ -21,11 +24,37 @@ export function assertFamilyName(name: string): void {
   }
 }
 
+/** `added`: appended; `unchanged`: a family of that name with the same source exists; `replaced`: `replace` rewrote it. */
+export type FamilyEdit = "added" | "unchanged" | "replaced";
+
+function entryOf(family: NewFamily): Record<string, unknown> {
+  const entry: Record<string, unknown> = { name: family.name, description: family.description };
+  if (family.required === false) entry.required = false;
+  entry.source = family.source;
+  if (family.egress) entry.egress = family.egress;
+  if (family.variables && Object.keys(family.variables).length > 0) entry.variables = family.variables;
+  return entry;
+}
+
+/** The entry as a block sequence item whose dash sits at column `indent`. */
+function itemText(family: NewFamily, indent: number): string {
+  const pad = " ".repeat(indent);
+  return stringify([entryOf(family)], { lineWidth: 0 })
+    .trimEnd()
+    .split("\n")
+    .map((l) => pad + l)
+    .join("\n")
+    .concat("\n");
+}
+
+const columnOf = (text: string, offset: number) => offset - (text.lastIndexOf("\n", offset - 1) + 1);
+
 /**
- * Append the family unless one of that name exists; a same-named family with another source is refused
- * (the registry would silently change where a family comes from). Returns whether the file changed.
+ * Append the family unless one of that name exists. A same-named family with another source is refused
+ * (the registry would silently change where a family comes from) unless `replace` is set, which rewrites
+ * that entry in place.
  */
-export async function addFamily(registry: string, family: NewFamily): Promise<boolean> {
+export async function upsertFamily(registry: string, family: NewFamily, opts: { replace?: boolean } = {}): Promise<FamilyEdit> {
   const path = join(registry, FAMILIES_FILE);
   let text: string;
   try {
@@ -33,27 +62,43 @@ export async function addFamily(registry: string, family: NewFamily): Promise<bo
   } catch {
     text = "version: 1\nfamilies: []\n";
   }
-  const doc = parseDocument(text, { uniqueKeys: true });
+  const doc = parseDocument(text, { uniqueKeys: true, keepSourceTokens: true });
   if (doc.errors.length > 0) throw new Error(`${path}: ${doc.errors[0]!.message.split("\n")[0]}: fix it before adding a family`);
   if (!isMap(doc.contents)) throw new Error(`${path} is not a mapping`);
-  let seq = doc.get("families");
-  if (!isSeq(seq)) {
-    seq = doc.createNode([]);
-    doc.set("families", seq);
-  }
-  const list = seq as { items: unknown[] };
-  for (const item of list.items) {
-    if (isMap(item) && item.get("name") === family.name) {
-      const existing = JSON.stringify((item.toJSON() as { source?: unknown }).source);
-      if (existing === JSON.stringify(family.source)) return false;
-      throw new Error(`family \`${family.name}\` already exists in ${path} with source ${existing}`);
+  const seq = doc.get("families", true);
+  const items = isSeq(seq) ? seq.items : [];
+  const existing = items.find((item): item is YAMLMap => isMap(item) && item.get("name") === family.name);
+  let next: string;
+  if (existing) {
+    const source = JSON.stringify((existing.toJSON() as { source?: unknown }).source);
+    if (!opts.replace) {
+      if (source === JSON.stringify(family.source)) return "unchanged";
+      throw new Error(`family \`${family.name}\` already exists in ${path} with source ${source}: pass --replace to replace it`);
     }
+    const [start, end] = existing.range!;
+    // The item's text starts after `- `: the dash is two columns left of it.
+    const replacement = itemText(family, columnOf(text, start) - 2)
+      .trimStart()
+      .slice(2);
+    next = text.slice(0, start) + replacement + text.slice(end);
+  } else if (isSeq(seq) && !seq.flow && items.length > 0) {
+    const last = items[items.length - 1] as YAMLMap;
+    const end = last.range![1];
+    const gap = items.length > 1 ? text.slice((items[items.length - 2] as YAMLMap).range![1], last.range![0]) : "";
+    const head = text.slice(0, end) + (text.slice(0, end).endsWith("\n") ? "" : "\n");
+    next = head + (/\n\s*\n/.test(`\n${gap}`) ? "\n" : "") + itemText(family, columnOf(text, last.range![0]) - 2) + text.slice(end);
+  } else {
+    // No block list to append to (a new file, `families: []`): this one edit rewrites the list.
+    doc.set("families", doc.createNode([...items.map((i) => (isMap(i) ? i.toJSON() : i)), entryOf(family)]));
+    next = doc.toString({ lineWidth: 0 });
   }
-  const entry: Record<string, unknown> = { name: family.name, description: family.description };
-  if (family.required === false) entry.required = false;
-  entry.source = family.source;
-  if (family.variables && Object.keys(family.variables).length > 0) entry.variables = family.variables;
-  list.items.push(doc.createNode(entry));
-  await writeFile(path, doc.toString());
-  return true;
+  const check = parseDocument(next, { uniqueKeys: true });
+  if (check.errors.length > 0) throw new Error(`${path}: the edit would make the file invalid (${check.errors[0]!.message.split("\n")[0]}); nothing written`);
+  await writeFile(path, next);
+  return existing ? "replaced" : "added";
+}
+
+/** Append the family unless one of that name exists (see upsertFamily). Returns whether the file changed. */
+export async function addFamily(registry: string, family: NewFamily): Promise<boolean> {
+  return (await upsertFamily(registry, family)) === "added";
 }

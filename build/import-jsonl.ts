@@ -2,13 +2,13 @@
 // The file is copied into `<registry>/catalogs/` so the registry stays self-contained, then listed.
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { addFamily, assertFamilyName } from "./families-edit.js";
+import { assertFamilyName, upsertFamily, type FamilyEdit } from "./families-edit.js";
 import { parseJsonl } from "./sources/jsonl.js";
 import { firstSentence } from "./validate/description.js";
 
-export type ImportOptions = { jsonl: string; family: string; registry: string; description?: string; required?: boolean };
+export type ImportOptions = { jsonl: string; family: string; registry: string; description?: string; required?: boolean; replace?: boolean };
 
-export async function importJsonl(o: ImportOptions): Promise<{ file: string; tools: number; familyAdded: boolean }> {
+export async function importJsonl(o: ImportOptions): Promise<{ file: string; tools: number; familyAdded: boolean; family: FamilyEdit }> {
   assertFamilyName(o.family);
   const text = await readFile(o.jsonl, "utf8");
   const { tools, errors } = parseJsonl(text);
@@ -22,11 +22,15 @@ export async function importJsonl(o: ImportOptions): Promise<{ file: string; too
   await writeFile(file, text.endsWith("\n") ? text : text + "\n");
   const fromServer = tools.find((t) => t.server_description)?.server_description;
   const description = o.description ?? (fromServer ? firstSentence(fromServer) : `Tools imported from the ${o.family} catalog.`);
-  const familyAdded = await addFamily(o.registry, {
-    name: o.family,
-    description,
-    ...(o.required === false ? { required: false } : {}),
-    source: { jsonl: rel },
-  });
-  return { file, tools: tools.length, familyAdded };
+  const family = await upsertFamily(
+    o.registry,
+    {
+      name: o.family,
+      description,
+      ...(o.required === false ? { required: false } : {}),
+      source: { jsonl: rel },
+    },
+    { replace: o.replace ?? false },
+  );
+  return { file, tools: tools.length, familyAdded: family === "added", family };
 }

@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { FamilyVariable } from "../registry/contract/family.js";
 import { ENV_REF_RE, FORMAT_VERSION } from "../registry/contract/tool.js";
 import type { SnapshotFile } from "../registry/contract/snapshot.js";
-import { addFamily, assertFamilyName } from "./families-edit.js";
+import { assertFamilyName, upsertFamily, type FamilyEdit } from "./families-edit.js";
 
 export type PullOptions = {
   /** Endpoint; `${ENV}` references are expanded for the request and kept verbatim in families.yaml. */
@@ -18,6 +18,8 @@ export type PullOptions = {
   out?: string;
   headers?: Record<string, string>;
   env?: NodeJS.ProcessEnv;
+  /** Rewrite the family's entry when it exists with another source. */
+  replace?: boolean;
 };
 
 const MAX_PAGES = 1000;
@@ -72,7 +74,7 @@ export function pulledVariables(url: string, headers: Record<string, string> = {
   return out;
 }
 
-export async function pullSnapshot(o: PullOptions): Promise<{ file: string; tools: number; server: string; familyAdded: boolean }> {
+export async function pullSnapshot(o: PullOptions): Promise<{ file: string; tools: number; server: string; familyAdded: boolean; family?: FamilyEdit }> {
   assertFamilyName(o.family);
   const env = o.env ?? process.env;
   const headers = Object.fromEntries(Object.entries(o.headers ?? {}).map(([k, v]) => [k, expandEnv(v, env)]));
@@ -81,14 +83,24 @@ export async function pullSnapshot(o: PullOptions): Promise<{ file: string; tool
   await mkdir(dirname(file), { recursive: true });
   await writeFile(file, JSON.stringify(snapshot, null, 2) + "\n");
   const rel = relative(o.registry, file).split(sep).join("/");
-  let familyAdded = false;
+  let family: FamilyEdit | undefined;
   if (!rel.startsWith("..")) {
-    familyAdded = await addFamily(o.registry, {
-      name: o.family,
-      description: `Tools of the MCP server ${snapshot.server.name}.`,
-      source: { mcp: { snapshot: rel, url: o.url, ...(o.headers && Object.keys(o.headers).length ? { headers: o.headers } : {}) } },
-      variables: pulledVariables(o.url, o.headers),
-    });
+    family = await upsertFamily(
+      o.registry,
+      {
+        name: o.family,
+        description: `Tools of the MCP server ${snapshot.server.name}.`,
+        source: { mcp: { snapshot: rel, url: o.url, ...(o.headers && Object.keys(o.headers).length ? { headers: o.headers } : {}) } },
+        variables: pulledVariables(o.url, o.headers),
+      },
+      { replace: o.replace ?? false },
+    );
   }
-  return { file, tools: snapshot.tools.length, server: `${snapshot.server.name} ${snapshot.server.version}`, familyAdded };
+  return {
+    file,
+    tools: snapshot.tools.length,
+    server: `${snapshot.server.name} ${snapshot.server.version}`,
+    familyAdded: family === "added",
+    ...(family ? { family } : {}),
+  };
 }

@@ -6,7 +6,18 @@ import type { CatalogTool } from "../../registry/contract/artifact.js";
 import { derivedEgress, originOf, splitUrlTemplate } from "../../registry/contract/egress.js";
 import type { BackendContext, BackendOutput, ToolBackend } from "../core/call/types.js";
 import { ToolbeltError } from "../core/errors.js";
-import { renderJson, renderString, renderValue, Secrets, stringify, substituteEnv, type Encoder, type RenderContext } from "./templates.js";
+import {
+  lookup,
+  renderJson,
+  renderString,
+  renderValue,
+  Secrets,
+  soleInputPath,
+  stringify,
+  substituteEnv,
+  type Encoder,
+  type RenderContext,
+} from "./templates.js";
 import type { FamilyViews } from "./variables.js";
 
 export type HttpBackendOptions = {
@@ -195,7 +206,12 @@ export function createHttpBackend(options: HttpBackendOptions): ToolBackend {
         for (const item of Array.isArray(v) ? v : [v]) url.searchParams.append(key, stringify(item));
       }
       const headers = new Headers();
-      for (const [key, template] of Object.entries(b.headers ?? {})) headers.set(key, renderString(template, rc, headerValue(tool.name)));
+      for (const [key, template] of Object.entries(b.headers ?? {})) {
+        // A header that is one argument is left out when the caller omits it, as a query parameter is.
+        const sole = soleInputPath(template);
+        if (sole !== undefined && lookup(args, sole) === undefined) continue;
+        headers.set(key, renderString(template, rc, headerValue(tool.name)));
+      }
       if (!headers.has("accept")) headers.set("accept", b.output === "json" ? "application/json" : "*/*");
       let body: string | undefined;
       if (b.body !== undefined && b.method !== "GET") {

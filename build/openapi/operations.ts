@@ -1,0 +1,318 @@
+// OpenAPI operations → http tool definitions of one family, deterministically: the same document and
+// options always give the same tools in the same order. Input: a document whose `$ref`s are resolved.
+import { createHash } from "node:crypto";
+import type * as z from "zod";
+import type { FamilyVariable } from "../../registry/contract/family.js";
+import { globMatcher } from "../../registry/contract/globs.js";
+import { canonicalName, fullName, MAX_TOOL_NAME, RESERVED_ARGUMENT_KEYS } from "../../registry/contract/names.js";
+import type { HttpTool } from "../../registry/contract/tool.js";
+import { firstSentence, MAX_DESCRIPTION } from "../validate/description.js";
+import { isRecord } from "../validate/finding.js";
+import { toJsonSchema } from "./schema.js";
+
+type Obj = Record<string, unknown>;
+/** An http tool as written in a tool file. */
+export type HttpToolYaml = z.input<typeof HttpTool>;
+
+/** The methods an http tool may use; HEAD, OPTIONS and TRACE operations are left out. */
+export const METHODS = ["get", "put", "post", "delete", "patch"] as const;
+const IGNORED_METHODS = ["head", "options", "trace"];
+
+export type Operation = { id: string | undefined; method: (typeof METHODS)[number]; path: string; item: Obj; op: Obj };
+export type Skipped = { operation: string; reason: string };
+
+export type OpenApiFamily = {
+  tools: HttpToolYaml[];
+  variables: Record<string, Partial<FamilyVariable>>;
+  egress: string[];
+  skipped: Skipped[];
+};
+
+const label = (o: Pick<Operation, "id" | "method" | "path">) => o.id ?? `${o.method.toUpperCase()} ${o.path}`;
+
+/** Every operation of the document in document order, and those whose method no http tool has. */
+export function operationsOf(doc: Obj): { operations: Operation[]; skipped: Skipped[] } {
+  const operations: Operation[] = [];
+  const skipped: Skipped[] = [];
+  for (const [path, item] of Object.entries(isRecord(doc.paths) ? doc.paths : {})) {
+    if (!isRecord(item)) continue;
+    for (const [key, op] of Object.entries(item)) {
+      if (!isRecord(op)) continue;
+      const id = typeof op.operationId === "string" ? op.operationId : undefined;
+      if ((METHODS as readonly string[]).includes(key)) operations.push({ id, method: key as Operation["method"], path, item, op });
+      else if (IGNORED_METHODS.includes(key))
+        skipped.push({ operation: label({ id, method: key as Operation["method"], path }), reason: `${key.toUpperCase()} is not a method http tools use` });
+    }
+  }
+  return { operations, skipped };
+}
+
+/** Operations whose operationId (or tool verb) matches one of the globs; all of them when none is given. */
+export function selectOperations(operations: Operation[], globs: readonly string[]): Operation[] {
+  if (globs.length === 0) return operations;
+  const match = globMatcher(globs);
+  return operations.filter((o) => (o.id !== undefined && match(o.id)) || match(verbOf(o)));
+}
+
+/** `GITHUB` for family `github`: the prefix of the variables an imported family declares. */
+export const variablePrefix = (family: string) => family.toUpperCase().replace(/[^A-Z0-9]+/g, "_");
+
+const upperSnake = (name: string) =>
+  name
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "");
+
+/** The tool verb: the operationId with `/` and spaces as dots, else `get_pets_petId` from method and path. */
+export function verbOf(o: Pick<Operation, "id" | "method" | "path">): string {
+  const raw = o.id ?? `${o.method}_${o.path.replace(/[{}]/g, "").split("/").filter(Boolean).join("_")}`;
+  const verb = raw
+    .replace(/[/\s]+/g, ".")
+    .replace(/[^A-Za-z0-9_.-]+/g, "_")
+    .replace(/[_-]*\.[._-]*/g, ".")
+    .replace(/^[^A-Za-z]+/, "")
+    .replace(/[._-]+$/, "");
+  return verb || `${o.method}_operation`;
+}
+
+/** Verbs that fit the name policy: at most MAX_TOOL_NAME with the family, distinct under canonicalName. */
+function uniqueVerbs(family: string, ops: Operation[]): string[] {
+  const seen = new Set<string>();
+  return ops.map((o) => {
+    let verb = verbOf(o);
+    const room = MAX_TOOL_NAME - family.length - 1;
+    if (verb.length > room) verb = `${verb.slice(0, room - 9)}_${createHash("sha256").update(verb).digest("hex").slice(0, 8)}`;
+    let candidate = verb;
+    for (let n = 2; seen.has(canonicalName(fullName(family, candidate))); n++) candidate = `${verb.slice(0, room - 4)}_${n}`;
+    seen.add(canonicalName(fullName(family, candidate)));
+    return candidate;
+  });
+}
+
+/** One sentence of at most MAX_DESCRIPTION characters from the summary, else the description, else the route. */
+export function toolDescription(o: Operation): string {
+  const clean = (v: unknown) => (typeof v === "string" ? firstSentence(v.replace(/\s+/g, " ").trim()) : "");
+  const text = clean(o.op.summary) || clean(o.op.description) || `${o.method.toUpperCase()} ${o.path}.`;
+  return text.length > MAX_DESCRIPTION ? `${text.slice(0, MAX_DESCRIPTION - 1).trimEnd()}…` : text;
+}
+
+const INPUT_NAME_RE = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
+/** A name `{{input.x}}` can reference and the gateway accepts as an argument. */
+const inputName = (raw: string) => {
+  let n = raw.replace(/[^A-Za-z0-9_$-]+/g, "_").replace(/_+$/, "");
+  if (!INPUT_NAME_RE.test(n)) n = `p_${n}`;
+  return RESERVED_ARGUMENT_KEYS.includes(n) ? `${n}_` : n;
+};
+
+const JSON_TYPE_RE = /^application\/(?:[\w.+-]+\+)?json\b/i;
+/** The first JSON media type of a content map, and its media object. */
+const firstJson = (content: unknown): { type: string; media: Obj } | undefined => {
+  if (!isRecord(content)) return undefined;
+  const type = Object.keys(content).find((k) => JSON_TYPE_RE.test(k));
+  const media = type !== undefined ? content[type] : undefined;
+  return type !== undefined && isRecord(media) ? { type, media } : undefined;
+};
+
+/** A parameter's schema with its description and example, as an input property. */
+function parameterSchema(p: Obj): Obj | boolean {
+  const media = isRecord(p.content) ? Object.values(p.content).find(isRecord) : undefined;
+  const converted = toJsonSchema(p.schema ?? media?.schema ?? { type: "string" });
+  if (typeof converted === "boolean") return converted;
+  const out: Obj = { ...converted };
+  if (typeof p.description === "string" && p.description.trim()) out.description = p.description.trim();
+  if (out.examples === undefined) {
+    const named = isRecord(p.examples) ? Object.values(p.examples).flatMap((e) => (isRecord(e) && "value" in e ? [e.value] : [])) : [];
+    if (p.example !== undefined) out.examples = [p.example];
+    else if (named.length > 0) out.examples = named;
+  }
+  if (p.deprecated === true) out.deprecated = true;
+  return out;
+}
+
+type Auth = { headers: Record<string, string>; query: Record<string, string>; variables: Record<string, Partial<FamilyVariable>> };
+
+/**
+ * The credentials an operation sends: its first security requirement whose schemes this importer can
+ * express (each a declared secret), none when the document allows anonymous calls (`{}`) first or only.
+ */
+function authOf(doc: Obj, o: Operation, prefix: string): Auth | string {
+  const requirements = Array.isArray(o.op.security) ? o.op.security : Array.isArray(doc.security) ? doc.security : [];
+  const schemes = isRecord(doc.components) && isRecord(doc.components.securitySchemes) ? doc.components.securitySchemes : {};
+  const reasons: string[] = [];
+  for (const req of requirements) {
+    if (!isRecord(req)) continue;
+    const auth: Auth = { headers: {}, query: {}, variables: {} };
+    let ok = true;
+    for (const name of Object.keys(req)) {
+      const s = schemes[name];
+      const variable = `${prefix}_${upperSnake(name) || "CREDENTIAL"}`;
+      const ref = `\${${variable}}`;
+      const declare = (description: string) => (auth.variables[variable] = { secret: true, description });
+      const type = isRecord(s) ? s.type : undefined;
+      const httpScheme = isRecord(s) && typeof s.scheme === "string" ? s.scheme.toLowerCase() : "";
+      if (type === "http" && httpScheme === "bearer") {
+        auth.headers.Authorization = `Bearer ${ref}`;
+        declare(`Bearer token for the security scheme \`${name}\``);
+      } else if (type === "http" && httpScheme === "basic") {
+        auth.headers.Authorization = `Basic ${ref}`;
+        declare(`Base64 of \`user:password\` for the security scheme \`${name}\``);
+      } else if (type === "oauth2" || type === "openIdConnect") {
+        auth.headers.Authorization = `Bearer ${ref}`;
+        declare(`OAuth access token for the security scheme \`${name}\``);
+      } else if (type === "apiKey" && isRecord(s) && typeof s.name === "string" && (s.in === "header" || s.in === "query")) {
+        (s.in === "header" ? auth.headers : auth.query)[s.name] = ref;
+        declare(`API key sent as the ${s.in} \`${s.name}\` (security scheme \`${name}\`)`);
+      } else {
+        ok = false;
+        reasons.push(`security scheme \`${name}\` (${String(type)}${isRecord(s) && s.in ? ` in ${String(s.in)}` : httpScheme ? ` ${httpScheme}` : ""})`);
+      }
+    }
+    if (ok) return auth;
+  }
+  return reasons.length > 0 ? `needs ${reasons.join(" or ")}, which an http tool cannot send` : { headers: {}, query: {}, variables: {} };
+}
+
+/** The http tool for one operation, or why there is none. */
+function toolOf(doc: Obj, o: Operation, verb: string, base: string, prefix: string): { tool: HttpToolYaml; variables: Auth["variables"] } | string {
+  if (o.op.deprecated === true) return "deprecated";
+  const auth = authOf(doc, o, prefix);
+  if (typeof auth === "string") return auth;
+  // Operation parameters override path-item ones with the same name and location.
+  const params = new Map<string, Obj>();
+  for (const p of [...(Array.isArray(o.item.parameters) ? o.item.parameters : []), ...(Array.isArray(o.op.parameters) ? o.op.parameters : [])]) {
+    if (isRecord(p) && typeof p.name === "string" && typeof p.in === "string") params.set(`${p.in} ${p.name}`, p);
+  }
+  const properties: Obj = {};
+  const required: string[] = [];
+  const query: Record<string, string> = {};
+  const headers: Record<string, string> = {};
+  const pathArgs = new Map<string, string>();
+  const claim = (raw: string, where: string) => {
+    let n = inputName(raw);
+    if (Object.hasOwn(properties, n)) n = inputName(`${raw}_${where}`);
+    return n;
+  };
+  for (const p of params.values()) {
+    const name = p.name as string;
+    if (p.in === "cookie") {
+      if (p.required === true) return `needs the cookie \`${name}\`, which an http tool cannot send`;
+      continue;
+    }
+    if (p.in === "header" && ["accept", "content-type", "authorization"].includes(name.toLowerCase())) continue;
+    const arg = claim(name, String(p.in));
+    properties[arg] = parameterSchema(p);
+    if (p.required === true || p.in === "path") required.push(arg);
+    const ref = `{{input.${arg}}}`;
+    if (p.in === "path") pathArgs.set(name, arg);
+    else if (p.in === "query") query[name] = ref;
+    else if (p.in === "header") headers[name] = ref;
+  }
+  let missing: string | undefined;
+  const path = o.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const arg = pathArgs.get(name);
+    if (arg === undefined) missing ??= name;
+    return `{{input.${arg}}}`;
+  });
+  if (missing !== undefined) return `path parameter \`{${missing}}\` is not declared`;
+
+  let body: unknown;
+  const rb = isRecord(o.op.requestBody) ? o.op.requestBody : undefined;
+  if (rb && isRecord(rb.content) && Object.keys(rb.content).length > 0) {
+    const json = firstJson(rb.content);
+    if (!json) return `its request body is ${Object.keys(rb.content).join(", ")}, not JSON`;
+    // The backend sends application/json unless told otherwise (merge-patch+json and other JSON types).
+    if (json.type.toLowerCase() !== "application/json") headers["Content-Type"] = json.type;
+    const schema = toJsonSchema(json.media.schema ?? {});
+    const props = isRecord(schema) && isRecord(schema.properties) ? schema.properties : undefined;
+    const bodyRequired = isRecord(schema) && Array.isArray(schema.required) ? (schema.required as string[]) : [];
+    // An object body becomes top-level arguments when nothing is lost: plain properties, no name taken.
+    const flat =
+      isRecord(schema) &&
+      props !== undefined &&
+      (schema.type === "object" || schema.type === undefined) &&
+      !["allOf", "anyOf", "oneOf", "not", "if", "additionalProperties", "patternProperties"].some((k) => k in schema) &&
+      Object.keys(props).every((k) => INPUT_NAME_RE.test(k) && !RESERVED_ARGUMENT_KEYS.includes(k) && !Object.hasOwn(properties, k)) &&
+      (rb.required === true || bodyRequired.length === 0);
+    if (flat) {
+      Object.assign(properties, props);
+      required.push(...bodyRequired);
+      body = Object.fromEntries(Object.keys(props).map((k) => [k, `{{input.${k}}}`]));
+    } else {
+      const arg = claim("body", "request");
+      properties[arg] =
+        typeof schema === "boolean" ? schema : { ...schema, ...(typeof rb.description === "string" ? { description: rb.description.trim() } : {}) };
+      if (rb.required === true) required.push(arg);
+      body = `{{input.${arg}}}`;
+    }
+  }
+
+  const method = o.method.toUpperCase() as HttpToolYaml["method"];
+  const allHeaders = { ...headers, ...auth.headers };
+  const allQuery = { ...query, ...auth.query };
+  const tool: HttpToolYaml = {
+    name: verb,
+    kind: "http",
+    method,
+    url: `${base}${path}`,
+    ...(Object.keys(allHeaders).length ? { headers: allHeaders } : {}),
+    ...(Object.keys(allQuery).length ? { query: allQuery } : {}),
+    ...(body !== undefined ? { body } : {}),
+    output: outputOf(o.op),
+    description: toolDescription(o),
+    ...(Array.isArray(o.op.tags) && o.op.tags.length ? { tags: o.op.tags.filter((t): t is string => typeof t === "string") } : {}),
+    ...(method === "GET" ? { read_only: true, idempotent: true } : {}),
+    ...(method === "PUT" ? { idempotent: true } : {}),
+    ...(method === "DELETE" ? { destructive: true, idempotent: true } : {}),
+    input_schema: { type: "object", additionalProperties: false, ...(required.length ? { required: [...new Set(required)] } : {}), properties },
+  };
+  return { tool, variables: auth.variables };
+}
+
+/** `json` unless the first success response has content and none of it is JSON. */
+function outputOf(op: Obj): "json" | "text" {
+  const responses = isRecord(op.responses) ? op.responses : {};
+  const success = Object.keys(responses)
+    .filter((k) => /^2/.test(k))
+    .sort()
+    .map((k) => responses[k])
+    .find((r) => isRecord(r) && isRecord(r.content) && Object.keys(r.content).length > 0);
+  return isRecord(success) && !firstJson(success.content) ? "text" : "json";
+}
+
+/** The first server's URL with its variables at their defaults, for the base URL variable's description. */
+export function serverUrl(doc: Obj): string | undefined {
+  const s = Array.isArray(doc.servers) ? doc.servers.find(isRecord) : undefined;
+  if (!s || typeof s.url !== "string") return undefined;
+  const vars = isRecord(s.variables) ? s.variables : {};
+  return s.url.replace(/\{([^}]+)\}/g, (m, name: string) => {
+    const v = vars[name];
+    return isRecord(v) && typeof v.default === "string" ? v.default : m;
+  });
+}
+
+/** The family an OpenAPI document's selected operations make: tools, the variables they read, egress. */
+export function familyFromOpenApi(doc: Obj, family: string, ops: Operation[]): OpenApiFamily {
+  const prefix = variablePrefix(family);
+  const baseVar = `${prefix}_BASE_URL`;
+  const base = `\${${baseVar}}`;
+  const server = serverUrl(doc);
+  const variables: OpenApiFamily["variables"] = {
+    [baseVar]: {
+      description: `Base URL of the API without a trailing slash${server ? `; the document's first server is ${server}` : ""}`,
+    },
+  };
+  const skipped: Skipped[] = [];
+  const tools: HttpToolYaml[] = [];
+  const verbs = uniqueVerbs(family, ops);
+  ops.forEach((o, i) => {
+    const r = toolOf(doc, o, verbs[i]!, base, prefix);
+    if (typeof r === "string") skipped.push({ operation: label(o), reason: r });
+    else {
+      tools.push(r.tool);
+      Object.assign(variables, r.variables);
+    }
+  });
+  tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { tools, variables, egress: [base], skipped };
+}
