@@ -1,10 +1,11 @@
 // All per-tool rules of a tool file entry (already parsed by the zod schema), collected, never first-fail.
 import { MAX_TOOL_NAME, TOOL_NAME_RE, VERB_RE, fullName } from "../../registry/contract/names.js";
-import type { ToolDef } from "../../registry/contract/tool.js";
+import { BUILTIN_HANDLERS, type ToolDef } from "../../registry/contract/tool.js";
 import { checkDescription } from "./description.js";
 import { checkUrlOrigin } from "./egress.js";
 import { isRecord, type Finding } from "./finding.js";
 import { checkGovernance } from "./governance.js";
+import { closest } from "./issues.js";
 import { checkInputSchema, checkJsonSchema } from "./json-schema.js";
 import { checkFreeText, checkNamedValues, checkUrl } from "./secrets.js";
 import { checkSearchHints } from "./search-hints.js";
@@ -78,6 +79,14 @@ export function checkToolDef(family: FamilyScope, t: ToolDef): Finding[] {
       variableFields.push(...templates);
       break;
     case "builtin":
+      if (!(BUILTIN_HANDLERS as readonly string[]).includes(t.handler)) {
+        const hint = closest(t.handler, BUILTIN_HANDLERS);
+        out.push({
+          code: "INVALID_VALUE",
+          at: ["handler"],
+          message: `\`${t.handler}\` is not a builtin handler of this gateway, so every call would fail: use one of ${BUILTIN_HANDLERS.map((h) => `\`${h}\``).join(", ")}${hint ? ` (did you mean \`${hint}\`?)` : ""}, or another kind (http, mcp, exec, prompt)`,
+        });
+      }
       break;
   }
   for (const f of templates) out.push(...checkTemplate(f, props));

@@ -91,10 +91,13 @@ export const ExecTool = z.strictObject({
   output: z.enum(["text", "json"]).default("text"),
 });
 
+/** The handlers the gateway implements (lambdas/backends/builtin.ts); a tool file naming another is a check error. */
+export const BUILTIN_HANDLERS = ["find", "call", "reshape"] as const;
+
 export const BuiltinTool = z.strictObject({
   ...common,
   kind: z.literal("builtin"),
-  handler: z.string().describe("Name of the gateway-implemented handler, e.g. find, call, reshape"),
+  handler: z.string().describe(`Name of the gateway-implemented handler: ${BUILTIN_HANDLERS.join(", ")}`),
 });
 
 export const PromptTool = z.strictObject({

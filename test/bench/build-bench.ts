@@ -106,7 +106,7 @@ function tool(family: string, i: number, r: () => number) {
     description,
     input_schema,
     ...governance,
-    handler: `${family}.${verb}`,
+    handler: "reshape",
     output_schema: { type: "object", properties: { ok: { type: "boolean" } } },
   };
 }

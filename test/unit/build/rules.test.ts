@@ -25,6 +25,15 @@ describe("registry rules", () => {
     expect(reg.policy?.principals[0]?.id).toBe("dev");
   });
 
+  it("regression (issue #10): a builtin handler the gateway does not implement is a check error, not a 501 at call time", async () => {
+    expect(await check("unknown-builtin-handler")).toMatchInlineSnapshot(`
+      [
+        "error INVALID_VALUE families/demo/tools.yaml:3 demo.nope $.tools[0].handler: \`nope\` is not a builtin handler of this gateway, so every call would fail: use one of \`find\`, \`call\`, \`reshape\`, or another kind (http, mcp, exec, prompt)",
+        "error INVALID_VALUE families/demo/tools.yaml:4 demo.typo $.tools[1].handler: \`reshap\` is not a builtin handler of this gateway, so every call would fail: use one of \`find\`, \`call\`, \`reshape\` (did you mean \`reshape\`?), or another kind (http, mcp, exec, prompt)",
+      ]
+    `);
+  });
+
   it("reports an unknown key with the key, the tool and a suggestion", async () => {
     expect(await check("unknown-key")).toMatchInlineSnapshot(`
       [
