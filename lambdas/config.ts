@@ -35,7 +35,17 @@ export type Config = {
   fileRoots?: string[];
 };
 
-export const DEFAULT_SURFACE_BOUNDS: SurfaceBounds = { maxTools: 30, maxSchemaBytes: 24 * 1024, pinBudgetBytes: 8 * 1024 };
+/**
+ * maxTokens: the issue's target for a surface with a brief of up to 8 tools (README "Token economy");
+ * manifestMaxTokens: room for about 30 compact families (~33 o200k tokens each) when no brief fills the surface.
+ */
+export const DEFAULT_SURFACE_BOUNDS: SurfaceBounds = {
+  maxTools: 30,
+  maxSchemaBytes: 24 * 1024,
+  pinBudgetBytes: 8 * 1024,
+  maxTokens: 1500,
+  manifestMaxTokens: 1000,
+};
 export const DEFAULT_HTTP_LIMITS: HttpLimits = { maxBodyBytes: 64 * 1024, maxUrlChars: 4096 };
 export const DEFAULT_SESSION_TTL_SECS = 3600;
 
@@ -118,6 +128,8 @@ const EnvSchema = z.object({
   TOOLBELT_SURFACE_MAX_TOOLS: positiveInt(DEFAULT_SURFACE_BOUNDS.maxTools),
   TOOLBELT_SURFACE_MAX_BYTES: positiveInt(DEFAULT_SURFACE_BOUNDS.maxSchemaBytes),
   TOOLBELT_PIN_BUDGET_BYTES: positiveInt(DEFAULT_SURFACE_BOUNDS.pinBudgetBytes),
+  TOOLBELT_SURFACE_MAX_TOKENS: positiveInt(DEFAULT_SURFACE_BOUNDS.maxTokens),
+  TOOLBELT_MANIFEST_MAX_TOKENS: positiveInt(DEFAULT_SURFACE_BOUNDS.manifestMaxTokens),
   TOOLBELT_MAX_BODY_BYTES: positiveInt(DEFAULT_HTTP_LIMITS.maxBodyBytes),
   TOOLBELT_MAX_URL_CHARS: positiveInt(DEFAULT_HTTP_LIMITS.maxUrlChars),
   TOOLBELT_EXEC: onOff,
@@ -142,6 +154,8 @@ export function loadConfig(env: Env = process.env): Config {
       maxTools: e.TOOLBELT_SURFACE_MAX_TOOLS,
       maxSchemaBytes: e.TOOLBELT_SURFACE_MAX_BYTES,
       pinBudgetBytes: e.TOOLBELT_PIN_BUDGET_BYTES,
+      maxTokens: e.TOOLBELT_SURFACE_MAX_TOKENS,
+      manifestMaxTokens: e.TOOLBELT_MANIFEST_MAX_TOKENS,
     },
     http: {
       maxBodyBytes: e.TOOLBELT_MAX_BODY_BYTES,

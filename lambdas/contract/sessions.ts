@@ -23,8 +23,23 @@ export const SurfaceTool = z.object({
 });
 export type SurfaceTool = z.infer<typeof SurfaceTool>;
 
-export const ManifestFamily = z.object({ name: z.string(), description: z.string(), tool_count: int(), examples: z.array(z.string()) });
+export const ManifestFamily = z.object({
+  name: z.string(),
+  description: described(z.string(), "The family's first sentence, shortened"),
+  tool_count: described(int(), "Tools of the family you may call"),
+  examples: described(z.array(z.string()), "A few of its verbs"),
+});
 export type ManifestFamily = z.infer<typeof ManifestFamily>;
+
+export const Manifest = z.object({
+  families: described(
+    z.array(ManifestFamily),
+    "The families that fit the manifest's token budget, most relevant first: the brief's, then the session's pins, then the largest",
+  ),
+  omitted: described(z.object({ families: int(), tools: int() }), "Granted families (and their tools) left out to stay within the budget"),
+  note: described(z.string(), "The closing line: how many more families exist, and that toolbelt.find reaches every granted tool"),
+});
+export type Manifest = z.infer<typeof Manifest>;
 
 export const SizeFigure = z.object({
   tools: int(),
@@ -53,9 +68,15 @@ export type Pin = z.infer<typeof Pin>;
 export const Surface = z.object({
   narrowed: z.boolean(),
   reason: described(z.string(), "Which bound decided, in words"),
-  bounds: z.object({ max_tools: int(), max_schema_bytes: int(), pin_budget_bytes: int() }),
+  bounds: z.object({
+    max_tools: int(),
+    max_schema_bytes: int(),
+    pin_budget_bytes: int(),
+    max_tokens: described(int(), "Token budget of the whole surface: the manifest gets what the tools leave, up to manifest_max_tokens"),
+    manifest_max_tokens: int(),
+  }),
   tools: z.array(SurfaceTool),
-  manifest: z.object({ families: z.array(ManifestFamily) }),
+  manifest: Manifest,
   pins: z.object({ used_bytes: int(), budget_bytes: int(), tools: z.array(Pin) }),
   size: described(z.object({ surface: SizeFigure, catalog: SizeFigure }), "The surface as served vs. the full granted catalog advertised in the same shape"),
 });

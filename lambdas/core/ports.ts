@@ -41,6 +41,10 @@ export type SurfaceBounds = {
   maxSchemaBytes: number;
   /** Schema-byte budget for pinned tools (declared and always-loaded tools do not count). */
   pinBudgetBytes: number;
+  /** Token budget of the whole surface (o200k_base): the capability manifest gets what the tools leave. */
+  maxTokens: number;
+  /** The manifest's own cap within that budget. */
+  manifestMaxTokens: number;
 };
 
 export type SessionRecord = {

@@ -38,6 +38,8 @@ export type Sessions = {
   /** The session if it exists, is the caller's and has not expired; SESSION_NOT_FOUND / SESSION_EXPIRED otherwise. */
   get(id: string, caller: Caller): Promise<SessionRecord>;
   surface(session: SessionRecord, caller: Caller): Surface;
+  /** The surface a session opened now with this declaration would have (no pins): what MCP's list and instructions advertise. */
+  opening(caller: Caller, declared: readonly string[]): Surface;
   /** The names on the session's belt: `surface(...).tools`' names, by the same rules, without building the surface. */
   beltNames(session: SessionRecord, caller: Caller): string[];
   /** The catalog tools the session's brief declares that the caller is granted (declared ∩ granted). */
@@ -92,7 +94,7 @@ export function createSessions(deps: SessionsDeps): Sessions {
     new ToolbeltError("SESSION_NOT_FOUND", `no session ${id} for this API key: open one with POST /v1/sessions`, { session: id });
 
   // One input for the surface and for the belt's names, so both follow the same rules.
-  const surfaceInput = (session: SessionRecord, { granted }: Caller) => {
+  const surfaceInput = (session: Pick<SessionRecord, "declared" | "pins">, { granted }: Caller) => {
     return {
       artifact: deps.artifact,
       granted,
@@ -152,6 +154,8 @@ export function createSessions(deps: SessionsDeps): Sessions {
     get: load,
 
     surface: (session, caller) => computeSurface(surfaceInput(session, caller)),
+
+    opening: (caller, declared) => computeSurface(surfaceInput({ declared: [...declared], pins: [] }, caller)),
 
     beltNames: (session, caller) => beltNames(surfaceInput(session, caller)),
 

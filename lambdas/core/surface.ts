@@ -6,9 +6,9 @@ import { manifestEntry, surfaceEntry } from "../../registry/contract/surface-ent
 import type { Artifact, Pin, SurfaceBounds } from "./ports.js";
 import { globMatcher } from "../../registry/contract/globs.js";
 import { isMetaToolName, metaToolDefinition } from "../contract/meta-tools.js";
-import type { BeltReason, ManifestFamily, SizeFigure, Surface, SurfaceTool } from "../contract/sessions.js";
+import type { BeltReason, Manifest, ManifestFamily, SizeFigure, Surface, SurfaceTool } from "../contract/sessions.js";
 
-export type { BeltReason, ManifestFamily, SizeFigure, Surface, SurfaceTool };
+export type { BeltReason, Manifest, ManifestFamily, SizeFigure, Surface, SurfaceTool };
 
 export type SurfaceInput = {
   artifact: Pick<Artifact, "tools" | "families" | "byName">;
@@ -55,13 +55,85 @@ function capabilityManifest(families: readonly FamilyInfo[], grantedTools: reado
   return families.filter((f) => byFamily.has(f.name)).map((f) => manifestEntry(f, byFamily.get(f.name) ?? []));
 }
 
+/** What an entry costs: the build's o200k_base count, or bytes / 4 (which overstates, so a budget still holds). */
+const costOf = (tokens: number | undefined, value: unknown) => tokens ?? Math.ceil(byteSize(value) / 4);
+
+/** The closing line: what was left out, the first of it by name, and that find reaches it all. */
+function closing(total: number, omitted: readonly ManifestFamily[], named: number): Pick<Manifest, "omitted" | "note"> {
+  const tools = omitted.reduce((n, f) => n + f.tool_count, 0);
+  const names = omitted.slice(0, named).map((f) => `${f.name} (${f.tool_count})`);
+  if (named < omitted.length) names.push(`${omitted.length - named} others`);
+  const list = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : (names[0] ?? "");
+  const n = omitted.length;
+  const note =
+    n === 0
+      ? `Every family you may use is listed (${total}); toolbelt.find searches all their tools.`
+      : `${n} more ${n === 1 ? "family" : "families"} (${tools} tools) ${n === 1 ? "is" : "are"} not listed in full: ${list}. toolbelt.find searches every family you may use.`;
+  return { omitted: { families: omitted.length, tools }, note };
+}
+
+/** A family named in the closing line: name, count and separators are short pieces, so bytes / 3 plus the punctuation. */
+const nameCost = (f: ManifestFamily) => Math.ceil(f.name.length / 3) + 4;
+
+/**
+ * The capability manifest within `room` tokens: families most relevant first (the brief's declared
+ * tools, then the session's pins, most recent first, then the principal's largest granted families,
+ * then registry order), in full while they fit, then by name in the closing line while those fit; the
+ * closing line counts what was left out. The order is the session's, so it is computed per surface (a
+ * sort of the granted families, no tokenizer).
+ */
+function budgetedManifest(
+  view: GrantedView,
+  room: number,
+  isDeclared: (name: string) => boolean,
+  pins: readonly Pin[],
+): { manifest: Manifest; tokens: number[] } {
+  const declared = new Map<string, number>();
+  for (const t of view.grantedTools) if (isDeclared(t.name)) declared.set(t.family, (declared.get(t.family) ?? 0) + 1);
+  const pinned = new Map<string, number>();
+  for (const p of pins) {
+    const family = view.familyOf.get(p.name);
+    if (family !== undefined) pinned.set(family, Math.max(pinned.get(family) ?? 0, p.last_used));
+  }
+  const all = view.manifest.families;
+  const order = all.map((_, i) => i);
+  order.sort((a, b) => {
+    const fa = all[a]!.name;
+    const fb = all[b]!.name;
+    return (
+      (declared.get(fb) ?? 0) - (declared.get(fa) ?? 0) || (pinned.get(fb) ?? 0) - (pinned.get(fa) ?? 0) || all[b]!.tool_count - all[a]!.tool_count || a - b
+    );
+  });
+  // The budget counts conservatively (a separator per entry, names at bytes / 3); `tokens` are the best estimates the size figure adds up.
+  const tokens: number[] = [];
+  // The closing line is always there: its longest form without names is reserved first.
+  let used = costOf(undefined, closing(all.length, all, 0)) + 4;
+  let full = 0;
+  for (; full < order.length; full++) {
+    const i = order[full]!;
+    const cost = costOf(view.manifestTokens[i], all[i]);
+    if (used + cost + 1 > room) break;
+    used += cost + 1;
+    tokens.push(cost);
+  }
+  const omitted = order.slice(full).map((i) => all[i]!);
+  let named = 0;
+  while (named < omitted.length && used + nameCost(omitted[named]!) <= room) used += nameCost(omitted[named++]!);
+  const families = order.slice(0, full).map((i) => all[i]!);
+  const rest = closing(all.length, omitted, named);
+  tokens.push(costOf(undefined, rest));
+  return { manifest: { families, ...rest }, tokens };
+}
+
 /** The per-principal part of a surface: depends only on the artifact and the grants, so callers may cache it. */
 export type GrantedView = {
   grantedTools: CatalogTool[];
   metaEntries: Entry[];
   grantedEntries: Entry[];
   grantedBytes: number;
-  manifest: { families: ManifestFamily[] };
+  /** Every granted family's manifest entry, in registry order (the full catalog's manifest). */
+  manifest: Manifest;
+  familyOf: ReadonlyMap<string, string>;
   /** The build's token counts of the meta entries and of the manifest's families, in their order. */
   metaTokens: (number | undefined)[];
   manifestTokens: (number | undefined)[];
@@ -79,7 +151,8 @@ export function grantedView(artifact: SurfaceInput["artifact"], granted: (name: 
     return { name, model_name: modelName(name), ...def };
   });
   const grantedEntries = grantedTools.map(toolEntry);
-  const manifest = { families: capabilityManifest(artifact.families, grantedTools) };
+  const families = capabilityManifest(artifact.families, grantedTools);
+  const manifest = { families, ...closing(families.length, [], 0) };
   const metaTokens = META_TOOLS.map((name) => artifact.byName.get(name)?.tokens);
   const familyTokens = new Map(artifact.families.map((f) => [f.name, f.tokens]));
   const manifestTokens = manifest.families.map((f) => familyTokens.get(f.name));
@@ -89,12 +162,14 @@ export function grantedView(artifact: SurfaceInput["artifact"], granted: (name: 
     grantedEntries,
     grantedBytes: byteSize(grantedEntries),
     manifest,
+    familyOf: new Map(grantedTools.map((t) => [t.name, t.family])),
     metaTokens,
     manifestTokens,
     catalog: figure(metaEntries.length + grantedEntries.length, byteSize({ tools: [...metaEntries, ...grantedEntries], manifest }), [
       ...metaTokens,
       ...grantedTools.map((t) => t.tokens),
       ...manifestTokens,
+      costOf(undefined, closing(families.length, [], 0)),
     ]),
   };
 }
@@ -113,6 +188,7 @@ export function declarationMatcher(patterns: readonly string[]): (name: string) 
 }
 
 type BeltRules = {
+  isDeclared: (name: string) => boolean;
   narrowed: boolean;
   overCount: boolean;
   overBytes: boolean;
@@ -130,7 +206,7 @@ function beltRules(input: SurfaceInput, view: GrantedView): BeltRules {
   const pinned = new Set(input.pins.map((p) => p.name));
   const reasonOf = (name: string): BeltReason | undefined =>
     isAlwaysLoaded(name) ? "always" : isDeclared(name) ? "declared" : pinned.has(name) ? "pinned" : narrowed ? undefined : "granted";
-  return { narrowed, overCount, overBytes, reasonOf };
+  return { isDeclared, narrowed, overCount, overBytes, reasonOf };
 }
 
 /** The names computeSurface would put on the belt, in the same order, without building entries or measuring bytes. */
@@ -145,8 +221,8 @@ export function beltNames(input: SurfaceInput & { view?: GrantedView }): string[
 export function computeSurface(input: SurfaceInput & { view?: GrantedView }): Surface {
   const { bounds, granted } = input;
   const view = input.view ?? grantedView(input.artifact, granted);
-  const { grantedTools, grantedEntries, metaEntries, grantedBytes, manifest } = view;
-  const { narrowed, overCount, overBytes, reasonOf } = beltRules(input, view);
+  const { grantedTools, grantedEntries, metaEntries, grantedBytes } = view;
+  const { isDeclared, narrowed, overCount, overBytes, reasonOf } = beltRules(input, view);
   const reason = overCount
     ? `granted catalog has ${grantedTools.length} tools, over the bound of ${bounds.maxTools}`
     : overBytes
@@ -156,7 +232,7 @@ export function computeSurface(input: SurfaceInput & { view?: GrantedView }): Su
   // The view's entries are reused as they are (grantedEntries[i] is grantedTools[i]'s entry); `entries` is the
   // surface without the on_belt field, as it is measured.
   const entries: Entry[] = [...metaEntries];
-  const tokenCounts = [...view.metaTokens, ...view.manifestTokens];
+  const tokenCounts = [...view.metaTokens];
   const tools: SurfaceTool[] = metaEntries.map((e) => ({ ...e, on_belt: "meta" }));
   grantedTools.forEach((t, i) => {
     const why = reasonOf(t.name);
@@ -166,12 +242,23 @@ export function computeSurface(input: SurfaceInput & { view?: GrantedView }): Su
     tokenCounts.push(t.tokens);
     tools.push({ ...e, on_belt: why });
   });
+  // The manifest gets what the tools leave of the surface's budget, up to its own cap.
+  const toolTokens = entries.reduce((n, e, i) => n + costOf(tokenCounts[i], e) + 1, ENVELOPE_TOKENS);
+  const room = Math.min(bounds.manifestMaxTokens, bounds.maxTokens - toolTokens);
+  const { manifest, tokens: manifestTokens } = budgetedManifest(view, room, isDeclared, input.pins);
+  tokenCounts.push(...manifestTokens);
 
   const livePins = input.pins.filter((p) => granted(p.name) && input.artifact.byName.has(p.name));
   return {
     narrowed,
     reason,
-    bounds: { max_tools: bounds.maxTools, max_schema_bytes: bounds.maxSchemaBytes, pin_budget_bytes: bounds.pinBudgetBytes },
+    bounds: {
+      max_tools: bounds.maxTools,
+      max_schema_bytes: bounds.maxSchemaBytes,
+      pin_budget_bytes: bounds.pinBudgetBytes,
+      max_tokens: bounds.maxTokens,
+      manifest_max_tokens: bounds.manifestMaxTokens,
+    },
     tools,
     manifest,
     pins: { used_bytes: livePins.reduce((n, p) => n + p.bytes, 0), budget_bytes: bounds.pinBudgetBytes, tools: livePins },

@@ -6,11 +6,12 @@ import type { CatalogTool } from "../../registry/contract/artifact.js";
 import type { BriefFile } from "../../registry/contract/brief.js";
 import { META_TOOLS, modelNameOf } from "../../registry/contract/names.js";
 import type { JsonSchema } from "../../registry/contract/schema-types.js";
+import { withoutExamples } from "../../registry/contract/surface-entry.js";
 import type { Caller } from "../core/ports.js";
 import { CallInput } from "../contract/call.js";
 import { FindInput } from "../contract/find.js";
 import { described, jsonSchema } from "../contract/schema.js";
-import { SessionId } from "../contract/sessions.js";
+import { SessionId, type Manifest } from "../contract/sessions.js";
 import { declarationMatcher } from "../core/surface.js";
 import * as z from "../core/zod-mini.js";
 
@@ -67,15 +68,15 @@ export function annotationsOf(t: Pick<CatalogTool, "governance" | "kind">): McpT
 
 const isObjectSchema = (s: JsonSchema | undefined): s is JsonSchema => typeof s === "object" && s !== null && (s as { type?: unknown }).type === "object";
 
-/** A catalog tool as a directly callable MCP tool, under its model-safe name. */
+/** A catalog tool as a directly callable MCP tool, under its model-safe name; its schemas as the REST surface shows them (no examples). */
 export function directTool(t: CatalogTool): McpTool {
   return {
     name: modelNameOf(t),
     title: t.name,
     description: t.description,
     // MCP requires object schemas; a registry schema without `type` (any JSON) is offered as an open object.
-    inputSchema: isObjectSchema(t.input_schema) ? t.input_schema : { type: "object" },
-    ...(isObjectSchema(t.output_schema) ? { outputSchema: t.output_schema } : {}),
+    inputSchema: isObjectSchema(t.input_schema) ? withoutExamples(t.input_schema) : { type: "object" },
+    ...(isObjectSchema(t.output_schema) ? { outputSchema: withoutExamples(t.output_schema) } : {}),
     annotations: annotationsOf(t),
   };
 }
@@ -131,6 +132,12 @@ function directCatalogTools(tools: readonly CatalogTool[], caller: Caller, isAlw
       modelNameOf(t) !== FIND_TOOL &&
       modelNameOf(t) !== CALL_TOOL,
   );
+}
+
+/** The capability manifest as the lines of MCP's instructions: one family a line, then the closing line. */
+export function manifestText(manifest: Manifest): string {
+  const lines = manifest.families.map((f) => `- ${f.name} (${f.tool_count} tools, such as ${f.examples.join(", ")}): ${f.description}`);
+  return [...(lines.length ? ["Tool families you may search:", ...lines] : []), manifest.note.replaceAll("toolbelt.find", FIND_TOOL)].join("\n");
 }
 
 export type ToolLists = {

@@ -29,7 +29,7 @@ afterAll(async () => {
 // alice is granted everything but admin.*: 8 of the 10 default tools.
 const aliceGranted = defaultTestTools().filter((t) => !t.name.startsWith("admin."));
 const grantedBytes = byteSize(aliceGranted.map(toolEntry));
-const bigBounds = { maxTools: 1000, maxSchemaBytes: 1 << 20, pinBudgetBytes: 8192 };
+const bigBounds = { maxTools: 1000, maxSchemaBytes: 1 << 20, pinBudgetBytes: 8192, maxTokens: 1500, manifestMaxTokens: 1000 };
 
 async function openSurface(surface: Partial<typeof bigBounds>, brief?: string): Promise<SessionJson> {
   const api = await startTestApi({ dynamo, config: { surface: { ...bigBounds, ...surface } } });
@@ -87,7 +87,10 @@ describe("pin-on-use", () => {
     const tools = ["git.log", "git.status", "notes.create", "notes.search"];
     // Room for about two pins.
     const budget = Math.max(...tools.map((n) => toolBytes(defaultTestTools().find((t) => t.name === n)!))) * 2 + 1;
-    const api = await startTestApi({ dynamo, config: { surface: { maxTools: 1, maxSchemaBytes: 1 << 20, pinBudgetBytes: budget } } });
+    const api = await startTestApi({
+      dynamo,
+      config: { surface: { maxTools: 1, maxSchemaBytes: 1 << 20, pinBudgetBytes: budget, maxTokens: 1500, manifestMaxTokens: 1000 } },
+    });
     try {
       const { session } = (await (await api.request("/v1/sessions", { json: { brief: "review" } })).json()) as SessionJson;
       const use = (name: string) => api.deps.sessions.recordUse(session.id, api.deps.policy.callerById("alice")!, name);
@@ -152,7 +155,7 @@ describe("50 parallel uses of one session", { timeout: 120_000 }, () => {
     }),
   );
   const input = testArtifactInput([...many, testTool("toolbelt.reshape")]);
-  const bounds = (pinBudgetBytes: number) => ({ maxTools: 5, maxSchemaBytes: 1 << 20, pinBudgetBytes });
+  const bounds = (pinBudgetBytes: number) => ({ maxTools: 5, maxSchemaBytes: 1 << 20, pinBudgetBytes, maxTokens: 1500, manifestMaxTokens: 1000 });
 
   it("loses no pin when the budget holds them all", async () => {
     const total = many.reduce((n, t) => n + toolBytes(t), 0);

@@ -58,6 +58,17 @@ describe.each(REVISIONS)("the MCP endpoint under %s", (revision) => {
     expect((await (await client(revision)).listTools()).tools).toEqual(tools);
   });
 
+  it("gives the REST surface's capability manifest as instructions: granted families only, and the closing line", async () => {
+    const c = await client(revision);
+    const text = c.instructions() ?? "";
+    const surface = (await (await api.request("/v1/sessions", { json: {} })).json()) as {
+      surface: { manifest: { families: { name: string }[]; note: string } };
+    };
+    for (const f of surface.surface.manifest.families) expect(text).toContain(`- ${f.name} (`);
+    expect(text).not.toContain("admin");
+    expect(text).toContain(surface.surface.manifest.note.replace("toolbelt.find", "find_tool"));
+  });
+
   it("finds a tool, calls it on server-everything, and a fresh client sees the pin through the belt", async () => {
     const first = await client(revision);
     const found = await call(first, "find_tool", { query: "add two numbers" });

@@ -73,6 +73,7 @@ export type AnyClient = {
   callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<Record<string, unknown>>;
   close(): Promise<void>;
   revision(): string | undefined;
+  instructions(): string | undefined;
 };
 
 export async function connect(url: string, key: string, revision: Revision, fetchImpl?: typeof fetch): Promise<AnyClient> {
@@ -86,6 +87,7 @@ export async function connect(url: string, key: string, revision: Revision, fetc
       callTool: (p) => client.callTool(p) as never,
       close: () => client.close(),
       revision: () => transport.protocolVersion,
+      instructions: () => client.getInstructions(),
     };
   }
   const client = new ClientV2(
@@ -98,5 +100,6 @@ export async function connect(url: string, key: string, revision: Revision, fetc
     callTool: (p) => client.callTool(p) as never,
     close: () => client.close(),
     revision: () => client.getNegotiatedProtocolVersion(),
+    instructions: () => client.getInstructions(),
   };
 }

@@ -22,7 +22,7 @@ async function setup(over: Partial<SessionsDeps> = {}) {
     artifact,
     briefs: new Map(testBriefs().map((b) => [b.name, b])),
     isAlwaysLoaded: globMatcher(["toolbelt.reshape"]),
-    bounds: { maxTools: 30, maxSchemaBytes: 1 << 20, pinBudgetBytes: 4096 },
+    bounds: { maxTools: 30, maxSchemaBytes: 1 << 20, pinBudgetBytes: 4096, maxTokens: 1500, manifestMaxTokens: 1000 },
     ttlSecs: 60,
     clock: () => now,
     retry: { sleep: async () => undefined },
@@ -88,7 +88,7 @@ describe("createSessions", () => {
 
   it("names exactly the surface's tools on the belt, narrowed or not, with a brief and pins", async () => {
     for (const maxTools of [30, 2]) {
-      const { sessions } = await setup({ bounds: { maxTools, maxSchemaBytes: 1 << 20, pinBudgetBytes: 4096 } });
+      const { sessions } = await setup({ bounds: { maxTools, maxSchemaBytes: 1 << 20, pinBudgetBytes: 4096, maxTokens: 1500, manifestMaxTokens: 1000 } });
       const plain = await sessions.open(alice);
       const review = await sessions.open(alice, "review");
       const notes = await sessions.open(alice, "notes");

@@ -6,7 +6,7 @@ import { countTokens } from "../../../../build/tokens.js";
 import { globMatcher } from "../../../../registry/contract/globs.js";
 import { defaultTestTools, memoryTestArtifact, testArtifactInput, testTool } from "../../../helpers/artifact.js";
 
-const bounds = { maxTools: 30, maxSchemaBytes: 24 * 1024, pinBudgetBytes: 4096 };
+const bounds = { maxTools: 30, maxSchemaBytes: 24 * 1024, pinBudgetBytes: 4096, maxTokens: 1500, manifestMaxTokens: 1000 };
 
 describe("computeSurface", () => {
   it("advertises the whole granted catalog under both bounds and says it did not narrow", async () => {
@@ -103,7 +103,64 @@ describe("computeSurface", () => {
     const huge = s.manifest.families.find((f) => f.name === "huge");
     expect(huge?.tool_count).toBe(2700);
     // The registry's granted examples first (verb_0001 is not granted), then the rest in name order.
-    expect(huge?.examples).toEqual(["verb_0000", "verb_0002", "verb_0003", "verb_0004"]);
+    expect(huge?.examples).toEqual(["verb_0000", "verb_0002", "verb_0003"]);
+  });
+
+  describe("the capability manifest's budget", () => {
+    // 1,000 families of 3 tools; the brief declares 6 tools in three families, one tool is pinned.
+    const many = Array.from({ length: 3000 }, (_, i) =>
+      testTool(`fam${String(Math.floor(i / 3)).padStart(4, "0")}.verb_${i % 3}`, { description: `Does task ${i} with a few words more.` }),
+    );
+    const declared = ["fam0500.verb_0", "fam0500.verb_1", "fam0500.verb_2", "fam0999.verb_0", "fam0999.verb_1", "fam0007.verb_2"];
+    const pins = [{ name: "fam0003.verb_1", bytes: 100, last_used: 5 }];
+    const budget = { ...bounds, maxTokens: 1500, manifestMaxTokens: 1000 };
+    const served = (s: ReturnType<typeof computeSurface>) =>
+      countTokens(JSON.stringify({ tools: s.tools.map(({ on_belt: _, ...rest }) => rest), manifest: s.manifest }));
+
+    it("holds the surface to its token budget at 1,000 families, the brief's and the pins' families first, and says how many more find reaches", async () => {
+      const meta = [testTool("toolbelt.find"), testTool("toolbelt.call")];
+      const artifact = await memoryTestArtifact(testArtifactInput([...meta, ...many], { always_loaded: [] }), { countTokens: true });
+      const s = computeSurface({ artifact, granted: () => true, isAlwaysLoaded: () => false, declared, pins, bounds: budget });
+      expect(s.size.surface.o200k_tokens).toBeLessThanOrEqual(1500);
+      expect(Math.abs(s.size.surface.o200k_tokens! - served(s))).toBeLessThanOrEqual(Math.ceil(served(s) * 0.02));
+      expect(served(s)).toBeLessThanOrEqual(1500);
+      expect(s.size.catalog.o200k_tokens).toBeGreaterThan(30 * 1500);
+      expect(s.manifest.families.slice(0, 4).map((f) => f.name)).toEqual(["fam0500", "fam0999", "fam0007", "fam0003"]);
+      const listed = s.manifest.families.length;
+      expect(listed).toBeGreaterThan(4);
+      expect(s.manifest.omitted).toEqual({ families: 1000 - listed, tools: 3 * (1000 - listed) });
+      expect(s.manifest.note).toMatch(
+        new RegExp(
+          `^${1000 - listed} more families \\(${3 * (1000 - listed)} tools\\) are not listed in full: .+ and \\d+ others\\. toolbelt\\.find searches every family you may use\\.$`,
+        ),
+      );
+      expect(s.bounds).toMatchObject({ max_tokens: 1500, manifest_max_tokens: 1000 });
+    });
+
+    it("gives the manifest what the tools leave, up to its own cap, and lists everything when it fits", async () => {
+      const artifact = await memoryTestArtifact(testArtifactInput(many.slice(0, 60), { always_loaded: [] }), { countTokens: true });
+      const input = { artifact, granted: () => true, isAlwaysLoaded: () => false, declared: [], pins: [] };
+      const roomy = computeSurface({ ...input, bounds: { ...budget, maxTokens: 100_000, manifestMaxTokens: 100_000 } });
+      expect(roomy.manifest.families).toHaveLength(20);
+      expect(roomy.manifest).toMatchObject({
+        omitted: { families: 0, tools: 0 },
+        note: "Every family you may use is listed (20); toolbelt.find searches all their tools.",
+      });
+      const capped = computeSurface({ ...input, bounds: { ...budget, maxTokens: 100_000, manifestMaxTokens: 200 } });
+      expect(countTokens(JSON.stringify(capped.manifest))).toBeLessThanOrEqual(200);
+      expect(capped.manifest.families.length).toBeLessThan(20);
+      // Tools past the whole budget leave the manifest only its closing line.
+      const none = computeSurface({ ...input, bounds: { ...budget, maxTokens: 50 } });
+      expect(none.manifest.families).toEqual([]);
+      expect(none.manifest.omitted).toEqual({ families: 20, tools: 60 });
+    });
+
+    it("holds the budget by bytes / 4 when the artifact carries no token counts", async () => {
+      const artifact = await memoryTestArtifact(testArtifactInput(many, { always_loaded: [] }));
+      const s = computeSurface({ artifact, granted: () => true, isAlwaysLoaded: () => false, declared, pins, bounds: budget });
+      expect(s.size.surface.approx_tokens).toBeLessThanOrEqual(1500);
+      expect(s.manifest.families.length).toBeGreaterThan(4);
+    });
   });
 
   it("measures tools by their serialized entry", () => {

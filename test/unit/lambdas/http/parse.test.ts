@@ -66,7 +66,11 @@ describe("paths (property: any path and method is answered below 500)", () => {
 describe("config and briefs", () => {
   it("parses the environment once, with defaults and checked numbers", () => {
     const c = loadConfig({ TOOLBELT_SURFACE_MAX_TOOLS: "12", TOOLBELT_ALWAYS_LOADED: "a.b, c.*", TOOLBELT_POLICY: '{"principals":[]}' });
-    expect(c.surface.maxTools).toBe(12);
+    expect(c.surface).toMatchObject({ maxTools: 12, maxTokens: 1500, manifestMaxTokens: 1000 });
+    expect(loadConfig({ TOOLBELT_SURFACE_MAX_TOKENS: "3000", TOOLBELT_MANIFEST_MAX_TOKENS: "400" }).surface).toMatchObject({
+      maxTokens: 3000,
+      manifestMaxTokens: 400,
+    });
     expect(c.alwaysLoaded).toEqual(["a.b", "c.*"]);
     expect(c.policyJson).toBe('{"principals":[]}');
     expect(c.table).toBe("toolbelt");
