@@ -28,7 +28,7 @@ const USAGE = `usage: tsx build/cli.ts <command> [options]
 
 class UsageError extends Error {}
 
-const EDITED = { added: "added to", replaced: "replaced in", unchanged: "unchanged in" } as const;
+const EDITED = { added: "added to", replaced: "replaced in", updated: "updated in", unchanged: "unchanged in" } as const;
 
 /** Left-out operations listed one per line before the rest are counted. */
 const SKIPPED_SHOWN = 20;

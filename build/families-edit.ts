@@ -2,7 +2,7 @@
 // file (comments, anchors, flow maps, long lines) stays byte for byte. pull and the imports use it.
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { isMap, isSeq, parseDocument, stringify, type YAMLMap } from "yaml";
+import { isMap, isScalar, isSeq, parseDocument, stringify, type YAMLMap } from "yaml";
 import type { FamilySource, FamilyVariable } from "../registry/contract/family.js";
 import { FAMILY_NAME_RE } from "../registry/contract/names.js";
 import { FAMILIES_FILE } from "./load.js";
@@ -24,8 +24,21 @@ export function assertFamilyName(name: string): void {
   }
 }
 
-/** `added`: appended; `unchanged`: a family of that name with the same source exists; `replaced`: `replace` rewrote it. */
-export type FamilyEdit = "added" | "unchanged" | "replaced";
+/**
+ * `added`: appended; `unchanged`: a family of that name with the same source exists; `replaced`: `replace`
+ * rewrote its entry; `updated`: `refresh` changed scalars of its entry in place.
+ */
+export type FamilyEdit = "added" | "unchanged" | "replaced" | "updated";
+
+/** A scalar of the family's entry to set, by its path inside the entry (`["source", "mcp", "url"]`). */
+export type ScalarEdit = { path: string[]; value: string };
+
+export type UpsertOptions = {
+  /** Rewrite an existing entry of that name whatever its source. */
+  replace?: boolean;
+  /** For an existing entry with another source: the scalar edits that make it this family's (a re-pull from a new URL), or undefined to refuse. */
+  refresh?: (existing: Record<string, unknown>) => ScalarEdit[] | undefined;
+};
 
 function entryOf(family: NewFamily): Record<string, unknown> {
   const entry: Record<string, unknown> = { name: family.name, description: family.description };
@@ -54,7 +67,7 @@ const columnOf = (text: string, offset: number) => offset - (text.lastIndexOf("\
  * (the registry would silently change where a family comes from) unless `replace` is set, which rewrites
  * that entry in place.
  */
-export async function upsertFamily(registry: string, family: NewFamily, opts: { replace?: boolean } = {}): Promise<FamilyEdit> {
+export async function upsertFamily(registry: string, family: NewFamily, opts: UpsertOptions = {}): Promise<FamilyEdit> {
   const path = join(registry, FAMILIES_FILE);
   let text: string;
   try {
@@ -70,11 +83,12 @@ export async function upsertFamily(registry: string, family: NewFamily, opts: { 
   const existing = items.find((item): item is YAMLMap => isMap(item) && item.get("name") === family.name);
   let next: string;
   if (existing) {
-    const source = JSON.stringify((existing.toJSON() as { source?: unknown }).source);
-    if (!opts.replace) {
-      if (source === JSON.stringify(family.source)) return "unchanged";
-      throw new Error(`family \`${family.name}\` already exists in ${path} with source ${source}: pass --replace to replace it`);
-    }
+    const current = existing.toJSON() as Record<string, unknown>;
+    const source = JSON.stringify(current.source);
+    if (!opts.replace && source === JSON.stringify(family.source)) return "unchanged";
+    const edits = opts.replace ? undefined : opts.refresh?.(current);
+    if (edits) return writeChecked(path, setScalars(text, existing, edits, path), "updated");
+    if (!opts.replace) throw new Error(`family \`${family.name}\` already exists in ${path} with source ${source}: pass --replace to replace it`);
     const [start, end] = existing.range!;
     // The item's text starts after `- `: the dash is two columns left of it.
     const replacement = itemText(family, columnOf(text, start) - 2)
@@ -92,10 +106,28 @@ export async function upsertFamily(registry: string, family: NewFamily, opts: { 
     doc.set("families", doc.createNode([...items.map((i) => (isMap(i) ? i.toJSON() : i)), entryOf(family)]));
     next = doc.toString({ lineWidth: 0 });
   }
+  return writeChecked(path, next, existing ? "replaced" : "added");
+}
+
+async function writeChecked(path: string, next: string, edit: FamilyEdit): Promise<FamilyEdit> {
   const check = parseDocument(next, { uniqueKeys: true });
   if (check.errors.length > 0) throw new Error(`${path}: the edit would make the file invalid (${check.errors[0]!.message.split("\n")[0]}); nothing written`);
   await writeFile(path, next);
-  return existing ? "replaced" : "added";
+  return edit;
+}
+
+/** Each scalar's source text replaced by the new value (plain when YAML reads it back unchanged, else double-quoted). */
+function setScalars(text: string, entry: YAMLMap, edits: ScalarEdit[], path: string): string {
+  const spans = edits.map((e) => {
+    const node = entry.getIn(e.path, true);
+    if (!isScalar(node) || !node.range)
+      throw new Error(`${path}: \`${e.path.join(".")}\` of the family is not a plain value; edit it by hand or pass --replace`);
+    const plain = stringify(e.value, { lineWidth: 0 }).trimEnd();
+    return { start: node.range[0], end: node.range[1], text: plain.includes("\n") ? JSON.stringify(e.value) : plain };
+  });
+  let out = text;
+  for (const s of spans.sort((a, b) => b.start - a.start)) out = out.slice(0, s.start) + s.text + out.slice(s.end);
+  return out;
 }
 
 /** Append the family unless one of that name exists (see upsertFamily). Returns whether the file changed. */

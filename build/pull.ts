@@ -7,7 +7,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { FamilyVariable } from "../registry/contract/family.js";
 import { ENV_REF_RE, FORMAT_VERSION } from "../registry/contract/tool.js";
 import type { SnapshotFile } from "../registry/contract/snapshot.js";
-import { assertFamilyName, upsertFamily, type FamilyEdit } from "./families-edit.js";
+import { assertFamilyName, upsertFamily, type FamilyEdit, type ScalarEdit } from "./families-edit.js";
+import { networkCause } from "./net-error.js";
 
 export type PullOptions = {
   /** Endpoint; `${ENV}` references are expanded for the request and kept verbatim in families.yaml. */
@@ -74,11 +75,41 @@ export function pulledVariables(url: string, headers: Record<string, string> = {
   return out;
 }
 
+/** The URL as written and, when it reads variables, where they pointed (origin and path: no query, no credentials). */
+function where(template: string, url: string): string {
+  if (template === url) return template;
+  let shown = "an invalid URL";
+  try {
+    const u = new URL(url);
+    shown = `${u.origin}${u.pathname}`;
+  } catch {}
+  return `${template} (${shown})`;
+}
+
+/**
+ * A re-pull of the same family and snapshot from another URL (a server on a new port) updates the
+ * entry's `url` in place; other headers or new variables need `--replace`.
+ */
+function refreshEdits(existing: Record<string, unknown>, snapshot: string, o: PullOptions): ScalarEdit[] | undefined {
+  const source = existing.source as { mcp?: { snapshot?: unknown; headers?: unknown } } | undefined;
+  if (source?.mcp?.snapshot !== snapshot) return undefined;
+  if (JSON.stringify(source.mcp.headers ?? {}) !== JSON.stringify(o.headers ?? {})) return undefined;
+  const declared = Object.keys((existing.variables as Record<string, unknown> | undefined) ?? {});
+  if (!Object.keys(pulledVariables(o.url, o.headers)).every((v) => declared.includes(v))) return undefined;
+  return [{ path: ["source", "mcp", "url"], value: o.url }];
+}
+
 export async function pullSnapshot(o: PullOptions): Promise<{ file: string; tools: number; server: string; familyAdded: boolean; family?: FamilyEdit }> {
   assertFamilyName(o.family);
   const env = o.env ?? process.env;
   const headers = Object.fromEntries(Object.entries(o.headers ?? {}).map(([k, v]) => [k, expandEnv(v, env)]));
-  const snapshot = await fetchSnapshot(expandEnv(o.url, env), headers);
+  const url = expandEnv(o.url, env);
+  let snapshot: SnapshotFile;
+  try {
+    snapshot = await fetchSnapshot(url, headers);
+  } catch (e) {
+    throw new Error(`cannot pull tools/list from ${where(o.url, url)}: ${networkCause(e)}`, { cause: e });
+  }
   const file = o.out ?? join(o.registry, "snapshots", `${o.family}.json`);
   await mkdir(dirname(file), { recursive: true });
   await writeFile(file, JSON.stringify(snapshot, null, 2) + "\n");
@@ -93,7 +124,7 @@ export async function pullSnapshot(o: PullOptions): Promise<{ file: string; tool
         source: { mcp: { snapshot: rel, url: o.url, ...(o.headers && Object.keys(o.headers).length ? { headers: o.headers } : {}) } },
         variables: pulledVariables(o.url, o.headers),
       },
-      { replace: o.replace ?? false },
+      { replace: o.replace ?? false, refresh: (existing) => refreshEdits(existing, rel, o) },
     );
   }
   return {

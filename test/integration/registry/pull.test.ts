@@ -27,8 +27,12 @@ async function startUpstream(): Promise<void> {
 
 /** Five tools served two per page, in an order that is not sorted, to test pagination and sorting. */
 async function startPaged(): Promise<void> {
+  ({ server: paged, url: pagedUrl } = await pagedServer());
+}
+
+async function pagedServer(): Promise<{ server: HttpServer; url: string }> {
   const names = ["zeta", "alpha", "mu", "beta", "omega"];
-  paged = createServer((req, res) => {
+  const paged = createServer((req, res) => {
     const server = new Server({ name: "paged", version: "0.1.0" }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, async (request) => {
       const start = Number(request.params?.cursor ?? 0);
@@ -41,8 +45,8 @@ async function startPaged(): Promise<void> {
     res.on("close", () => void transport.close().then(() => server.close()));
     void server.connect(transport).then(() => transport.handleRequest(req, res));
   });
-  await new Promise<void>((resolve) => paged!.listen(0, "127.0.0.1", resolve));
-  pagedUrl = `http://127.0.0.1:${(paged.address() as AddressInfo).port}/mcp`;
+  await new Promise<void>((resolve) => paged.listen(0, "127.0.0.1", resolve));
+  return { server: paged, url: `http://127.0.0.1:${(paged.address() as AddressInfo).port}/mcp` };
 }
 
 beforeAll(async () => {
@@ -107,7 +111,45 @@ describe("registry:pull", () => {
     const dir = await registryCopy();
     const r = await cli(["pull", "--url", `http://127.0.0.1:${port}/mcp`, "--family", "gone", "--registry", dir]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^pull: /);
     expect(r.stderr).not.toMatch(/\n\s+at /);
+    // It said only `fetch failed`: now the URL and the cause.
+    expect(r.stderr).toBe(
+      `pull: cannot pull tools/list from http://127.0.0.1:${port}/mcp: ECONNREFUSED (connection refused: is the server running, and on that port?)\n`,
+    );
+    const viaVariable = await cli(["pull", "--url", "${GONE_URL}", "--family", "gone", "--registry", dir], { GONE_URL: `http://127.0.0.1:${port}/mcp?key=k` });
+    expect(viaVariable.stderr).toMatch(
+      new RegExp(`^pull: cannot pull tools/list from \\$\\{GONE_URL\\} \\(http://127\\.0\\.0\\.1:${port}/mcp\\): ECONNREFUSED`),
+    );
+  });
+
+  it("regression (issue #10): re-pulls a family from a server on a new port (the stored port made a re-pull fail), changing only the url in families.yaml", async () => {
+    const dir = await registryCopy();
+    const first = await cli(["pull", "--url", pagedUrl, "--family", "paged", "--registry", dir]);
+    expect(first.code).toBe(0);
+    const before = await readFile(join(dir, "families.yaml"), "utf8");
+    const moved = await pagedServer();
+    try {
+      const again = await cli(["pull", "--url", moved.url, "--family", "paged", "--registry", dir]);
+      expect(again.stderr).toBe("");
+      expect(again.stdout).toMatch(/; family `paged` updated in families\.yaml\n$/);
+      expect(await readFile(join(dir, "families.yaml"), "utf8")).toBe(before.replace(pagedUrl, moved.url));
+      expect((await loadRegistry(dir)).diagnostics).toEqual([]);
+    } finally {
+      await new Promise<void>((resolve) => moved.server.close(() => resolve()));
+    }
+  });
+
+  it("refuses to turn another family into a pulled one unless --replace, which rewrites that entry only", async () => {
+    const dir = await registryCopy();
+    const before = await readFile(join(dir, "families.yaml"), "utf8");
+    const refused = await cli(["pull", "--url", pagedUrl, "--family", "imported", "--registry", dir]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/family `imported` already exists in .* with source \{"jsonl":"catalogs\/imported\.jsonl"\}: pass --replace to replace it/);
+    const replaced = await cli(["pull", "--url", pagedUrl, "--family", "imported", "--registry", dir, "--replace"]);
+    expect(replaced.stdout).toMatch(/; family `imported` replaced in families\.yaml\n$/);
+    const after = await readFile(join(dir, "families.yaml"), "utf8");
+    const start = before.indexOf("  - name: imported");
+    expect(after.slice(0, start)).toBe(before.slice(0, start));
+    expect(after.slice(start)).toContain(`url: ${pagedUrl}`);
   });
 });

@@ -2,6 +2,7 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { importJsonl } from "../../../build/import-jsonl.js";
 import { loadRegistry } from "../../../build/load.js";
@@ -85,5 +86,20 @@ describe("import", () => {
     // Importing the same family again changes nothing; a different source under the same name is refused.
     expect((await importJsonl({ jsonl: src, family: "websearch", registry: dir, required: false })).familyAdded).toBe(false);
     await expect(importJsonl({ jsonl: src, family: "git", registry: dir })).rejects.toThrow(/already exists/);
+  });
+
+  it("regression (issue #10): adds its family to the example registry's families.yaml without rewrapping 12 unrelated descriptions", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "toolbelt-import-"));
+    temps.push(dir);
+    const original = await readFile(fileURLToPath(new URL("../../../registry/families.yaml", import.meta.url)), "utf8");
+    await writeFile(join(dir, "families.yaml"), original);
+    const src = join(dir, "tools.jsonl");
+    await writeFile(src, `${JSON.stringify({ name: "search", description: "Search the web.", input_schema: { type: "object" } })}\n`);
+    await importJsonl({ jsonl: src, family: "websearch", registry: dir });
+    const after = await readFile(join(dir, "families.yaml"), "utf8");
+    expect(after.slice(0, original.length)).toBe(original);
+    expect(after.slice(original.length)).toBe(
+      "\n  - name: websearch\n    description: Tools imported from the websearch catalog.\n    source:\n      jsonl: catalogs/websearch.jsonl\n",
+    );
   });
 });
