@@ -4,6 +4,7 @@ import { BUILTIN_HANDLERS, type ToolDef } from "../../registry/contract/tool.js"
 import { checkDescription } from "./description.js";
 import { checkUrlOrigin } from "./egress.js";
 import { isRecord, type Finding } from "./finding.js";
+import { checkConventions } from "./conventions.js";
 import { checkGovernance } from "./governance.js";
 import { closest } from "./issues.js";
 import { checkInputSchema, checkJsonSchema } from "./json-schema.js";
@@ -92,5 +93,6 @@ export function checkToolDef(family: FamilyScope, t: ToolDef): Finding[] {
   for (const f of templates) out.push(...checkTemplate(f, props));
   out.push(...checkVariableRefs(variableFields, family));
   out.push(...checkGovernance(t, input, t.kind === "http" ? t.method : undefined));
+  out.push(...checkConventions(t));
   return out;
 }

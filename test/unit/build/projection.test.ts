@@ -77,10 +77,15 @@ describe("projection to the catalog", async () => {
           "$schema": "http://json-schema.org/draft-07/schema#",
           "properties": {
             "city": {
+              "description": "City name",
+              "examples": [
+                "Paris",
+              ],
               "pattern": "^[A-Za-z ]+$",
               "type": "string",
             },
             "units": {
+              "description": "Unit system",
               "enum": [
                 "metric",
                 "imperial",

@@ -2,6 +2,7 @@
 // real loader, validator and artifact emitter): it must build, find and keep those names as data,
 // except the parameter names the gateway refuses in every call (__proto__, constructor, prototype).
 import { describe, expect, it } from "vitest";
+import { CONVENTION_CODES } from "../../../build/validate/conventions.js";
 import { compileRegistry } from "../../../build/build.js";
 import { memoryFs } from "../../../build/registry-fs.js";
 import { artifactFromFiles } from "../../../lambdas/artifact.js";
@@ -62,7 +63,7 @@ describe("a registry with Object.prototype names", () => {
     description: Copy a prototype widget.
 `);
     expect(res.ok).toBe(false);
-    expect(res.diagnostics.map((d) => d.code)).toEqual(["BAD_NAME"]);
+    expect(res.diagnostics.filter((d) => !CONVENTION_CODES.includes(d.code)).map((d) => d.code)).toEqual(["BAD_NAME"]);
   });
 
   it("refuses parameters named `__proto__`, `constructor` or `prototype` (the gateway refuses them in every call), without polluting", async () => {
@@ -78,7 +79,7 @@ describe("a registry with Object.prototype names", () => {
         parts: { type: array, items: { type: object, properties: { prototype: { type: boolean } } } }
 `);
     expect(res.ok).toBe(false);
-    expect(res.diagnostics.map((d) => `${d.code} ${d.tool} ${d.path}`)).toEqual([
+    expect(res.diagnostics.filter((d) => !CONVENTION_CODES.includes(d.code)).map((d) => `${d.code} ${d.tool} ${d.path}`)).toEqual([
       "SCHEMA_INVALID widgets.copy $.tools[2].input_schema.properties.__proto__",
       "SCHEMA_INVALID widgets.copy $.tools[2].input_schema.properties.constructor",
       "SCHEMA_INVALID widgets.copy $.tools[2].input_schema.properties.parts.items.properties.prototype",
@@ -95,6 +96,6 @@ describe("a registry with Object.prototype names", () => {
     affects: toString
     input_schema: { type: object, required: [who], properties: { who: { type: string } } }
 `);
-    expect(res.diagnostics.map((d) => d.code)).toEqual(["AFFECTS_NOT_REQUIRED"]);
+    expect(res.diagnostics.filter((d) => !CONVENTION_CODES.includes(d.code)).map((d) => d.code)).toEqual(["AFFECTS_NOT_REQUIRED"]);
   });
 });
