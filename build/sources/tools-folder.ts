@@ -77,6 +77,7 @@ export function governanceOf(t: GovernanceInfo): GovernanceInfo {
   if (t.consequential !== undefined) g.consequential = t.consequential;
   if (t.affects !== undefined) g.affects = t.affects;
   if (t.impact !== undefined) g.impact = t.impact;
+  if (t.audit_args !== undefined) g.audit_args = t.audit_args;
   return g;
 }
 

@@ -255,10 +255,11 @@ export function createHttpBackend(options: HttpBackendOptions): ToolBackend {
           body: excerpt(text, secrets),
         });
       }
-      if (b.output === "text") return { result: { text: secrets.redact(text) } };
-      if (text.trim() === "") return { result: null };
+      const upstream_status = res.status;
+      if (b.output === "text") return { result: { text: secrets.redact(text) }, upstream_status };
+      if (text.trim() === "") return { result: null, upstream_status };
       try {
-        return { result: secrets.redactDeep(JSON.parse(text)) };
+        return { result: secrets.redactDeep(JSON.parse(text)), upstream_status };
       } catch {
         throw new ToolbeltError(
           "UPSTREAM_BAD_OUTPUT",

@@ -25,6 +25,8 @@ export type RouteModule = {
 
 const PUBLIC = new Set(["/v1/health", "/v1/openapi.json"]);
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
+/** Printable ASCII without spaces: UUIDs, W3C trace ids and X-Ray headers fit. */
+export const CORRELATION_ID_RE = /^[\x21-\x7E]{1,128}$/;
 
 export type AppOptions = {
   extraRoutes?: RouteModule[];
@@ -42,6 +44,15 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
     const given = c.req.header("x-request-id");
     const requestId = c.env?.lambdaContext?.awsRequestId ?? (given && REQUEST_ID_RE.test(given) ? given : randomUUID());
     c.set("requestId", requestId);
+    const correlationId = c.req.header("x-correlation-id");
+    if (correlationId !== undefined) {
+      if (!CORRELATION_ID_RE.test(correlationId)) {
+        throw new ToolbeltError("INVALID_REQUEST", "X-Correlation-Id must be 1 to 128 printable ASCII characters without spaces", {
+          header: "X-Correlation-Id",
+        });
+      }
+      c.set("correlationId", correlationId);
+    }
     const url = new URL(c.req.url);
     const length = url.pathname.length + url.search.length;
     if (length > maxUrlChars) {
@@ -51,6 +62,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
     }
     await next();
     c.header("x-request-id", requestId);
+    if (correlationId !== undefined) c.header("x-correlation-id", correlationId);
   });
 
   app.use(

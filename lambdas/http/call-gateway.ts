@@ -8,6 +8,7 @@ import { createCallGateway, type CallGateway } from "../core/call/gateway.js";
 import type { Backends } from "../core/call/types.js";
 import type { MissStore } from "../core/ports.js";
 import type { Deps } from "./deps.js";
+import { writeAudit } from "./telemetry.js";
 
 export type CallGatewayOptions = {
   /** The gateway's environment: each family's templates read only the variables it declares; never echoed. */
@@ -48,6 +49,7 @@ export function createAppCallGateway(deps: Deps, options: CallGatewayOptions): A
     ...(options.misses ? { misses: options.misses } : {}),
     sessions: deps.sessions,
     log: (level, message, fields) => deps.logger[level](message, fields),
+    audit: (record) => writeAudit(deps.logger, record),
     now: () => new Date(deps.clock()),
   });
   return { gateway, close };

@@ -25,6 +25,48 @@ export function jsonLogger(write: (line: string) => void = (l) => process.stdout
   return { info: log("info"), warn: log("warn"), error: log("error") };
 }
 
+const AUDIT_KEYS = [
+  "principal",
+  "session",
+  "via",
+  "correlation_id",
+  "upstream_status",
+  "exit_code",
+  "affects",
+  "idempotency",
+  "pins_evicted",
+  "model",
+] as const;
+
+/** One record as a terminal line: `call` records as a summary, `find` metric lines dropped, others as `key=value`. */
+export function readableLine(level: string, message: string, fields: LogFields, at = new Date()): string | undefined {
+  const time = at.toISOString().slice(11, 23);
+  if (message === "find") return undefined;
+  if (message === "call") {
+    const f = fields as Record<string, unknown>;
+    const sent = f.resolved_from !== undefined ? ` (sent ${JSON.stringify(f.resolved_from)})` : "";
+    const rest = AUDIT_KEYS.filter((k) => f[k] !== undefined).map((k) => `${k}=${typeof f[k] === "string" ? f[k] : JSON.stringify(f[k])}`);
+    return `${time} call ${String(f.outcome)} ${String(f.status)} ${String(f.tool)}${sent} ${String(f.latency_ms)}ms ${rest.join(" ")}`.trimEnd();
+  }
+  const rest = Object.entries(fields).map(([k, v]) => {
+    const d = describe(v);
+    const shown = d && typeof d === "object" && "message" in d ? (level === "error" ? (d as { stack?: string }).stack : (d as { message: string }).message) : d;
+    return `${k}=${typeof shown === "string" ? shown : JSON.stringify(shown)}`;
+  });
+  return `${time} ${level.toUpperCase()} ${message}${rest.length ? ` ${rest.join(" ")}` : ""}`;
+}
+
+/** `npm start`'s logger: the same records as the JSON logger, one readable line each. */
+export function readableLogger(write: (line: string) => void = (l) => process.stdout.write(l)): Logger {
+  const log =
+    (level: string) =>
+    (message: string, fields: LogFields = {}) => {
+      const line = readableLine(level, message, fields);
+      if (line !== undefined) write(line + "\n");
+    };
+  return { info: log("info"), warn: log("warn"), error: log("error") };
+}
+
 /** Collects entries in memory: tests assert on what was logged (e.g. a 500's cause). */
 export function memoryLogger(): Logger & { entries: { level: string; message: string; fields: LogFields }[] } {
   const entries: { level: string; message: string; fields: LogFields }[] = [];

@@ -16,7 +16,7 @@ import { createDeps } from "../http/deps.js";
 import { createCallModule } from "../http/routes/call.js";
 import { createMcpModule } from "../http/routes/mcp.js";
 import { DynamoMissStore } from "../stores/misses.js";
-import { jsonLogger } from "../http/logger.js";
+import { jsonLogger, readableLogger } from "../http/logger.js";
 import { startLocalDynamo } from "./dynalite.js";
 import { everythingInstalled, startEverything } from "./everything.js";
 
@@ -138,7 +138,9 @@ async function main(): Promise<void> {
     }
 
     const briefs = await loadLocalBriefs(config.briefsJson);
-    const deps = createDeps({ artifact, store: dynamo.store, policy, briefs, config, logger: jsonLogger() });
+    // The Lambdas' JSON lines on request (TOOLBELT_LOG_FORMAT=json), else one readable line per record.
+    const logger = process.env.TOOLBELT_LOG_FORMAT?.trim() === "json" ? jsonLogger() : readableLogger();
+    const deps = createDeps({ artifact, store: dynamo.store, policy, briefs, config, logger });
     // Templates read `${VAR}` from this environment at call time (DEMO_SERVICE_*, EVERYTHING_MCP_URL set above).
     // File and git tools reach the project directory unless TOOLBELT_FILE_ROOTS says otherwise.
     const fileRoots = config.fileRoots ?? [root];

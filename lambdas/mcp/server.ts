@@ -5,13 +5,15 @@
 import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult } from "@modelcontextprotocol/server";
 import type { BriefFile } from "../../registry/contract/brief.js";
 import { modelNameOf } from "../../registry/contract/names.js";
-import type { CallGateway } from "../core/call/gateway.js";
+import type { CallContext } from "../core/call/audit.js";
+import type { CallGateway, CallOptions } from "../core/call/gateway.js";
 import type { CallResponse } from "../core/call/types.js";
 import { listProblems, ToolbeltError } from "../core/errors.js";
 import type { Caller, SessionRecord } from "../core/ports.js";
 import { toolEntry } from "../core/surface.js";
 import type { Deps } from "../http/deps.js";
 import { formatIssues } from "../http/parse.js";
+import { writeFind } from "../http/telemetry.js";
 import type * as z from "../core/zod-mini.js";
 import { CALL_TOOL, CallToolInput, FIND_TOOL, FindToolInput, manifestText, type ToolLists } from "./tools.js";
 
@@ -24,6 +26,8 @@ export type McpRequestState = {
   /** Upper bound on a tool's timeout (what is left of a Lambda invocation). */
   maxTimeoutMs?: number;
   requestId: string;
+  /** Request and correlation ids for the audit records of the calls this request makes. */
+  context?: CallContext;
 };
 
 export type McpServerDeps = {
@@ -98,6 +102,12 @@ export function createMcpServer(sd: McpServerDeps, state: McpRequestState): Serv
     },
   );
 
+  const callOptions = (signal: AbortSignal): CallOptions => ({
+    signal,
+    ...(state.maxTimeoutMs !== undefined ? { maxTimeoutMs: state.maxTimeoutMs } : {}),
+    ...(state.context ? { context: state.context } : {}),
+  });
+
   server.setRequestHandler("tools/list", () => ({ tools: lists.list(caller, brief) as never }));
 
   const findTool = async (raw: unknown): Promise<CallToolResult> => {
@@ -107,6 +117,7 @@ export function createMcpServer(sd: McpServerDeps, state: McpRequestState): Serv
     // The first search opens the belt (a session with the URL's brief); later ones read it (it must be the caller's).
     const session = belt ? await deps.sessions.get(belt, caller) : await deps.sessions.open(caller, brief?.name);
     const result = await deps.finder.find(request, caller.granted);
+    writeFind(deps.logger, result.verdict, { ...state.context });
     const onBelt = new Set(deps.sessions.beltNames(session, caller));
     const structured = {
       belt: session.id,
@@ -123,10 +134,7 @@ export function createMcpServer(sd: McpServerDeps, state: McpRequestState): Serv
     const parsed = CallToolInput.safeParse(raw ?? {});
     if (!parsed.success) throw invalidArguments(CALL_TOOL, parsed.error, Object.keys(CallToolInput.shape));
     const { tool, args, belt } = parsed.data;
-    const response = await gateway.call({ tool, args, ...(belt ? { session: belt } : {}) }, caller, {
-      signal,
-      ...(state.maxTimeoutMs !== undefined ? { maxTimeoutMs: state.maxTimeoutMs } : {}),
-    });
+    const response = await gateway.call({ tool, args, ...(belt ? { session: belt } : {}) }, caller, callOptions(signal));
     const result = successResult(deps, response);
     const ran = deps.artifact.byName.get(response.tool);
     const name = ran ? modelNameOf(ran) : response.tool;
@@ -148,10 +156,7 @@ export function createMcpServer(sd: McpServerDeps, state: McpRequestState): Serv
       if (name === FIND_TOOL) return await findTool(args);
       if (name === CALL_TOOL) return await callTool(args, ctx.mcpReq.signal);
       // A direct tool (listed or not: any granted tool by any of its names), through the same gateway.
-      const response = await gateway.call({ tool: name, args: args ?? {} }, caller, {
-        signal: ctx.mcpReq.signal,
-        ...(state.maxTimeoutMs !== undefined ? { maxTimeoutMs: state.maxTimeoutMs } : {}),
-      });
+      const response = await gateway.call({ tool: name, args: args ?? {} }, caller, callOptions(ctx.mcpReq.signal));
       return successResult(deps, response);
     } catch (e) {
       if (!(e instanceof ToolbeltError) || !e.expose) {

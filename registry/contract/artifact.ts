@@ -24,6 +24,8 @@ export type GovernanceInfo = {
   consequential?: boolean;
   affects?: string;
   impact?: number;
+  /** The call's audit record carries the argument values (default: only their digest). */
+  audit_args?: boolean;
 };
 
 /** Kind-specific dispatch settings, as validated by the build. Templates are kept verbatim. */

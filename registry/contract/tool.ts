@@ -14,6 +14,12 @@ export const Governance = {
   consequential: z.boolean().optional().describe("The tool affects someone; requires `affects`"),
   affects: z.string().optional().describe("Input property (required by input_schema) that identifies who is affected"),
   impact: z.number().optional().describe("Estimated impact in [0, 1]"),
+  audit_args: z
+    .boolean()
+    .optional()
+    .describe(
+      "Write the argument values into each call's audit record (default: only their SHA-256 digest); only for arguments that carry no secrets or personal data",
+    ),
 };
 export const IMPACT_BOUNDS = { min: 0, max: 1 } as const;
 

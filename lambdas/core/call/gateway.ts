@@ -6,6 +6,7 @@ import { listProblems, ToolbeltError, type ErrorCode } from "../errors.js";
 import { createNameResolver, type Resolution } from "./resolve.js";
 import type { Caller, MissOutcome } from "../ports.js";
 import type { BackendOutput, CallPorts, CallRequest, CallResponse } from "./types.js";
+import { digestOf, governanceFields, modelFields, upstreamFields, type CallAudit, type CallContext } from "./audit.js";
 import { createSchemaValidator, reservedKeys, summarize, type SchemaProblem, type SchemaValidator } from "./validate.js";
 
 export type CallOptions = {
@@ -15,6 +16,8 @@ export type CallOptions = {
   depth?: number;
   /** Upper bound on any tool's timeout (e.g. what is left of a Lambda invocation). */
   maxTimeoutMs?: number;
+  /** Where the call came in (request and correlation ids, REST or MCP), for its audit record. */
+  context?: CallContext;
 };
 
 export type CallGateway = {
@@ -71,80 +74,112 @@ export function createCallGateway(ports: CallPorts, validator: SchemaValidator =
     }
   };
 
-  const gateway: CallGateway = {
-    async call(request, caller, options = {}) {
-      const depth = options.depth ?? 0;
-      const { tool, resolution, miss } = await resolve(request.tool, caller);
-      try {
-        // The record this check reads is the one pin-on-use starts from (one read when the use writes).
-        const session = request.session !== undefined && ports.sessions ? await ports.sessions.get(request.session, caller) : undefined;
+  /** What the audit record learns while the call runs (the tool once resolved, the upstream's status, pins evicted). */
+  type Facts = Partial<CallAudit>;
 
-        const reserved = reservedKeys(request.args ?? {});
-        if (reserved.count > 0) {
-          throw problemsError("INVALID_ARGUMENTS", `the arguments for ${tool.name} use reserved key names`, reserved.problems, reserved.count, "", {
+  const run = async (request: CallRequest, caller: Caller, options: CallOptions, facts: Facts): Promise<CallResponse> => {
+    const depth = options.depth ?? 0;
+    const { tool, resolution, miss } = await resolve(request.tool, caller);
+    Object.assign(facts, {
+      tool: tool.name,
+      family: tool.family,
+      kind: tool.kind,
+      // Any other spelling than the full name: a near miss, or the model-safe name MCP clients use.
+      ...(request.tool !== tool.name ? { resolved_from: request.tool } : {}),
+      ...governanceFields(tool, request.args ?? {}),
+    });
+    try {
+      // The record this check reads is the one pin-on-use starts from (one read when the use writes).
+      const session = request.session !== undefined && ports.sessions ? await ports.sessions.get(request.session, caller) : undefined;
+
+      const reserved = reservedKeys(request.args ?? {});
+      if (reserved.count > 0) {
+        throw problemsError("INVALID_ARGUMENTS", `the arguments for ${tool.name} use reserved key names`, reserved.problems, reserved.count, "", {
+          tool: tool.name,
+        });
+      }
+      const checked = validator.check(tool.input_schema ?? EMPTY_OBJECT_SCHEMA, request.args ?? {}, "input");
+      if (!checked.valid) {
+        throw problemsError(
+          "INVALID_ARGUMENTS",
+          `the arguments for ${tool.name} do not match its input schema`,
+          checked.problems,
+          checked.problems.length,
+          "",
+          {
             tool: tool.name,
-          });
-        }
-        const checked = validator.check(tool.input_schema ?? EMPTY_OBJECT_SCHEMA, request.args ?? {}, "input");
-        if (!checked.valid) {
+            input_schema: tool.input_schema,
+          },
+        );
+      }
+      const args = checked.data as Record<string, unknown>;
+
+      const output = await dispatch(tool, args, caller, request.session, depth, options);
+      if (output.upstream_status !== undefined) facts.upstream_status = output.upstream_status;
+
+      if (tool.output_schema) {
+        const value = output.checked !== undefined ? output.checked : output.result;
+        const out = validator.check(tool.output_schema, value, "output");
+        if (!out.valid) {
+          const blame = ". The tool or its upstream is at fault, not your arguments";
           throw problemsError(
-            "INVALID_ARGUMENTS",
-            `the arguments for ${tool.name} do not match its input schema`,
-            checked.problems,
-            checked.problems.length,
-            "",
+            "OUTPUT_SCHEMA_MISMATCH",
+            `${tool.name} returned a result that does not match its output schema`,
+            out.problems,
+            out.problems.length,
+            blame,
             {
               tool: tool.name,
-              input_schema: tool.input_schema,
             },
           );
         }
-        const args = checked.data as Record<string, unknown>;
+      }
 
-        const output = await dispatch(tool, args, caller, request.session, depth, options);
+      if (request.session !== undefined && ports.sessions && !META_TOOLS.includes(tool.name)) {
+        // The tool already ran: a failed pin is logged, not turned into an error the agent would retry.
+        await ports.sessions
+          .recordUse(request.session, caller, tool.name, session)
+          .then((use) => {
+            if (use?.evicted?.length) facts.pins_evicted = use.evicted.length;
+          })
+          .catch((e: unknown) => ports.log?.("warn", "could not pin a used tool", { tool: tool.name, error: String(e) }));
+      }
+      return {
+        tool: tool.name,
+        ...(resolution.status === "resolved" ? { resolved_from: request.tool, resolution: resolution.rule } : {}),
+        result: output.result,
+      };
+    } finally {
+      await miss;
+    }
+  };
 
-        if (tool.output_schema) {
-          const value = output.checked !== undefined ? output.checked : output.result;
-          const out = validator.check(tool.output_schema, value, "output");
-          if (!out.valid) {
-            const blame = ". The tool or its upstream is at fault, not your arguments";
-            throw problemsError(
-              "OUTPUT_SCHEMA_MISMATCH",
-              `${tool.name} returned a result that does not match its output schema`,
-              out.problems,
-              out.problems.length,
-              blame,
-              {
-                tool: tool.name,
-              },
-            );
-          }
-        }
-
-        const g = tool.governance;
-        if (g.consequential || g.destructive) {
-          // An audit line for calls that affect someone or destroy data: who called, and whom it affected.
-          ports.log?.("info", "consequential call", {
-            tool: tool.name,
-            principal: caller.principal,
-            ...(g.affects && Object.hasOwn(args, g.affects) ? { affects: args[g.affects] } : {}),
-            ...(g.destructive ? { destructive: true } : {}),
-          });
-        }
-
-        if (request.session !== undefined && ports.sessions && !META_TOOLS.includes(tool.name)) {
-          // The tool already ran: a failed pin is logged, not turned into an error the agent would retry.
-          await ports.sessions
-            .recordUse(request.session, caller, tool.name, session)
-            .catch((e: unknown) => ports.log?.("warn", "could not pin a used tool", { tool: tool.name, error: String(e) }));
-        }
-        return {
-          tool: tool.name,
-          ...(resolution.status === "resolved" ? { resolved_from: request.tool, resolution: resolution.rule } : {}),
-          result: output.result,
-        };
-      } finally {
-        await miss;
+  const gateway: CallGateway = {
+    async call(request, caller, options = {}) {
+      const started = performance.now();
+      const facts: Facts = {};
+      const audit = (outcome: CallAudit["outcome"], status: number, extra: Facts = {}) =>
+        ports.audit?.({
+          ...options.context,
+          principal: caller.principal,
+          tool: request.tool,
+          ...(request.session !== undefined ? { session: request.session } : {}),
+          depth: options.depth ?? 0,
+          args_digest: digestOf(request.args ?? {}),
+          ...facts,
+          ...extra,
+          outcome,
+          status,
+          latency_ms: Math.round((performance.now() - started) * 100) / 100,
+        });
+      try {
+        const response = await run(request, caller, options, facts);
+        audit("OK", 200, modelFields((response as { metadata?: unknown }).metadata));
+        return response;
+      } catch (e) {
+        const err = e instanceof ToolbeltError ? e : undefined;
+        audit(err?.code ?? "INTERNAL", err?.status ?? 500, upstreamFields(err?.details));
+        throw e;
       }
     },
   };
@@ -202,6 +237,7 @@ export function createCallGateway(ports: CallPorts, validator: SchemaValidator =
               signal,
               depth: depth + 1,
               maxTimeoutMs: timeoutMs,
+              ...(options.context ? { context: options.context } : {}),
             }),
         }),
         aborted,

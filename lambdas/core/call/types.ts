@@ -3,6 +3,7 @@ import type { CatalogTool } from "../../../registry/contract/artifact.js";
 import type { ToolKind } from "../../../registry/contract/tool.js";
 import type { CallBody, CallResponse } from "../../contract/call.js";
 import type { Caller, MissRecorder, SessionRecord } from "../ports.js";
+import type { CallAudit } from "./audit.js";
 import type * as z from "../zod-mini.js";
 
 export type { CallResponse };
@@ -26,6 +27,8 @@ export type BackendOutput = {
   result: unknown;
   /** What `output_schema` is checked against, when it is not `result` itself (MCP structured content). */
   checked?: unknown;
+  /** The upstream's HTTP status (http tools), for the audit record. */
+  upstream_status?: number;
 };
 
 export type ToolBackend = {
@@ -41,7 +44,7 @@ export type CallSessions = {
   /** The session if it exists, is the caller's and has not expired; throws otherwise. */
   get(id: string, caller: Caller): Promise<SessionRecord>;
   /** Pin-on-use; `known` is the record `get` returned for this call, so a use that writes reads the session once. */
-  recordUse(id: string, caller: Caller, tool: string, known?: SessionRecord): Promise<unknown>;
+  recordUse(id: string, caller: Caller, tool: string, known?: SessionRecord): Promise<{ evicted?: readonly string[] } | undefined>;
 };
 
 export type CallPorts = {
@@ -51,5 +54,7 @@ export type CallPorts = {
   /** Calls in a session: checked before dispatch, the tool pinned on its surface after. */
   sessions?: CallSessions;
   log?: Logger;
+  /** Receives one record per call, whatever its outcome (the adapter writes it as a log line with metrics). */
+  audit?: (record: CallAudit) => void;
   now?: () => Date;
 };

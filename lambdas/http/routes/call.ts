@@ -8,7 +8,7 @@ import { CallBody, type CallResponse } from "../../contract/call.js";
 import { MISSES_LIMITS, MissesQuery, type MissesResponse } from "../../contract/misses.js";
 import { CALL_PATHS } from "../openapi-call.js";
 import type { Deps } from "../deps.js";
-import { callerOf, type AppEnv } from "../env.js";
+import { callContext, callerOf, type AppEnv } from "../env.js";
 import { checkBody, readJsonBody } from "../parse.js";
 
 export type CallModuleOptions = CallGatewayOptions;
@@ -44,6 +44,7 @@ export function createCallModule(options: CallModuleOptions): CallModule {
         const remaining = lambda?.getRemainingTimeInMillis?.();
         const response = await gateway.call({ ...body, args }, caller, {
           signal: c.req.raw.signal,
+          context: callContext(c, "rest"),
           ...(remaining !== undefined ? { maxTimeoutMs: Math.max(1, remaining - LAMBDA_MARGIN_MS) } : {}),
         });
         return c.json<CallResponse>(response);

@@ -2,7 +2,8 @@
 import { Hono } from "hono";
 import { FindBody, type FindResponse } from "../../contract/find.js";
 import type { Deps } from "../deps.js";
-import { callerOf, type AppEnv } from "../env.js";
+import { callContext, callerOf, type AppEnv } from "../env.js";
+import { writeFind } from "../telemetry.js";
 import { parseJsonBody } from "../parse.js";
 
 export function findRoutes(deps: Deps): Hono<AppEnv> {
@@ -13,6 +14,7 @@ export function findRoutes(deps: Deps): Hono<AppEnv> {
     // A named session must be the caller's; another principal's is reported as missing.
     const record = session ? await deps.sessions.get(session, caller) : undefined;
     const result = await deps.finder.find(request, caller.granted);
+    writeFind(deps.logger, result.verdict, callContext(c, "rest"));
     if (!record) return c.json<FindResponse>(result);
     // Within a session, say which results are already on its belt (callable without another look-up).
     const belt = new Set(deps.sessions.beltNames(record, caller));

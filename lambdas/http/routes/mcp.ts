@@ -19,7 +19,7 @@ import type { RouteModule } from "../app.js";
 import { createAppCallGateway, type AppCallGateway, type CallGatewayOptions } from "../call-gateway.js";
 import type { Deps } from "../deps.js";
 import { MCP_PATHS } from "../openapi-mcp.js";
-import type { AppEnv } from "../env.js";
+import { callContext, type AppEnv } from "../env.js";
 import { MAX_JSON_DEPTH, jsonDepth } from "../parse.js";
 
 export type McpModuleOptions = CallGatewayOptions & {
@@ -114,6 +114,7 @@ export function createMcpModule(options: McpModuleOptions): McpModule {
           ...(brief ? { brief } : {}),
           ...(remaining !== undefined ? { maxTimeoutMs: Math.max(1, remaining - LAMBDA_MARGIN_MS) } : {}),
           requestId: c.get("requestId"),
+          context: callContext(c, "mcp"),
         };
         // The key is checked here, once; the SDK only carries who the caller is to the factory.
         const authInfo: AuthInfo = { token: "", clientId: caller.principal, scopes: [], extra: { toolbelt: state } };

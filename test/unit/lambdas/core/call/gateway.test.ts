@@ -2,7 +2,9 @@
 import { describe, expect, it } from "vitest";
 import type { CatalogTool } from "../../../../../registry/contract/artifact.js";
 import { createBuiltinBackend } from "../../../../../lambdas/backends/builtin.js";
+import { digestOf, type CallAudit } from "../../../../../lambdas/core/call/audit.js";
 import { createCallGateway } from "../../../../../lambdas/core/call/gateway.js";
+import { ToolbeltError } from "../../../../../lambdas/core/errors.js";
 import type { ToolBackend } from "../../../../../lambdas/core/call/types.js";
 import type { Caller, Miss } from "../../../../../lambdas/core/ports.js";
 import { globMatcher } from "../../../../../registry/contract/globs.js";
@@ -173,19 +175,74 @@ describe("call gateway", () => {
     ).rejects.toMatchObject({ code: "INVALID_ARGUMENTS", details: { problems: [{ keyword: "recursion" }] } });
   });
 
-  it("writes an audit line naming whom a consequential call affects", async () => {
-    const lines: unknown[] = [];
-    const t = tool("mail.send", {
-      governance: { consequential: true, affects: "to" },
-      input_schema: { type: "object", properties: { to: { type: "string" } }, required: ["to"] },
+  describe("audit record", () => {
+    const mail = tool("mail.send", {
+      governance: { consequential: true, affects: "to", impact: 0.4 },
+      input_schema: { type: "object", properties: { to: { type: "string" }, body: { type: "string" } }, required: ["to"] },
     });
-    const gateway = createCallGateway({
-      tools: new Map([[t.name, t]]),
-      backends: { builtin: { invoke: async () => ({ result: "sent" }) } },
-      log: (level, message, fields) => lines.push({ level, message, fields }),
+    const caller: Caller = { principal: "p1", admin: false, granted: () => true };
+    const audited = (t: CatalogTool, backend: ToolBackend) => {
+      const records: CallAudit[] = [];
+      const gateway = createCallGateway({ tools: new Map([[t.name, t]]), backends: { builtin: backend }, audit: (r) => records.push(r) });
+      return { gateway, records };
+    };
+
+    it("names whom a consequential call affects by digest, never the arguments' values", async () => {
+      const { gateway, records } = audited(mail, { invoke: async () => ({ result: "sent", upstream_status: 202 }) });
+      const args = { to: "ada@example.com", body: "secret plans" };
+      await gateway.call({ tool: "Mail.Send", args }, caller, { context: { request_id: "r1", correlation_id: "c1", via: "rest" } });
+      expect(records).toEqual([
+        {
+          request_id: "r1",
+          correlation_id: "c1",
+          via: "rest",
+          principal: "p1",
+          tool: "mail.send",
+          resolved_from: "Mail.Send",
+          family: "mail",
+          kind: "builtin",
+          depth: 0,
+          outcome: "OK",
+          status: 200,
+          latency_ms: expect.any(Number),
+          upstream_status: 202,
+          args_digest: digestOf(args),
+          affects: "to",
+          affected_digest: digestOf("ada@example.com"),
+          impact: 0.4,
+          consequential: true,
+        },
+      ]);
+      expect(JSON.stringify(records)).not.toContain("ada@example.com");
+      expect(JSON.stringify(records)).not.toContain("secret plans");
     });
-    await gateway.call({ tool: "mail.send", args: { to: "ada@example.com" } }, { principal: "p1", admin: false, granted: () => true });
-    expect(lines).toEqual([{ level: "info", message: "consequential call", fields: { tool: "mail.send", principal: "p1", affects: "ada@example.com" } }]);
+
+    it("carries argument values only for a tool that opts in with audit_args", async () => {
+      const open = { ...mail, governance: { ...mail.governance, audit_args: true } };
+      const { gateway, records } = audited(open, { invoke: async () => ({ result: "sent" }) });
+      await gateway.call({ tool: "mail.send", args: { to: "ada@example.com" } }, caller);
+      expect(records[0]).toMatchObject({ args: { to: "ada@example.com" }, affected: "ada@example.com" });
+      expect(records[0]).not.toHaveProperty("affected_digest");
+    });
+
+    it("records the error code, status and upstream status of a failed call, and a call to no tool", async () => {
+      const { gateway, records } = audited(mail, {
+        invoke: async () => {
+          throw new ToolbeltError("UPSTREAM_ERROR", "upstream answered HTTP 503", { status: 503 });
+        },
+      });
+      await expect(gateway.call({ tool: "mail.send", args: { to: "x" } }, caller)).rejects.toMatchObject({ code: "UPSTREAM_ERROR" });
+      await expect(gateway.call({ tool: "nothing.here", args: {} }, caller)).rejects.toMatchObject({ code: "TOOL_NOT_FOUND" });
+      expect(records.map(({ tool, outcome, status, upstream_status }) => ({ tool, outcome, status, upstream_status }))).toEqual([
+        { tool: "mail.send", outcome: "UPSTREAM_ERROR", status: 502, upstream_status: 503 },
+        { tool: "nothing.here", outcome: "TOOL_NOT_FOUND", status: 404, upstream_status: undefined },
+      ]);
+    });
+
+    it("is digest-equal for equal arguments in any key order (canonical JSON)", () => {
+      expect(digestOf({ a: 1, b: { d: [1, { f: 2, e: 3 }], c: null } })).toBe(digestOf({ b: { c: null, d: [1, { e: 3, f: 2 }] }, a: 1 }));
+      expect(digestOf({ a: 1 })).not.toBe(digestOf({ a: "1" }));
+    });
   });
 
   it("says 501 for an imported tool without a backend, and for an unknown builtin handler", async () => {

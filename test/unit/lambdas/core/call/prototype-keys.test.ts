@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { CatalogTool } from "../../../../../registry/contract/artifact.js";
 import { createBuiltinBackend, reshape } from "../../../../../lambdas/backends/builtin.js";
+import type { CallAudit } from "../../../../../lambdas/core/call/audit.js";
 import { createCallGateway } from "../../../../../lambdas/core/call/gateway.js";
 import type { ToolBackend } from "../../../../../lambdas/core/call/types.js";
 import { MAX_RESERVED_KEY_PROBLEMS, reservedKeys } from "../../../../../lambdas/core/call/validate.js";
@@ -92,6 +93,7 @@ describe("call gateway with prototype-named tools, arguments and backends", () =
   });
   const setup = () => {
     const lines: { message: string; fields?: Record<string, unknown> }[] = [];
+    const audits: CallAudit[] = [];
     const tools = [
       tool("x.constructor", { governance: { consequential: true, affects: "constructor" } }),
       // An artifact that names a backend kind through a prototype key must not reach Object.prototype.
@@ -109,10 +111,11 @@ describe("call gateway with prototype-named tools, arguments and backends", () =
       backends: { builtin: echo },
       misses: { record: async () => undefined },
       log: (_level, message, fields) => lines.push({ message, ...(fields ? { fields } : {}) }),
+      audit: (r) => audits.push(r),
       now: () => new Date("2026-12-01T00:00:00Z"),
     });
     const caller: Caller = { principal: "p1", admin: false, granted: globMatcher(["*"]) };
-    return { gateway, caller, lines, invoked };
+    return { gateway, caller, lines, audits, invoked };
   };
 
   it("passes prototype-named arguments that are not reserved (toString) through as data", async () => {
@@ -138,10 +141,14 @@ describe("call gateway with prototype-named tools, arguments and backends", () =
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  it("logs `affects` only when the argument was sent, never Object's constructor", async () => {
-    const { gateway, caller, lines } = setup();
+  it("audits `affects` only when the argument was sent, never Object's constructor", async () => {
+    const { gateway, caller, lines, audits } = setup();
     await gateway.call({ tool: "x.constructor", args: {} }, caller);
-    expect(lines).toEqual([{ message: "consequential call", fields: { tool: "x.constructor", principal: "p1" } }]);
+    expect(lines).toEqual([]);
+    expect(audits).toHaveLength(1);
+    expect(audits[0]).toMatchObject({ tool: "x.constructor", principal: "p1", affects: "constructor", consequential: true });
+    expect(audits[0]).not.toHaveProperty("affected_digest");
+    expect(audits[0]).not.toHaveProperty("affected");
   });
 
   it("answers NOT_IMPLEMENTED for a backend kind named like an Object.prototype member", async () => {
