@@ -70,9 +70,12 @@ export type RunResult = {
   /** ms from before `import()` until the first response came back. */
   firstAnswerMs: number;
   results: InvocationResult[];
+  /** What the handler logged (JSON lines: audit records, metrics, errors), in order. */
+  logs: Record<string, unknown>[];
 };
 
-// The child imports the bundle by file URL, invokes the handler once per event, and prints JSON.
+// The child imports the bundle by file URL, invokes the handler once per event, and prints JSON as
+// its last line (the handler's own log lines come before it).
 const RUNNER = `
 import { pathToFileURL } from "node:url";
 import { readFileSync } from "node:fs";
@@ -90,7 +93,7 @@ for (const event of events) {
   firstAnswerMs ??= performance.now() - t0;
   results.push(res);
 }
-process.stdout.write(JSON.stringify({ loadMs, firstAnswerMs, results }));
+process.stdout.write("\\n" + JSON.stringify({ loadMs, firstAnswerMs, results }));
 `;
 
 /**
@@ -116,7 +119,8 @@ export async function invokeInFreshProcess(bundle: BundleResult, events: APIGate
       (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out)),
     );
   });
-  const run = JSON.parse(stdout) as RunResult;
+  const lines = stdout.split("\n").filter((l) => l.trim() !== "");
+  const run = { ...(JSON.parse(lines.pop() ?? "{}") as Omit<RunResult, "logs">), logs: lines.map((l) => JSON.parse(l) as Record<string, unknown>) };
   for (const r of run.results) {
     if (typeof r.body === "string" && String(r.headers?.["content-type"] ?? "").includes("json")) r.json = JSON.parse(r.body) as unknown;
   }

@@ -244,6 +244,7 @@ describe("api bundle (find, sessions, surface)", () => {
     expect(health!.json).toMatchObject({ status: "ok", counts: { tools: 12 } });
     expect(find!.statusCode).toBe(200);
     expect((find!.json as { tools: { name: string }[] }).tools[0]!.name).toBe("git.log");
+    expect(first.logs.filter((l) => l.message === "find")).toMatchObject([{ verdict: "match", Finds: 1, FindNone: 0 }]);
     expect(anonymous!.statusCode).toBe(401);
     expect(opened!.statusCode).toBe(201);
     const id = (opened!.json as { session: { id: string } }).session.id;
@@ -364,6 +365,14 @@ describe("call bundle (call, misses)", () => {
     expect(JSON.stringify(misses!.json)).toContain("Toolbelt_Reshape");
     expect(notAdmin!.statusCode).toBe(403);
     const id = (opened!.json as { session: { id: string } }).session.id;
+    // One audit record per call on stdout, each an EMF document CloudWatch turns into metrics.
+    const audits = first.logs.filter((l) => l.message === "call");
+    expect(audits.map((a) => [a.tool, a.outcome, a.request_id])).toEqual([
+      ["toolbelt.reshape", "OK", "bundle-test"],
+      ["toolbelt.reshape", "OK", "bundle-test"],
+      ["toolbelt.reshape", "INVALID_ARGUMENTS", "bundle-test"],
+    ]);
+    expect(audits[2]).toMatchObject({ level: "info", Calls: 1, CallErrors: 1, Code: "INVALID_ARGUMENTS", _aws: { CloudWatchMetrics: expect.any(Array) } });
 
     // A second cold start pins the tool it calls on the session the first one opened.
     const second = await invokeInFreshProcess(
