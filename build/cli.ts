@@ -12,6 +12,8 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { buildRegistryArtifact } from "./build.js";
 import { loadRegistry } from "./load.js";
 import { FORMATS, formatDiagnostics, type Format } from "./report.js";
+import { configuredRoles, modelRoleWarnings } from "./validate/models.js";
+import { MODELS_ENV } from "../registry/contract/model-roles.js";
 
 const USAGE = `usage: tsx build/cli.ts <command> [options]
   check   [--registry DIR] [--format text|json|github]   validate the registry, report every problem
@@ -66,6 +68,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
         const v = args(rest, { registry: { type: "string", default: "registry" }, format: { type: "string", default: "text" } });
         if (!FORMATS.includes(v.format as Format)) throw new UsageError(`--format must be one of ${FORMATS.join(", ")}`);
         const reg = await loadRegistry(v.registry);
+        // Warnings only: which model roles the gateway's environment leaves unset.
+        reg.diagnostics.push(...modelRoleWarnings(reg.catalog.tools, configuredRoles((io.env ?? process.env)[MODELS_ENV])));
         io.out(formatDiagnostics(reg.diagnostics, v.format as Format, v.registry, { families: reg.catalog.families.length, tools: reg.catalog.tools.length }));
         return reg.ok ? 0 : 1;
       }

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { delimiter, isAbsolute } from "node:path";
 import * as z from "./core/zod-mini.js";
 import type { SurfaceBounds } from "./core/ports.js";
+import { parseModelRoles, type ModelRoles } from "./models/roles.js";
 
 export type HttpLimits = {
   /** Request bodies above this many bytes get 413. */
@@ -33,6 +34,8 @@ export type Config = {
    * Unset: the entry point decides (`npm start`: the project directory; Lambda: none, so they answer 403).
    */
   fileRoots?: string[];
+  /** Models by role (TOOLBELT_MODELS, JSON or a file path; lambdas/models/roles.ts): none configured is `{}`. */
+  models: ModelRoles;
 };
 
 /**
@@ -134,6 +137,7 @@ const EnvSchema = z.object({
   TOOLBELT_MAX_URL_CHARS: positiveInt(DEFAULT_HTTP_LIMITS.maxUrlChars),
   TOOLBELT_EXEC: onOff,
   TOOLBELT_FILE_ROOTS: absolutePaths,
+  TOOLBELT_MODELS: jsonOrFile,
 });
 
 /** Parse the environment once; every bad variable is named in one error. */
@@ -163,5 +167,6 @@ export function loadConfig(env: Env = process.env): Config {
     },
     exec: e.TOOLBELT_EXEC,
     ...(e.TOOLBELT_FILE_ROOTS ? { fileRoots: e.TOOLBELT_FILE_ROOTS } : {}),
+    models: parseModelRoles(e.TOOLBELT_MODELS),
   };
 }

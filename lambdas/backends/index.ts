@@ -3,13 +3,16 @@
 import type { FamilyInfo } from "../../registry/contract/artifact.js";
 import type { Backends } from "../core/call/types.js";
 import type { Finder } from "../core/find/types.js";
+import type { Models } from "../core/ports.js";
 import { createBuiltinBackend } from "./builtin.js";
 import { createExecBackend } from "./exec.js";
 import { createHttpBackend } from "./http.js";
 import { createMcpBackend, type McpBackend } from "./mcp.js";
+import { createPromptBackend } from "./prompt.js";
 import type { EnvMap } from "./templates.js";
 import { parseSecretSpec, SECRETS_ENV } from "../secrets.js";
 import { familyViews } from "./variables.js";
+import { NO_MODELS } from "../models/index.js";
 
 export type BackendsOptions = {
   /** The gateway's environment: each family sees only the variables it declares in `families`. */
@@ -21,6 +24,8 @@ export type BackendsOptions = {
   /** Directories file and git tools may touch (none: they answer 403 PATH_OUTSIDE_ROOTS). */
   fileRoots?: readonly string[];
   maxResponseBytes?: number;
+  /** Models by role for prompt tools (none: they answer 503 MODEL_NOT_CONFIGURED). */
+  models?: Models;
 };
 
 export function createBackends(options: BackendsOptions): { backends: Backends; mcp: McpBackend } {
@@ -32,6 +37,7 @@ export function createBackends(options: BackendsOptions): { backends: Backends; 
     http: createHttpBackend({ views, ...(options.maxResponseBytes ? { maxResponseBytes: options.maxResponseBytes } : {}) }),
     mcp,
     builtin: createBuiltinBackend(options.finder ? { finder: options.finder } : {}),
+    prompt: createPromptBackend({ models: options.models ?? NO_MODELS }),
     ...(options.exec !== false ? { exec: createExecBackend({ env: options.env, views, roots: options.fileRoots ?? [] }) } : {}),
   };
   return { backends, mcp };

@@ -24,11 +24,21 @@ export type CallBody = z.infer<typeof CallBody>;
 export const ResolutionRule = z.enum(["case", "separators", "family_prefix", "typo"]);
 export type ResolutionRule = z.infer<typeof ResolutionRule>;
 
+/** What a prompt tool's answer carries beside its result (the audit line reads it too). */
+export const CallMetadata = z.object({
+  model: described(z.string(), "The model id that answered"),
+  role: described(z.string(), "The model role the tool asked (TOOLBELT_MODELS)"),
+  usage: z.object({ input_tokens: z.number(), output_tokens: z.number() }),
+  attempts: described(z.number(), "Model calls made: 2 when the first answer failed the output schema and was retried"),
+});
+export type CallMetadata = z.infer<typeof CallMetadata>;
+
 export const CallResponse = z.object({
   tool: described(z.string(), "Full name of the tool that ran"),
   resolved_from: described(z.optional(z.string()), "The name you sent, when it was a near-miss that resolved"),
   resolution: described(z.optional(ResolutionRule), "Which tolerance rule resolved it"),
   result: described(z.unknown(), "What the tool returned"),
+  metadata: described(z.optional(CallMetadata), "Prompt tools: the model that answered and the tokens it used"),
 });
 export type CallResponse = z.infer<typeof CallResponse>;
 

@@ -26,6 +26,8 @@ export const ERROR_STATUS = {
   UPSTREAM_BAD_OUTPUT: 502,
   OUTPUT_SCHEMA_MISMATCH: 502,
   UNAVAILABLE: 503,
+  /** A prompt tool's model role has no model in this deployment's TOOLBELT_MODELS. */
+  MODEL_NOT_CONFIGURED: 503,
   UPSTREAM_TIMEOUT: 504,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -84,3 +84,66 @@ export interface MissStore extends MissRecorder {
   /** The latest events for one name (any spelling), newest first. */
   recent(name: string, limit: number): Promise<Miss[]>;
 }
+
+/** One message of a chat with a model. */
+export type ChatMessage = { role: "system" | "user" | "assistant"; content: string };
+
+/** Tokens a model call consumed, as the endpoint reported them. */
+export type ModelUsage = { input_tokens: number; output_tokens: number };
+
+export type CompletionRequest = {
+  messages: ChatMessage[];
+  /** Ask for structured output matching this JSON Schema (response format or forced tool use, per adapter). */
+  schema?: { name: string; schema: Record<string, unknown> };
+  maxTokens?: number;
+  signal: AbortSignal;
+};
+
+export type Completion = {
+  /** The answer's text (with `schema`: the JSON text, or the forced tool's input serialized). */
+  text: string;
+  /** The model id the endpoint says answered (or the configured one). */
+  model: string;
+  usage: ModelUsage;
+};
+
+export type ChoiceRequest = {
+  messages: ChatMessage[];
+  /** Option labels, each meant to be one token ("0" … "255"). */
+  labels: string[];
+  signal: AbortSignal;
+};
+
+export type Choice = {
+  /** Probability per label (same order); labels the model gave no mass are 0. */
+  probabilities: number[];
+  /** `logprobs`: the endpoint's token log-probabilities; `stated`: the model's own numbers (no logprobs offered). */
+  source: "logprobs" | "stated";
+  model: string;
+  usage: ModelUsage;
+};
+
+/**
+ * A language model behind one role. Failures are ToolbeltErrors: UPSTREAM_TIMEOUT, or UPSTREAM_ERROR /
+ * UPSTREAM_BAD_OUTPUT with `details.reason` one of `http_error`, `unparsable`, `no_logprobs`.
+ */
+export interface ModelPort {
+  readonly role: string;
+  readonly provider: "openai" | "bedrock";
+  /** The configured model id. */
+  readonly model: string;
+  /** Budget of one call in milliseconds (the role's `timeout_ms`). */
+  readonly timeoutMs: number;
+  complete(request: CompletionRequest): Promise<Completion>;
+  /** A one-token answer among `labels`, with a probability for each. */
+  choose(request: ChoiceRequest): Promise<Choice>;
+}
+
+/** The deployment's models by role (`decider`, `prompt` or a role a prompt tool names). */
+export type Models = {
+  get(role: string): ModelPort | undefined;
+  /** Configured role names, sorted. */
+  roles(): string[];
+  /** Why a configured role has no model in this function (its key is not loaded here), if it has none. */
+  unavailable(role: string): string | undefined;
+};

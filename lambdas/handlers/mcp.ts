@@ -9,10 +9,10 @@ import { loadSecretsIntoEnv } from "../secrets.js";
 import { DynamoMissStore } from "../stores/misses.js";
 import { wireFromEnv } from "./wiring.js";
 
-const { config, client, deps } = wireFromEnv();
-
-// Upstream secrets (`${NAME}` in tool templates) come from SSM before the first request.
+// Upstream secrets (`${NAME}` in tool templates, model keys) come from SSM before the first request.
 await loadSecretsIntoEnv(process.env);
+
+const { config, client, deps } = wireFromEnv();
 
 const mcp = createMcpModule({
   env: process.env,

@@ -39,6 +39,7 @@ export function createAppCallGateway(deps: Deps, options: CallGatewayOptions): A
       finder: deps.finder,
       exec: options.exec ?? true,
       fileRoots: options.fileRoots ?? [],
+      models: deps.models,
     });
     close = () => built.mcp.close();
     backends = built.backends;

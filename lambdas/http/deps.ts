@@ -6,7 +6,8 @@ import { createPolicy, type Policy } from "../core/auth.js";
 import { createFinder } from "../core/find/index.js";
 import type { Finder } from "../core/find/types.js";
 import { globMatcher } from "../../registry/contract/globs.js";
-import type { Artifact, Clock, SessionStore, SurfaceBounds } from "../core/ports.js";
+import type { Artifact, Clock, Models, SessionStore, SurfaceBounds } from "../core/ports.js";
+import { NO_MODELS } from "../models/index.js";
 import { createSessions, type Sessions } from "../core/sessions.js";
 import type { Logger } from "./logger.js";
 
@@ -25,6 +26,8 @@ export type Deps = {
   config: { http: HttpLimits; surface: SurfaceBounds; sessionTtlSecs: number };
   clock: Clock;
   logger: Logger;
+  /** Models by role: prompt tools (and find's decision mode) ask them. */
+  models: Models;
 };
 
 export type DepsInput = {
@@ -36,6 +39,7 @@ export type DepsInput = {
   logger: Logger;
   clock?: Clock;
   finder?: Finder;
+  models?: Models;
 };
 
 export function createDeps(input: DepsInput): Deps {
@@ -65,5 +69,6 @@ export function createDeps(input: DepsInput): Deps {
     config: { http: config.http, surface: config.surface, sessionTtlSecs: config.sessionTtlSecs },
     clock,
     logger: input.logger,
+    models: input.models ?? NO_MODELS,
   };
 }

@@ -13,6 +13,8 @@ import { localPolicyFile, parsePolicy } from "../core/auth.js";
 import { createApp } from "../http/app.js";
 import { parseBriefs } from "../core/deployment-files.js";
 import { createDeps } from "../http/deps.js";
+import { createModels } from "../models/index.js";
+import { DECIDER_ROLE, DECIDER_UNSET, unsetRoleWarnings } from "../../registry/contract/model-roles.js";
 import { createCallModule } from "../http/routes/call.js";
 import { createMcpModule } from "../http/routes/mcp.js";
 import { DynamoMissStore } from "../stores/misses.js";
@@ -140,7 +142,11 @@ async function main(): Promise<void> {
     const briefs = await loadLocalBriefs(config.briefsJson);
     // The Lambdas' JSON lines on request (TOOLBELT_LOG_FORMAT=json), else one readable line per record.
     const logger = process.env.TOOLBELT_LOG_FORMAT?.trim() === "json" ? jsonLogger() : readableLogger();
-    const deps = createDeps({ artifact, store: dynamo.store, policy, briefs, config, logger });
+    const models = createModels(config.models, process.env);
+    say(models.roles().length ? `model roles: ${models.roles().join(", ")}` : "no model roles configured (TOOLBELT_MODELS)");
+    if (!models.get(DECIDER_ROLE)) say(DECIDER_UNSET);
+    for (const w of unsetRoleWarnings(artifact.tools, models.roles())) say(`warning: ${w.message}`);
+    const deps = createDeps({ artifact, store: dynamo.store, policy, briefs, config, logger, models });
     // Templates read `${VAR}` from this environment at call time (DEMO_SERVICE_*, EVERYTHING_MCP_URL set above).
     // File and git tools reach the project directory unless TOOLBELT_FILE_ROOTS says otherwise.
     const fileRoots = config.fileRoots ?? [root];

@@ -1,6 +1,7 @@
 // The registry's tool file format (YAML). Strict: an unknown key is an error.
 // These schemas are the single source of the format; `npm run registry:schema` publishes them as JSON Schema.
 import * as z from "zod";
+import { PROMPT_ROLE } from "./model-roles.js";
 
 export const FORMAT_VERSION = 1;
 
@@ -109,8 +110,12 @@ export const BuiltinTool = z.strictObject({
 export const PromptTool = z.strictObject({
   ...common,
   kind: z.literal("prompt"),
-  prompt: z.string(),
-  model: z.string().default("chat"),
+  prompt: z.string().describe("The instructions sent to the model: `{{input.x}}` references only"),
+  model: z
+    .string()
+    .regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, "a model role is letters, digits, _ and - (starting with a letter)")
+    .default(PROMPT_ROLE)
+    .describe("The model role that answers (the gateway's TOOLBELT_MODELS maps roles to models); default `prompt`"),
 });
 
 export const ToolDef = z.discriminatedUnion("kind", [HttpTool, McpTool, ExecTool, BuiltinTool, PromptTool]);

@@ -8,7 +8,7 @@ import { DEFAULT_HTTP_LIMITS, DEFAULT_SESSION_TTL_SECS, DEFAULT_SURFACE_BOUNDS, 
 import { sha256Hex } from "../../lambdas/core/auth.js";
 import { createApp, type RouteModule } from "../../lambdas/http/app.js";
 import { createDeps, type Deps } from "../../lambdas/http/deps.js";
-import type { SessionStore } from "../../lambdas/core/ports.js";
+import type { Models, SessionStore } from "../../lambdas/core/ports.js";
 import { memoryLogger } from "../../lambdas/http/logger.js";
 import { buildTestArtifact } from "./artifact.js";
 import { startDynalite, type TestDynamo } from "./dynalite.js";
@@ -45,6 +45,8 @@ export type TestApiOptions = {
   dynamo?: TestDynamo;
   /** Replace the session store (e.g. one that fails, to test 500/503 mapping); dynalite still starts. */
   store?: SessionStore;
+  /** Models by role (prompt tools, find's decision mode); none by default. */
+  models?: Models;
 };
 
 export type TestApi = {
@@ -76,6 +78,7 @@ export async function startTestApi(opts: TestApiOptions = {}): Promise<TestApi> 
     },
     logger,
     ...(opts.clock ? { clock: opts.clock } : {}),
+    ...(opts.models ? { models: opts.models } : {}),
   });
   const app = createApp(deps, { extraRoutes: opts.extraRoutes ?? [] });
   const server = await serveApp(app);

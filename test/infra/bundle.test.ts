@@ -38,8 +38,12 @@ const auth = (key = KEY) => ({ authorization: `Bearer ${key}` });
  * call: 1,029 KB (was 1,510 KB; SDK with the SSM client, ajv, full zod for the MCP client, MCP client).
  * mcp: 1,424 KB: the call bundle plus the MCP server SDK v2 (@modelcontextprotocol/server 345 KB,
  * @modelcontextprotocol/core 16 KB); call_tool needs the backends, so it cannot be much smaller.
+ * Models (#12): the api bundle went from 461,359 to 469,059 bytes (+7.7 KB: the OpenAI-compatible
+ * adapter 2.2 KB, TOOLBELT_MODELS parsing 1.7 KB and zod/mini's discriminated union, the models
+ * registry and failures 1.3 KB), which find's decision mode needs; its ceiling moved from 465,000 to
+ * 485,000. call 1,051,507 → 1,059,879 and mcp → 1,442,239 (the same plus the prompt backend, 2.1 KB).
  */
-const CEILING_BYTES = { api: 465_000, call: 1_080_000, mcp: 1_500_000 } as const;
+const CEILING_BYTES = { api: 485_000, call: 1_080_000, mcp: 1_500_000 } as const;
 
 /** Packages (or project folders) that must not be in a bundle. */
 const FORBIDDEN = {

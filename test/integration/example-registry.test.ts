@@ -72,11 +72,11 @@ function onPath(command: string): boolean {
 }
 
 describe("example registry files", () => {
-  it("has at least 8 families and 60 tools, every kind but prompt, and unique names", () => {
+  it("has at least 8 families and 60 tools, every kind, and unique names", () => {
     expect(families.families.length).toBeGreaterThanOrEqual(8);
     expect(entries.length).toBeGreaterThanOrEqual(60);
     const kinds = new Set(entries.map((e) => e.kind));
-    expect([...kinds].sort()).toEqual(TOOL_KINDS.filter((k) => k !== "prompt").sort());
+    expect([...kinds].sort()).toEqual([...TOOL_KINDS].sort());
     const canon = entries.map((e) => canonicalName(e.full));
     expect(canon.filter((c, i) => canon.indexOf(c) !== i)).toEqual([]);
     expect(families.always_loaded).toEqual(["toolbelt.reshape"]);

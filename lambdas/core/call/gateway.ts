@@ -148,6 +148,7 @@ export function createCallGateway(ports: CallPorts, validator: SchemaValidator =
         tool: tool.name,
         ...(resolution.status === "resolved" ? { resolved_from: request.tool, resolution: resolution.rule } : {}),
         result: output.result,
+        ...(output.metadata ? { metadata: output.metadata } : {}),
       };
     } finally {
       await miss;

@@ -1,7 +1,7 @@
 // The call contract and the ports the gateway needs; adapters (routes, handlers, backends, stores) fill them.
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
 import type { ToolKind } from "../../../registry/contract/tool.js";
-import type { CallBody, CallResponse } from "../../contract/call.js";
+import type { CallBody, CallMetadata, CallResponse } from "../../contract/call.js";
 import type { Caller, MissRecorder, SessionRecord } from "../ports.js";
 import type { CallAudit } from "./audit.js";
 import type * as z from "../zod-mini.js";
@@ -29,6 +29,8 @@ export type BackendOutput = {
   checked?: unknown;
   /** The upstream's HTTP status (http tools), for the audit record. */
   upstream_status?: number;
+  /** Prompt tools: the model that answered and its token usage (into the response and the audit line). */
+  metadata?: CallMetadata;
 };
 
 export type ToolBackend = {

@@ -24,8 +24,19 @@ describe("registry:check CLI", () => {
   });
 
   it("exits 0 on a clean registry", async () => {
-    const r = await cli(["check", "--registry", `${FIX}/valid`]);
+    // Its prompt tool's role has a model: nothing to warn about.
+    const r = await cli(["check", "--registry", `${FIX}/valid`], { TOOLBELT_MODELS: '{"prompt": {"provider": "bedrock", "model": "m"}}' });
     expect(r).toEqual({ code: 0, stdout: "registry OK: 9 tools in 5 families\n", stderr: "" });
+  });
+
+  it("warns, still exiting 0, about the model roles the registry's prompt tools ask and TOOLBELT_MODELS leaves unset", async () => {
+    const unset = await cli(["check"], { TOOLBELT_MODELS: "" });
+    expect(unset.code).toBe(0);
+    expect(unset.stdout).toContain(
+      'registry/families/writing/tools.yaml: warning MODEL_ROLE_UNSET writing.summarize $.model: model role "prompt" is unset: writing.summarize, writing.classify_support_message, writing.extract_action_items answer 503 MODEL_NOT_CONFIGURED until TOOLBELT_MODELS maps it to a model',
+    );
+    const set = await cli(["check"], { TOOLBELT_MODELS: JSON.stringify({ prompt: { provider: "openai", url: "http://127.0.0.1:9/v1", model: "m" } }) });
+    expect(set.stdout).not.toContain("MODEL_ROLE_UNSET");
   });
 
   it("exits 0 with warnings when only optional families are skipped", async () => {

@@ -1,0 +1,48 @@
+// The deployment's models by role, built once per cold start from TOOLBELT_MODELS (config.ts) and
+// the environment the roles' `key_env` name (on Lambda, TOOLBELT_SECRETS fills them from SSM first).
+import type { ModelPort, Models } from "../core/ports.js";
+import { openAiModel } from "./openai.js";
+import { MODELS_ENV, timeoutOf, type ModelRoles } from "./roles.js";
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export type ModelsOptions = {
+  /** fetch for the OpenAI-compatible adapter (tests may pass their own). */
+  fetch?: typeof fetch;
+  /**
+   * Leave out roles whose key variable is unset instead of failing (the api function, which loads no
+   * secrets: such a role is then `unavailable` there, and find falls back to keywords saying why).
+   */
+  skipMissingKeys?: boolean;
+};
+
+export const NO_MODELS: Models = { get: () => undefined, roles: () => [], unavailable: () => undefined };
+
+/** Every role's adapter; a role whose key variable is unset fails here, naming the role and the variable. */
+export function createModels(roles: ModelRoles, env: Env, options: ModelsOptions = {}): Models {
+  const ports = new Map<string, ModelPort>();
+  const skipped = new Map<string, string>();
+  const problems: string[] = [];
+  for (const [role, spec] of Object.entries(roles)) {
+    const timeoutMs = timeoutOf(role, spec);
+    if (spec.provider === "openai") {
+      const key = spec.key_env === undefined ? undefined : env[spec.key_env];
+      if (spec.key_env !== undefined && !key) {
+        const problem = `role "${role}": key_env names ${spec.key_env}, which is not set (on Lambda, map it to its SSM parameter in TOOLBELT_SECRETS)`;
+        if (options.skipMissingKeys) skipped.set(role, problem);
+        else problems.push(problem);
+        continue;
+      }
+      ports.set(role, openAiModel(role, spec, timeoutMs, key, options.fetch));
+    } else {
+      problems.push(`role "${role}": provider bedrock is not available in this build yet`);
+    }
+  }
+  if (problems.length) throw new Error(`${MODELS_ENV}: ${problems.join("; ")}`);
+  const names = Object.keys(roles).sort();
+  return {
+    get: (role) => (Object.hasOwn(roles, role) ? ports.get(role) : undefined),
+    roles: () => names,
+    unavailable: (role) => (Object.hasOwn(roles, role) ? skipped.get(role) : undefined),
+  };
+}
