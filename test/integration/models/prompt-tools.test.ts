@@ -89,6 +89,9 @@ describe("a prompt tool with an output schema", () => {
       content: "Summarize ${NOT_AN_ENV} into a gist and three keywords:\n\nCats sleep sixteen hours a day.",
     });
     expect(sent!.body.messages[0]!.role).toBe("system");
+    // The audit line carries the model id and the tokens.
+    const audit = api.logger.entries.filter((e) => e.message === "call" && e.fields.tool === "writing.summarize").at(-1);
+    expect(audit?.fields).toMatchObject({ outcome: "OK", model: "test-model-2026", usage: { input_tokens: 90, output_tokens: 20 } });
   });
 
   it("retries once with the validation problems when the first answer does not match, and answers the second", async () => {
