@@ -1,6 +1,7 @@
 // A family source from a JSONL catalog:
 // one tool per line with `name`, `description`, `input_schema`, optional `family` and `id`.
 import type { CatalogTool, FamilyInfo } from "../../registry/contract/artifact.js";
+import { UNAVAILABLE_HANDLER } from "../../registry/contract/callable.js";
 import { fullName } from "../../registry/contract/names.js";
 
 export type JsonlTool = {
@@ -68,7 +69,7 @@ export function catalogFromJsonl(
       input_schema: r.input_schema ?? { type: "object", properties: {} },
       governance: {},
       timeout_ms: DEFAULT_TIMEOUT_MS,
-      backend: { kind: "builtin", handler: "unavailable" },
+      backend: { kind: "builtin", handler: UNAVAILABLE_HANDLER },
       source: opts.source,
       ...(r.id ? { id: r.id } : {}),
       ...(strings(r.examples) ? { examples: strings(r.examples)! } : {}),

@@ -1,6 +1,7 @@
 // Tools implemented in the gateway: the meta-tools (find, call) and a JSON reshape.
 import { ownAt } from "../../registry/contract/own-path.js";
 import type { CatalogTool } from "../../registry/contract/artifact.js";
+import { UNAVAILABLE_HANDLER } from "../../registry/contract/callable.js";
 import type { BackendContext, BackendOutput, ToolBackend } from "../core/call/types.js";
 import { ToolbeltError } from "../core/errors.js";
 import type { FindRequest, Finder } from "../core/find/types.js";
@@ -89,7 +90,7 @@ export function createBuiltinBackend(options: BuiltinBackendOptions = {}): ToolB
         }
         case "reshape":
           return { result: reshape(args, tool.name) };
-        case "unavailable":
+        case UNAVAILABLE_HANDLER:
           throw new ToolbeltError(
             "NOT_IMPLEMENTED",
             `${tool.name} was imported from a catalog without a backend: it can be found but not called through this gateway`,

@@ -1,6 +1,6 @@
 // POST /v1/find and the toolbelt.find meta-tool: one request and one result shape for both.
 import * as z from "../core/zod-mini.js";
-import { anyObject, described, modelNameField } from "./schema.js";
+import { anyObject, callableField, described, modelNameField } from "./schema.js";
 import { SessionId } from "./sessions.js";
 
 export const FIND_LIMITS = { queryChars: 1000, maxResults: 50, defaultResults: 10 } as const;
@@ -38,6 +38,7 @@ export const AlwaysTool = z.object({
   description: z.string(),
   input_schema: z.optional(anyObject()),
   output_schema: z.optional(anyObject()),
+  callable: callableField(),
 });
 export type AlwaysTool = z.infer<typeof AlwaysTool>;
 

@@ -13,6 +13,13 @@ export const int = () => z.number().check(z.int());
 export const modelNameField = () =>
   described(z.string(), "The same tool's model-safe name (`^[a-zA-Z0-9_-]{1,64}$`, for function-calling APIs); call accepts it as the name");
 
+/** Present, and false, only for a tool this gateway cannot run; such tools rank below every callable one. */
+export const callableField = () =>
+  described(
+    z.optional(z.literal(false)),
+    "false: this gateway cannot run the tool (imported from a catalog without a backend; a call answers 501). Absent: callable",
+  );
+
 /** A JSON object with any keys (tool schemas, tool arguments). */
 export const anyObject = () => z.record(z.string(), z.unknown());
 

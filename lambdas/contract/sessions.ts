@@ -1,6 +1,6 @@
 // POST /v1/sessions and GET /v1/sessions/{id}/surface: a session and the surface it advertises.
 import * as z from "../core/zod-mini.js";
-import { anyObject, described, int, modelNameField } from "./schema.js";
+import { anyObject, callableField, described, int, modelNameField } from "./schema.js";
 
 export const SESSION_ID_RE = /^[A-Za-z0-9_-]{16,64}$/;
 export const SessionId = z.string().check(z.regex(SESSION_ID_RE, "a session id as returned by POST /v1/sessions"));
@@ -19,6 +19,7 @@ export const SurfaceTool = z.object({
   description: z.string(),
   input_schema: anyObject(),
   output_schema: z.optional(anyObject()),
+  callable: callableField(),
   on_belt: described(BeltReason, "Why the tool is on the belt (the first reason that applies, in this order)"),
 });
 export type SurfaceTool = z.infer<typeof SurfaceTool>;

@@ -1,13 +1,22 @@
 // How a tool and a family appear on a surface, in one place: the build counts their tokens in this
 // exact shape (stored in the artifact), and the runtime serves and measures the same shape.
 import type { CatalogTool, FamilyInfo } from "./artifact.js";
+import { isCallable } from "./callable.js";
 import { modelNameOf, verbOf } from "./names.js";
 import type { JsonSchema } from "./schema-types.js";
 
 /** The tokenizer the build counts with (stored counts are in its tokens). */
 export const TOKENIZER = "o200k_base";
 
-export type SurfaceEntry = { name: string; model_name: string; description: string; input_schema: JsonSchema; output_schema?: JsonSchema };
+export type SurfaceEntry = {
+  name: string;
+  model_name: string;
+  description: string;
+  input_schema: JsonSchema;
+  output_schema?: JsonSchema;
+  /** Present (false) only for a tool this gateway cannot run: an imported catalog entry without a backend. */
+  callable?: false;
+};
 
 // Where a schema holds schemas: one schema, a list of them, or a map of them by name (property names are data, never dropped).
 const ONE = new Set([
@@ -46,13 +55,16 @@ export function withoutExamples<T>(schema: T): T {
   return out as T;
 }
 
-export function surfaceEntry(t: Pick<CatalogTool, "name" | "model_name" | "description" | "input_schema" | "output_schema">): SurfaceEntry {
+export function surfaceEntry(
+  t: Pick<CatalogTool, "name" | "model_name" | "description" | "input_schema" | "output_schema"> & Partial<Pick<CatalogTool, "backend">>,
+): SurfaceEntry {
   return {
     name: t.name,
     model_name: modelNameOf(t),
     description: t.description,
     input_schema: withoutExamples(t.input_schema),
     ...(t.output_schema ? { output_schema: withoutExamples(t.output_schema) } : {}),
+    ...(isCallable(t) ? {} : { callable: false as const }),
   };
 }
 

@@ -1,6 +1,7 @@
 // The registry's tool file format (YAML). Strict: an unknown key is an error.
 // These schemas are the single source of the format; `npm run registry:schema` publishes them as JSON Schema.
 import * as z from "zod";
+import { BUILTIN_HANDLERS } from "./callable.js";
 import { PROMPT_ROLE } from "./model-roles.js";
 
 export const FORMAT_VERSION = 1;
@@ -98,8 +99,7 @@ export const ExecTool = z.strictObject({
   output: z.enum(["text", "json"]).default("text"),
 });
 
-/** The handlers the gateway implements (lambdas/backends/builtin.ts); a tool file naming another is a check error. */
-export const BUILTIN_HANDLERS = ["find", "call", "reshape"] as const;
+export { BUILTIN_HANDLERS } from "./callable.js";
 
 export const BuiltinTool = z.strictObject({
   ...common,

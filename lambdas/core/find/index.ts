@@ -1,6 +1,7 @@
 // The find core, used unchanged by REST, MCP and the builtin meta-tool: ranks the caller's granted
 // tools with our scorer over the imported artifact index (never rebuilt at runtime).
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
+import { isCallable } from "../../../registry/contract/callable.js";
 import { MAX_MODEL_NAME, canonicalName, modelNameOf } from "../../../registry/contract/names.js";
 import type { SearchIndexData } from "../../../registry/contract/search-options.js";
 import type { Artifact, GrantFilter } from "../ports.js";
@@ -12,10 +13,17 @@ import { DEFAULT_QUERY_PARAMS, Scorer, type QueryParams } from "./scorer.js";
 import type { AlwaysTool, FindRequest, FindResult, Finder, FoundTool } from "./types.js";
 import { VERDICT_MODEL, Verdict, type VerdictModel } from "./verdict.js";
 
-/** The k best documents by score (ties: catalog order), among those `accept` lets through. */
-function topK(docs: number[], score: Float64Array, k: number, accept: (d: number) => boolean): number[] {
-  const heap: number[] = []; // min-heap on (score, -doc): the root is the weakest kept
-  const weaker = (a: number, b: number) => score[a]! < score[b]! || (score[a] === score[b] && a > b);
+/**
+ * The k best documents among those `accept` lets through: by tier first (a callable tool before one
+ * the gateway cannot run), then score, ties in catalog order.
+ */
+function topK(docs: number[], score: Float64Array, tier: (d: number) => number, k: number, accept: (d: number) => boolean): number[] {
+  const heap: number[] = []; // min-heap on (tier, score, -doc): the root is the weakest kept
+  const weaker = (a: number, b: number) => {
+    const ta = tier(a);
+    const tb = tier(b);
+    return ta < tb || (ta === tb && (score[a]! < score[b]! || (score[a] === score[b] && a > b)));
+  };
   const down = (i: number) => {
     for (;;) {
       const l = 2 * i + 1;
@@ -81,6 +89,9 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
   const isAlways = globMatcher(options.alwaysLoaded ?? artifact.manifest.always_loaded);
   const always = tools.map((t) => isAlways(t.name));
   const alwaysIdx = tools.flatMap((_, i) => (always[i] ? [i] : []));
+  // Uncallable tools (imported catalog entries) rank below every callable one: an agent taking the
+  // first result never gets a 501. A catalog where none is callable (eval, benches) ranks as before.
+  const callable = Uint8Array.from(tools, (t) => (isCallable(t) ? 1 : 0));
   // Exact name lookup: an agent that already knows the name (full or verb, any separators) gets it first.
   // A key holds its one tool as a number (an array only where names collide): no Set or array per
   // tool at import.
@@ -109,6 +120,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
     family: t.family,
     description: t.description,
     ...(schemas ? { input_schema: t.input_schema, ...(t.output_schema ? { output_schema: t.output_schema } : {}) } : {}),
+    ...(isCallable(t) ? {} : { callable: false as const }),
   });
 
   return {
@@ -122,6 +134,8 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
       const { docs, score } = scorer.rank(req.query, segments(req.query), minScore);
       const hit = byName.get(canonicalName(req.query.trim().replace(/\s+/g, "_")));
       const exact = hit === undefined ? undefined : typeof hit === "number" ? [hit] : hit;
+      // A tool asked for by its name comes first, callable or not.
+      const tier = exact ? (d: number) => (exact.includes(d) ? 2 : callable[d]!) : (d: number) => callable[d]!;
       if (exact) {
         for (const d of exact) {
           if (!docs.includes(d)) docs.push(d);
@@ -135,7 +149,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
       // caller's authority) is checked on each tool before it is shown. Each round that the filter
       // thins out asks for twice as many, so a narrow grant costs a few rounds, not one per refusal.
       for (let batch = limit; found.length < limit; batch *= 2) {
-        const picked = topK(docs, score, batch, (d) => score[d]! >= minScore && score[d]! > 0 && eligible(d) && !taken.has(d));
+        const picked = topK(docs, score, tier, batch, (d) => score[d]! >= minScore && score[d]! > 0 && eligible(d) && !taken.has(d));
         if (!picked.length) break;
         for (const d of picked) {
           if (found.length >= limit) break;
