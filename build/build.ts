@@ -2,6 +2,7 @@
 import type { Manifest } from "../registry/contract/artifact.js";
 import type { Diagnostic } from "../registry/contract/diagnostics.js";
 import { ARTIFACT_FILES } from "../registry/contract/artifact.js";
+import { refuseOverwrite, writeBuiltFrom } from "./artifact-dir.js";
 import { emitArtifact, writeArtifact, type ArtifactFiles } from "./artifact.js";
 import { loadRegistry, type LoadOptions, type LoadedRegistry } from "./load.js";
 
@@ -12,6 +13,8 @@ export type BuildResult = {
   manifest?: Manifest;
   files?: ArtifactFiles;
   registry: LoadedRegistry;
+  /** Why nothing was written: the output directory holds another registry's artifact or other files. */
+  refused?: string;
 };
 
 /** Load, validate and emit in memory; nothing is emitted when the registry has errors. */
@@ -28,9 +31,17 @@ export async function compileRegistry(dir: string, opts: LoadOptions = {}): Prom
   return { ok: true, diagnostics: registry.diagnostics, manifest, files, registry };
 }
 
-/** Compile and write the artifact directory; writes nothing when the registry has errors. */
-export async function buildRegistryArtifact(dir: string, outDir: string, opts: LoadOptions = {}): Promise<BuildResult> {
+/**
+ * Compile and write the artifact directory; writes nothing when the registry has errors, or when
+ * `outDir` holds an artifact built from another registry or files that are not an artifact (unless
+ * `overwrite`). Records the registry beside the artifact (artifact-dir.ts).
+ */
+export async function buildRegistryArtifact(dir: string, outDir: string, opts: LoadOptions & { overwrite?: boolean } = {}): Promise<BuildResult> {
   const result = await compileRegistry(dir, opts);
-  if (result.ok && result.files) await writeArtifact(outDir, result.files);
+  if (!result.ok || !result.files) return result;
+  const refused = opts.overwrite ? undefined : refuseOverwrite(outDir, dir);
+  if (refused) return { ...result, ok: false, refused };
+  await writeArtifact(outDir, result.files);
+  writeBuiltFrom(outDir, dir);
   return result;
 }

@@ -1,11 +1,12 @@
 // The registry CLI: the only place in build/ that prints and exits.
 //   check   [--registry DIR] [--format text|json|github]      exit 0 clean, 1 problems, 2 usage
-//   build   [--registry DIR] [--out DIR]
+//   build   [--registry DIR] [--out DIR] [--force]
 //   pull    --url URL --family NAME [--registry DIR] [--out FILE] [--header NAME=VALUE]... [--replace]
 //   import  --jsonl FILE --family NAME [--registry DIR] [--description TEXT] [--optional] [--replace]
 //   import-openapi --spec FILE|URL --family NAME [--operations GLOB]... [--registry DIR] [--description TEXT] [--optional] [--replace]
 //   migrate [--registry DIR] [--check]
 //   schema  [--out DIR] [--check]
+//   init    --registry DIR
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs, type ParseArgsConfig } from "node:util";
@@ -17,7 +18,7 @@ import { MODELS_ENV } from "../registry/contract/model-roles.js";
 
 const USAGE = `usage: tsx build/cli.ts <command> [options]
   check   [--registry DIR] [--format text|json|github]   validate the registry, report every problem
-  build   [--registry DIR] [--out DIR]                    write the artifact (default dist/artifact)
+  build   [--registry DIR] [--out DIR] [--force]          write the artifact (default dist/artifact); --force overwrites another registry's
   pull    --url URL --family NAME [--registry DIR] [--out FILE] [--header NAME=VALUE]... [--replace]
                                                           snapshot an MCP server's tools/list
   import  --jsonl FILE --family NAME [--registry DIR] [--description TEXT] [--optional] [--replace]
@@ -26,6 +27,7 @@ const USAGE = `usage: tsx build/cli.ts <command> [options]
           [--description TEXT] [--optional] [--replace]   add http tools from an OpenAPI 3.0/3.1 document
   migrate [--registry DIR] [--check]                      bring registry files to the current version
   schema  [--out DIR] [--check]                           publish the format as JSON Schema
+  init    --registry DIR                                  start a new registry: one family of each tool kind
 `;
 
 class UsageError extends Error {}
@@ -74,8 +76,16 @@ export async function run(argv: string[], io: Io): Promise<number> {
         return reg.ok ? 0 : 1;
       }
       case "build": {
-        const v = args(rest, { registry: { type: "string", default: "registry" }, out: { type: "string", default: "dist/artifact" } });
-        const result = await buildRegistryArtifact(v.registry, v.out);
+        const v = args(rest, {
+          registry: { type: "string", default: "registry" },
+          out: { type: "string", default: "dist/artifact" },
+          force: { type: "boolean", default: false },
+        });
+        const result = await buildRegistryArtifact(v.registry, v.out, { overwrite: v.force });
+        if (result.refused) {
+          io.err(`${result.refused} (or pass --force)\n`);
+          return 1;
+        }
         if (!result.ok) {
           io.err(formatDiagnostics(result.diagnostics, "text", v.registry));
           io.err("build failed: nothing written\n");
@@ -178,6 +188,14 @@ export async function run(argv: string[], io: Io): Promise<number> {
         for (const p of r.problems) io.err(`${p.file}: ${p.message}\n`);
         io.out(`${r.changed.length} file(s) ${v.check ? "to migrate" : "migrated"}, ${r.scanned} scanned\n`);
         return r.problems.length > 0 || (v.check && r.changed.length > 0) ? 1 : 0;
+      }
+      case "init": {
+        const v = args(rest, { registry: { type: "string" } });
+        const dir = need(v.registry, "--registry");
+        const { initRegistry } = await import("./init.js");
+        const r = initRegistry(dir);
+        io.out(`a new registry in ${dir}: ${r.files.join(", ")}\nnext: npm run registry:check -- --registry ${dir}, then npm start -- --registry ${dir}\n`);
+        return 0;
       }
       case "schema": {
         const v = args(rest, { out: { type: "string", default: "registry/schema" }, check: { type: "boolean", default: false } });

@@ -1,7 +1,8 @@
-// `npm start`: the local gateway. Builds the artifact if missing or older than the registry, runs
+// `npm start [-- --registry DIR]`: the local gateway. Builds the artifact if missing or older than the
+// registry (registry-choice.ts: which registry, which artifact, never another registry's), runs
 // dynalite in-process, the loopback upstreams the example families call (the demo http service and
 // server-everything over MCP), and serves the same app as the Lambdas on 127.0.0.1:${PORT:-8787}.
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { serve } from "@hono/node-server";
 import { parse as parseYaml } from "yaml";
@@ -20,33 +21,19 @@ import { createMcpModule } from "../http/routes/mcp.js";
 import { DynamoMissStore } from "../stores/misses.js";
 import { jsonLogger, readableLogger } from "../http/logger.js";
 import { startLocalDynamo } from "./dynalite.js";
+import { chooseRegistry } from "./registry-choice.js";
 import { everythingInstalled, startEverything } from "./everything.js";
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 const root = resolve(import.meta.dirname, "../..");
-const registryDir = join(root, "registry");
 const say = (line: string) => console.log(`[toolbelt] ${line}`);
 
-function newestMtime(dir: string): number {
-  if (!existsSync(dir)) return 0;
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
-  }
-  return newest;
-}
-
-/** Build with the registry compiler when the artifact is missing or older than any registry file. */
-async function ensureArtifact(dir: string): Promise<void> {
-  const manifest = join(dir, "manifest.json");
-  const built = existsSync(manifest) ? statSync(manifest).mtimeMs : 0;
-  if (built && built >= newestMtime(registryDir)) return;
-  say(built ? "registry changed: rebuilding the artifact" : "building the artifact");
+/** Build the artifact from the chosen registry (registry-choice.ts says when). */
+async function buildArtifact(registryDir: string, dir: string): Promise<void> {
   const { buildRegistryArtifact } = await import("../../build/build.js");
   const result = await buildRegistryArtifact(registryDir, dir);
-  if (!result.ok) {
-    throwOnErrors(result.diagnostics, "the registry build failed");
-  }
+  if (result.refused) throw new Error(result.refused);
+  if (!result.ok) throwOnErrors(result.diagnostics, "the registry build failed");
 }
 
 /** Print the first errors (file, tool, JSON path) and throw when the registry compiler reported any. */
@@ -62,18 +49,17 @@ function throwOnErrors(diagnostics: readonly Diagnostic[], what: string): void {
  * the registry compiler's loader (the one the build runs), whose diagnostics name the file, line and
  * path of every problem.
  */
-async function loadLocalBriefs(inline: string | undefined): Promise<BriefFile[]> {
+async function loadLocalBriefs(inline: string | undefined, registryDir: string | undefined): Promise<BriefFile[]> {
   if (inline) return parseBriefs(inline, "TOOLBELT_BRIEFS");
-  if (!existsSync(join(registryDir, "briefs"))) return [];
+  if (!registryDir || !existsSync(join(registryDir, "briefs"))) return [];
   const { loadBriefs } = await import("../../build/load.js");
   const { briefs, diagnostics } = await loadBriefs(registryDir);
-  throwOnErrors(diagnostics, "registry/briefs failed to load");
+  throwOnErrors(diagnostics, `${join(registryDir, "briefs")} failed to load`);
   return briefs.map(({ file: _file, ...brief }) => brief);
 }
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
-  const artifactDir = resolve(root, config.artifactDir);
   const port = Number(process.env.PORT ?? 8787);
   const cleanups: (() => unknown)[] = [];
 
@@ -95,7 +81,13 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => void stop(0));
 
   try {
-    await ensureArtifact(artifactDir);
+    const choice = chooseRegistry({ argv: process.argv.slice(2), env: process.env, root });
+    say(choice.note);
+    if (choice.build && choice.registryDir) {
+      say(existsSync(join(choice.artifactDir, "manifest.json")) ? "registry changed: rebuilding the artifact" : "building the artifact");
+      await buildArtifact(choice.registryDir, choice.artifactDir);
+    }
+    const { registryDir, artifactDir } = choice;
     const artifact = loadArtifact(artifactDir);
 
     const dataDir = process.env.TOOLBELT_DATA_DIR?.trim();
@@ -126,20 +118,20 @@ async function main(): Promise<void> {
 
     // An explicit environment beats the registry's file; without either, the local dev key.
     let policy;
-    const policyYaml = join(registryDir, "policy.yaml");
+    const policyYaml = registryDir ? join(registryDir, "policy.yaml") : undefined;
     const apiKey = process.env.TOOLBELT_API_KEY?.trim();
     if (config.policyJson) {
       policy = parsePolicy(config.policyJson);
       say("policy from TOOLBELT_POLICY");
-    } else if (!apiKey && existsSync(policyYaml)) {
+    } else if (!apiKey && policyYaml && existsSync(policyYaml)) {
       policy = parsePolicy(parseYaml(readFileSync(policyYaml, "utf8")));
-      say("policy from registry/policy.yaml");
+      say(`policy from ${policyYaml}`);
     } else {
       policy = localPolicyFile(apiKey || "dev-key");
       say(`API key: ${apiKey ? "from TOOLBELT_API_KEY" : "dev-key (the default)"}: for local use only, never expose this server`);
     }
 
-    const briefs = await loadLocalBriefs(config.briefsJson);
+    const briefs = await loadLocalBriefs(config.briefsJson, registryDir);
     // The Lambdas' JSON lines on request (TOOLBELT_LOG_FORMAT=json), else one readable line per record.
     const logger = process.env.TOOLBELT_LOG_FORMAT?.trim() === "json" ? jsonLogger() : readableLogger();
     const models = createModels(config.models, process.env);

@@ -1,6 +1,7 @@
 // `npm start` as a user runs it: builds the example registry, starts dynalite, the demo service and
 // server-everything on loopback, serves the app, answers find and calls, and stops cleanly on SIGTERM.
 import { spawn, type ChildProcess } from "node:child_process";
+import { appendFileSync, cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,10 +16,19 @@ let artifactDir = "";
 const KEY = "local-start-test-key";
 
 /** `npm start` with the test's key and extra environment; resolves with its URL once it listens. */
-function startLocal(extra: Record<string, string>): { child: ChildProcess; url: Promise<string>; output: () => string } {
+function startLocal(extra: Record<string, string>, args: string[] = []): { child: ChildProcess; url: Promise<string>; output: () => string } {
   let out = "";
-  const proc = spawn(process.execPath, ["--import", "tsx", "lambdas/local/start.ts"], {
-    env: { ...process.env, PORT: "0", TOOLBELT_ARTIFACT_DIR: artifactDir, TOOLBELT_API_KEY: KEY, TOOLBELT_POLICY: "", TOOLBELT_DATA_DIR: "", ...extra },
+  const proc = spawn(process.execPath, ["--import", "tsx", "lambdas/local/start.ts", ...args], {
+    env: {
+      ...process.env,
+      PORT: "0",
+      TOOLBELT_ARTIFACT_DIR: artifactDir,
+      TOOLBELT_REGISTRY: "",
+      TOOLBELT_API_KEY: KEY,
+      TOOLBELT_POLICY: "",
+      TOOLBELT_DATA_DIR: "",
+      ...extra,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const listening = new Promise<string>((resolve, reject) => {
@@ -112,6 +122,35 @@ describe("npm start", () => {
     } finally {
       const exited = new Promise((r) => off.child.once("exit", r));
       off.child.kill("SIGTERM");
+      await exited;
+    }
+  }, 90_000);
+
+  it("serves your own registry: a copy of the example with a family added, named with --registry (issue #10)", async () => {
+    const work = await mkdtemp(join(tmpdir(), "toolbelt-own-"));
+    const mine = join(work, "my-registry");
+    cpSync("registry", mine, { recursive: true });
+    appendFileSync(
+      join(mine, "families.yaml"),
+      "  - name: host\n    description: Facts about the machine the gateway runs on.\n    source: { tools: families/host }\n",
+    );
+    mkdirSync(join(mine, "families/host"));
+    writeFileSync(
+      join(mine, "families/host/tools.yaml"),
+      "tools:\n  - name: kernel\n    kind: exec\n    command: uname\n    args: [-s]\n    description: The name of this machine's operating system kernel.\n    read_only: true\n",
+    );
+    const own = startLocal({ TOOLBELT_ARTIFACT_DIR: join(work, "my-artifact") }, ["--registry", mine]);
+    try {
+      const base = await own.url;
+      expect(own.output()).toContain(`registry ${mine}`);
+      const found = (await (await call("/v1/find", { query: "operating system kernel name", limit: 3 }, KEY, base)).json()) as { tools: { name: string }[] };
+      expect(found.tools[0]?.name).toBe("host.kernel");
+      const res = await call("/v1/call", { tool: "host.kernel", args: {} }, KEY, base);
+      expect(res.status).toBe(200);
+      expect(JSON.stringify(await res.json())).toContain("Linux");
+    } finally {
+      const exited = new Promise((r) => own.child.once("exit", r));
+      own.child.kill("SIGTERM");
       await exited;
     }
   }, 90_000);

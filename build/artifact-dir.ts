@@ -1,0 +1,56 @@
+// Whose artifact is in a directory. A build writes `built-from.json` beside the artifact (not part of
+// it: nothing deploys or hashes it) naming the registry it came from, so `npm start` and
+// `build:artifact` rebuild only their own artifacts and never overwrite one built from another
+// registry, or a directory that holds something else.
+import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { ARTIFACT_FILES } from "../registry/contract/artifact.js";
+
+export const BUILT_FROM_FILE = "built-from.json";
+
+export type ArtifactDirState =
+  /** Missing or empty: free to build into. */
+  | { kind: "empty" }
+  /** An artifact built from this registry: rebuild it when the registry changed. */
+  | { kind: "ours" }
+  /** An artifact built from another registry, or with no record of where from (built elsewhere, copied). */
+  | { kind: "foreign"; builtFrom?: string }
+  /** Files that are not an artifact. */
+  | { kind: "other" };
+
+const canonical = (dir: string) => {
+  const abs = resolve(dir);
+  return existsSync(abs) ? realpathSync(abs) : abs;
+};
+
+export function builtFrom(outDir: string): string | undefined {
+  try {
+    const recorded = (JSON.parse(readFileSync(join(outDir, BUILT_FROM_FILE), "utf8")) as { registry?: unknown }).registry;
+    return typeof recorded === "string" ? recorded : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function inspectArtifactDir(outDir: string, registryDir: string): ArtifactDirState {
+  if (!existsSync(outDir) || readdirSync(outDir).length === 0) return { kind: "empty" };
+  if (!existsSync(join(outDir, ARTIFACT_FILES.manifest))) return { kind: "other" };
+  const from = builtFrom(outDir);
+  if (from !== undefined && from === canonical(registryDir)) return { kind: "ours" };
+  return from === undefined ? { kind: "foreign" } : { kind: "foreign", builtFrom: from };
+}
+
+/** Why `registryDir` may not be built into `outDir`, or undefined when it may. */
+export function refuseOverwrite(outDir: string, registryDir: string): string | undefined {
+  const state = inspectArtifactDir(outDir, registryDir);
+  if (state.kind === "other") return `${outDir} is not empty and holds no artifact: it is not overwritten; choose another output directory`;
+  if (state.kind === "foreign") {
+    const whose = state.builtFrom ? `built from ${state.builtFrom}` : "not built from this registry (no record of where it came from)";
+    return `${outDir} holds an artifact ${whose}: it is not overwritten; choose another output directory or remove it`;
+  }
+  return undefined;
+}
+
+export function writeBuiltFrom(outDir: string, registryDir: string): void {
+  writeFileSync(join(outDir, BUILT_FROM_FILE), `${JSON.stringify({ registry: canonical(registryDir) })}\n`);
+}
