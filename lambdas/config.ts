@@ -25,6 +25,8 @@ export type Config = {
   /** Always-loaded names/globs overriding the artifact's list (comma-separated in the env). */
   alwaysLoaded?: string[];
   sessionTtlSecs: number;
+  /** How long an idempotency key's first answer is replayed (TOOLBELT_IDEMPOTENCY_TTL_SECS, default 24 h). */
+  idempotencyTtlSecs: number;
   surface: SurfaceBounds;
   http: HttpLimits;
   /** Run exec tools (TOOLBELT_EXEC, default on; `off` answers them 501). */
@@ -51,6 +53,7 @@ export const DEFAULT_SURFACE_BOUNDS: SurfaceBounds = {
 };
 export const DEFAULT_HTTP_LIMITS: HttpLimits = { maxBodyBytes: 64 * 1024, maxUrlChars: 4096 };
 export const DEFAULT_SESSION_TTL_SECS = 3600;
+export const DEFAULT_IDEMPOTENCY_TTL_SECS = 24 * 3600;
 
 type Env = Record<string, string | undefined>;
 
@@ -128,6 +131,7 @@ const EnvSchema = z.object({
   TOOLBELT_BRIEFS: jsonOrFile,
   TOOLBELT_ALWAYS_LOADED: commaList,
   TOOLBELT_SESSION_TTL_SECS: positiveInt(DEFAULT_SESSION_TTL_SECS),
+  TOOLBELT_IDEMPOTENCY_TTL_SECS: positiveInt(DEFAULT_IDEMPOTENCY_TTL_SECS),
   TOOLBELT_SURFACE_MAX_TOOLS: positiveInt(DEFAULT_SURFACE_BOUNDS.maxTools),
   TOOLBELT_SURFACE_MAX_BYTES: positiveInt(DEFAULT_SURFACE_BOUNDS.maxSchemaBytes),
   TOOLBELT_PIN_BUDGET_BYTES: positiveInt(DEFAULT_SURFACE_BOUNDS.pinBudgetBytes),
@@ -154,6 +158,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...(e.TOOLBELT_BRIEFS ? { briefsJson: e.TOOLBELT_BRIEFS } : {}),
     ...(e.TOOLBELT_ALWAYS_LOADED?.length ? { alwaysLoaded: e.TOOLBELT_ALWAYS_LOADED } : {}),
     sessionTtlSecs: e.TOOLBELT_SESSION_TTL_SECS,
+    idempotencyTtlSecs: e.TOOLBELT_IDEMPOTENCY_TTL_SECS,
     surface: {
       maxTools: e.TOOLBELT_SURFACE_MAX_TOOLS,
       maxSchemaBytes: e.TOOLBELT_SURFACE_MAX_BYTES,

@@ -12,6 +12,10 @@ export const ERROR_STATUS = {
   TOOL_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
+  /** The first call with this idempotency key is still running: retry after it finished. */
+  IDEMPOTENCY_IN_PROGRESS: 409,
+  /** The idempotency key was used before with other arguments: use a new key for a new call. */
+  IDEMPOTENCY_KEY_REUSED: 409,
   SESSION_EXPIRED: 410,
   PAYLOAD_TOO_LARGE: 413,
   URI_TOO_LONG: 414,

@@ -4,6 +4,7 @@ import { handle } from "hono/aws-lambda";
 import { createApp } from "../http/app.js";
 import { createCallModule } from "../http/routes/call.js";
 import { loadSecretsIntoEnv } from "../secrets.js";
+import { DynamoIdempotencyStore } from "../stores/idempotency.js";
 import { DynamoMissStore } from "../stores/misses.js";
 import { wireFromEnv } from "./wiring.js";
 
@@ -15,6 +16,7 @@ const { config, client, deps } = wireFromEnv();
 const calls = createCallModule({
   env: process.env,
   misses: new DynamoMissStore(client, config.table),
+  idempotency: { store: new DynamoIdempotencyStore(client, config.table), windowSecs: config.idempotencyTtlSecs },
   // exec runs the registry's commands on the function's host; TOOLBELT_EXEC=off refuses them with 501.
   exec: config.exec,
   // No roots unless the deployment names them (fileRoots): file and git tools answer 403 until then.

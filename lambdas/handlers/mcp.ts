@@ -6,6 +6,7 @@ import { handle } from "hono/aws-lambda";
 import { createApp } from "../http/app.js";
 import { createMcpModule } from "../http/routes/mcp.js";
 import { loadSecretsIntoEnv } from "../secrets.js";
+import { DynamoIdempotencyStore } from "../stores/idempotency.js";
 import { DynamoMissStore } from "../stores/misses.js";
 import { wireFromEnv } from "./wiring.js";
 
@@ -17,6 +18,7 @@ const { config, client, deps } = wireFromEnv();
 const mcp = createMcpModule({
   env: process.env,
   misses: new DynamoMissStore(client, config.table),
+  idempotency: { store: new DynamoIdempotencyStore(client, config.table), windowSecs: config.idempotencyTtlSecs },
   // exec runs the registry's commands on the function's host; TOOLBELT_EXEC=off refuses them with 501.
   exec: process.env.TOOLBELT_EXEC !== "off",
 });

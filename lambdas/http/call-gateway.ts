@@ -5,6 +5,7 @@
 import { createBackends } from "../backends/index.js";
 import type { EnvMap } from "../backends/templates.js";
 import { createCallGateway, type CallGateway } from "../core/call/gateway.js";
+import type { IdempotencyStore } from "../core/call/idempotency.js";
 import type { Backends } from "../core/call/types.js";
 import type { MissStore } from "../core/ports.js";
 import type { Deps } from "./deps.js";
@@ -18,6 +19,8 @@ export type CallGatewayOptions = {
   exec?: boolean;
   /** Directories file and git tools may touch (Config.fileRoots; none: they answer 403). */
   fileRoots?: readonly string[];
+  /** Where idempotency keys are kept and for how long (the table; Config.idempotencyTtlSecs); without it keys are ignored. */
+  idempotency?: { store: IdempotencyStore; windowSecs: number };
   /** Replace the backends (tests); by default built from `env` with the app's finder. */
   backends?: (deps: Deps) => Backends;
 };
@@ -51,6 +54,14 @@ export function createAppCallGateway(deps: Deps, options: CallGatewayOptions): A
     sessions: deps.sessions,
     log: (level, message, fields) => deps.logger[level](message, fields),
     audit: (record) => writeAudit(deps.logger, record),
+    ...(options.idempotency
+      ? {
+          idempotency: {
+            ...options.idempotency,
+            onStoreError: (what, error) => deps.logger.warn(`could not ${what} an idempotency key`, { error: String(error) }),
+          },
+        }
+      : {}),
     now: () => new Date(deps.clock()),
   });
   return { gateway, close };

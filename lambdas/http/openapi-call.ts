@@ -1,17 +1,18 @@
 // The OpenAPI paths of POST /v1/call and GET /v1/admin/misses. Apart from the call routes so the
 // api Lambda can document them (the call Lambda serves them behind the same HTTP API) without
 // bundling ajv and the backends: contract schemas only.
-import { CallBody, CallResponse } from "../contract/call.js";
+import { CallBody, CallResponse, IdempotencyKey } from "../contract/call.js";
 import { MissesQuery, MissesResponse } from "../contract/misses.js";
-import { body, errors, ok, queryParameters, type PathItems } from "./openapi.js";
+import { body, errors, headerParameter, ok, queryParameters, type PathItems } from "./openapi.js";
 
 export const CALL_PATHS: PathItems = {
   "/v1/call": {
     post: {
       operationId: "call",
       summary: "Call a tool you are granted: arguments are validated, near-miss names resolved, the tool pinned on your session",
+      parameters: [headerParameter("Idempotency-Key", IdempotencyKey)],
       requestBody: body(CallBody),
-      responses: { ...ok("The tool's result", CallResponse), ...errors(400, 401, 403, 404, 410, 413, 414, 415, 422, 500, 501, 502, 503, 504) },
+      responses: { ...ok("The tool's result", CallResponse), ...errors(400, 401, 403, 404, 409, 410, 413, 414, 415, 422, 500, 501, 502, 503, 504) },
     },
   },
   "/v1/admin/misses": {

@@ -50,6 +50,12 @@ export function queryParameters(schema: { shape: Record<string, z.ZodMiniType> }
   });
 }
 
+/** One optional request header, its description beside its schema. */
+export function headerParameter(name: string, schema: z.ZodMiniType): Operation {
+  const { description } = z.globalRegistry.get(schema) ?? {};
+  return Object.assign(lazySchema(schema, "input", "description"), { name, in: "header", required: false, ...(description ? { description } : {}) });
+}
+
 export const CORE_PATHS: PathItems = {
   "/v1/find": {
     post: {

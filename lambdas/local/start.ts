@@ -18,6 +18,7 @@ import { createModels } from "../models/index.js";
 import { DECIDER_ROLE, DECIDER_UNSET, unsetRoleWarnings } from "../../registry/contract/model-roles.js";
 import { createCallModule } from "../http/routes/call.js";
 import { createMcpModule } from "../http/routes/mcp.js";
+import { DynamoIdempotencyStore } from "../stores/idempotency.js";
 import { DynamoMissStore } from "../stores/misses.js";
 import { jsonLogger, readableLogger } from "../http/logger.js";
 import { startLocalDynamo } from "./dynalite.js";
@@ -142,12 +143,13 @@ async function main(): Promise<void> {
     // Templates read `${VAR}` from this environment at call time (DEMO_SERVICE_*, EVERYTHING_MCP_URL set above).
     // File and git tools reach the project directory unless TOOLBELT_FILE_ROOTS says otherwise.
     const fileRoots = config.fileRoots ?? [root];
-    const call = createCallModule({ env: process.env, misses: new DynamoMissStore(dynamo.client, dynamo.table), exec: config.exec, fileRoots });
+    const idempotency = { store: new DynamoIdempotencyStore(dynamo.client, dynamo.table), windowSecs: config.idempotencyTtlSecs };
+    const call = createCallModule({ env: process.env, misses: new DynamoMissStore(dynamo.client, dynamo.table), exec: config.exec, fileRoots, idempotency });
     say(
       config.exec ? `file roots: ${fileRoots.join(", ") || "none (file and git tools answer 403)"}` : "exec tools are off (TOOLBELT_EXEC=off): they answer 501",
     );
     cleanups.push(() => call.close());
-    const mcp = createMcpModule({ env: process.env, misses: new DynamoMissStore(dynamo.client, dynamo.table) });
+    const mcp = createMcpModule({ env: process.env, misses: new DynamoMissStore(dynamo.client, dynamo.table), idempotency });
     cleanups.push(() => mcp.close());
     const app = createApp(deps, { extraRoutes: [call, mcp] });
 

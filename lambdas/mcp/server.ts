@@ -133,8 +133,11 @@ export function createMcpServer(sd: McpServerDeps, state: McpRequestState): Serv
   const callTool = async (raw: unknown, signal: AbortSignal): Promise<CallToolResult> => {
     const parsed = CallToolInput.safeParse(raw ?? {});
     if (!parsed.success) throw invalidArguments(CALL_TOOL, parsed.error, Object.keys(CallToolInput.shape));
-    const { tool, args, belt } = parsed.data;
-    const response = await gateway.call({ tool, args, ...(belt ? { session: belt } : {}) }, caller, callOptions(signal));
+    const { tool, args, belt, idempotency_key } = parsed.data;
+    const response = await gateway.call({ tool, args, ...(belt ? { session: belt } : {}) }, caller, {
+      ...callOptions(signal),
+      ...(idempotency_key !== undefined ? { idempotencyKey: idempotency_key } : {}),
+    });
     const result = successResult(deps, response);
     const ran = deps.artifact.byName.get(response.tool);
     const name = ran ? modelNameOf(ran) : response.tool;

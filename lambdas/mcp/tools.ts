@@ -8,7 +8,7 @@ import { META_TOOLS, modelNameOf } from "../../registry/contract/names.js";
 import type { JsonSchema } from "../../registry/contract/schema-types.js";
 import { withoutExamples } from "../../registry/contract/surface-entry.js";
 import type { Caller } from "../core/ports.js";
-import { CallInput } from "../contract/call.js";
+import { CallInput, IdempotencyKey } from "../contract/call.js";
 import { FindInput } from "../contract/find.js";
 import { described, jsonSchema } from "../contract/schema.js";
 import { SessionId, type Manifest } from "../contract/sessions.js";
@@ -31,10 +31,7 @@ export type FindToolInput = z.infer<typeof FindToolInput>;
 
 export const CallToolInput = z.extend(CallInput, {
   belt,
-  idempotency_key: described(
-    z.optional(z.string().check(z.minLength(1), z.maxLength(128))),
-    "Reserved: a key that will make retries of a consequential call safe (accepted, not yet enforced)",
-  ),
+  idempotency_key: z.optional(IdempotencyKey),
 });
 export type CallToolInput = z.infer<typeof CallToolInput>;
 

@@ -6,6 +6,7 @@ import { listProblems, ToolbeltError, type ErrorCode } from "../errors.js";
 import { createNameResolver, type Resolution } from "./resolve.js";
 import type { Caller, MissOutcome } from "../ports.js";
 import type { BackendOutput, CallPorts, CallRequest, CallResponse } from "./types.js";
+import { idempotent } from "./idempotency.js";
 import { digestOf, governanceFields, modelFields, upstreamFields, type CallAudit, type CallContext } from "./audit.js";
 import { createSchemaValidator, reservedKeys, summarize, type SchemaProblem, type SchemaValidator } from "./validate.js";
 
@@ -18,6 +19,8 @@ export type CallOptions = {
   maxTimeoutMs?: number;
   /** Where the call came in (request and correlation ids, REST or MCP), for its audit record. */
   context?: CallContext;
+  /** The caller's idempotency key (checked by the route): a repeat returns the first answer (ports.idempotency). */
+  idempotencyKey?: string;
 };
 
 export type CallGateway = {
@@ -155,6 +158,37 @@ export function createCallGateway(ports: CallPorts, validator: SchemaValidator =
     }
   };
 
+  // An abandoned claim (its process died) is taken over after the longest a call may take.
+  let longestTimeoutMs = 0;
+  for (const t of ports.tools.values()) longestTimeoutMs = Math.max(longestTimeoutMs, t.timeout_ms);
+
+  /** The call, once per idempotency key when the caller sent one (a nested call never does). */
+  const once = async (request: CallRequest, caller: Caller, options: CallOptions, facts: Facts): Promise<{ response: CallResponse; replayed: boolean }> => {
+    const key = options.idempotencyKey;
+    if (key === undefined || !ports.idempotency || (options.depth ?? 0) > 0) return { response: await run(request, caller, options, facts), replayed: false };
+    const ran = await idempotent(
+      ports.idempotency,
+      {
+        principal: caller.principal,
+        key,
+        // The request as sent: the same key with another tool name, arguments or session is a different call.
+        request: { tool: request.tool, args: request.args ?? {}, session: request.session ?? null },
+        timeoutMs: Math.min(options.maxTimeoutMs ?? Infinity, longestTimeoutMs),
+        now: now().getTime(),
+      },
+      () => run(request, caller, options, facts),
+    );
+    facts.idempotency = ran.replayed ? "replayed" : "first";
+    if (ran.replayed) {
+      const tool = ports.tools.get(ran.response.tool);
+      Object.assign(facts, {
+        tool: ran.response.tool,
+        ...(tool ? { family: tool.family, kind: tool.kind, ...governanceFields(tool, request.args ?? {}) } : {}),
+      });
+    }
+    return ran;
+  };
+
   const gateway: CallGateway = {
     async call(request, caller, options = {}) {
       const started = performance.now();
@@ -174,7 +208,7 @@ export function createCallGateway(ports: CallPorts, validator: SchemaValidator =
           latency_ms: Math.round((performance.now() - started) * 100) / 100,
         });
       try {
-        const response = await run(request, caller, options, facts);
+        const { response } = await once(request, caller, options, facts);
         audit("OK", 200, modelFields((response as { metadata?: unknown }).metadata));
         return response;
       } catch (e) {

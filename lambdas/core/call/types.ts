@@ -4,6 +4,7 @@ import type { ToolKind } from "../../../registry/contract/tool.js";
 import type { CallBody, CallMetadata, CallResponse } from "../../contract/call.js";
 import type { Caller, MissRecorder, SessionRecord } from "../ports.js";
 import type { CallAudit } from "./audit.js";
+import type { IdempotencyOptions } from "./idempotency.js";
 import type * as z from "../zod-mini.js";
 
 export type { CallResponse };
@@ -58,5 +59,7 @@ export type CallPorts = {
   log?: Logger;
   /** Receives one record per call, whatever its outcome (the adapter writes it as a log line with metrics). */
   audit?: (record: CallAudit) => void;
+  /** Idempotency keys: where they are kept and for how long. Without it, keys are accepted and ignored. */
+  idempotency?: IdempotencyOptions;
   now?: () => Date;
 };

@@ -4,7 +4,7 @@ import { Hono } from "hono";
 import { ToolbeltError } from "../../core/errors.js";
 import type { RouteModule } from "../app.js";
 import { createAppCallGateway, type CallGatewayOptions } from "../call-gateway.js";
-import { CallBody, type CallResponse } from "../../contract/call.js";
+import { CALL_LIMITS, CallBody, IdempotencyKey, type CallResponse } from "../../contract/call.js";
 import { MISSES_LIMITS, MissesQuery, type MissesResponse } from "../../contract/misses.js";
 import { CALL_PATHS } from "../openapi-call.js";
 import type { Deps } from "../deps.js";
@@ -17,6 +17,19 @@ export type CallModule = RouteModule & {
   /** Close pooled upstream connections (MCP clients). */
   close(): Promise<void>;
 };
+
+/** The `Idempotency-Key` header, checked: absent is fine, anything but 1 to 255 printable ASCII characters is 400. */
+function idempotencyKeyOf(header: string | undefined): { idempotencyKey?: string } {
+  if (header === undefined) return {};
+  if (!IdempotencyKey.safeParse(header).success) {
+    throw new ToolbeltError(
+      "INVALID_REQUEST",
+      `Idempotency-Key must be 1 to ${CALL_LIMITS.idempotencyKeyChars} printable ASCII characters (a UUID will do); got ${header.length} characters`,
+      { header: "Idempotency-Key" },
+    );
+  }
+  return { idempotencyKey: header };
+}
 
 /** Time kept back from a Lambda invocation to answer after a tool timed out. */
 const LAMBDA_MARGIN_MS = 1000;
@@ -45,6 +58,7 @@ export function createCallModule(options: CallModuleOptions): CallModule {
         const response = await gateway.call({ ...body, args }, caller, {
           signal: c.req.raw.signal,
           context: callContext(c, "rest"),
+          ...idempotencyKeyOf(c.req.header("idempotency-key")),
           ...(remaining !== undefined ? { maxTimeoutMs: Math.max(1, remaining - LAMBDA_MARGIN_MS) } : {}),
         });
         return c.json<CallResponse>(response);
