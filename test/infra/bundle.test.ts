@@ -384,10 +384,22 @@ describe("call bundle (call, misses)", () => {
       [
         httpApiV2Event({ method: "POST", path: "/v1/call", headers: auth(), body: { tool: "notes.shape", args: { mapping: {} }, session: id } }),
         httpApiV2Event({ method: "GET", path: `/v1/sessions/${id}/surface`, headers: auth() }),
+        // The same Idempotency-Key twice: the second answer is the first one's, replayed from the table.
+        ...[1, 2].map(() =>
+          httpApiV2Event({
+            method: "POST",
+            path: "/v1/call",
+            headers: { ...auth(), "idempotency-key": "bundle-key-1" },
+            body: { tool: "toolbelt.reshape", args: { data: { n: 1 }, mapping: { m: "n" } } },
+          }),
+        ),
       ],
       lambdaEnv(bundle),
     );
-    const [inSession, surface] = second.results;
+    const [inSession, surface, once, replayed] = second.results;
+    expect([once!.statusCode, replayed!.statusCode]).toEqual([200, 200]);
+    expect(replayed!.body).toBe(once!.body);
+    expect(second.logs.filter((l) => l.idempotency).map((l) => l.idempotency)).toEqual(["first", "replayed"]);
     expect(inSession!.statusCode).toBe(200);
     expect(surface!.statusCode).toBe(200);
     expect(JSON.stringify(surface!.json)).toContain("notes.shape");
