@@ -209,7 +209,7 @@ export function createCallGateway(ports: CallPorts, validator: SchemaValidator =
         });
       try {
         const { response } = await once(request, caller, options, facts);
-        audit("OK", 200, modelFields((response as { metadata?: unknown }).metadata));
+        audit("OK", 200, modelFields(response.metadata));
         return response;
       } catch (e) {
         const err = e instanceof ToolbeltError ? e : undefined;
