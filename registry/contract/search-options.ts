@@ -57,6 +57,13 @@ export type ScorerParams = {
   pairWeight: number;
   /** Weight of a word reached through the hand-written lexicon (build/lexicon.ts: save → write, folder → directory, search → 搜索). 0 disables. */
   lexiconWeight: number;
+  /**
+   * Weight of a word reached through the paraphrase table (build/neighbours.txt: nearest neighbours in
+   * word vectors, "hex" → hexadecimal, "ram" → memory), for requests worded without the tool's words. 0 disables.
+   */
+  paraphraseWeight?: number;
+  /** Neighbours found in more than this share of the tools (and more than 5 tools) are left out (1 keeps all). */
+  paraphraseMaxDf?: number;
 };
 
 /** Tuned on seal-tools dev and a metatool sample (see test/eval/README.md). */
@@ -68,6 +75,8 @@ export const DEFAULT_SCORER_PARAMS: ScorerParams = {
   genericWeight: 0,
   pairWeight: 0.3,
   lexiconWeight: 0.5,
+  paraphraseWeight: 0.4,
+  paraphraseMaxDf: 0.05,
 };
 
 /**
@@ -91,6 +100,8 @@ export type SearchIndexData = {
   expand: Record<string, number[]>;
   /** Lexicon expansions: an encoded word → vocabulary term ids meant alike (weight `lexiconWeight`). */
   related: Record<string, number[]>;
+  /** Paraphrase expansions: an encoded word → vocabulary term ids near it in word vectors (weight `paraphraseWeight`); absent in older artifacts. */
+  similar?: Record<string, number[]>;
   /** Per term, its query weight in percent (generic English words weigh less); empty when disabled. */
   termWeight: number[];
   /** Per document, the ids of the terms of its name (the verb), for the name-coverage boost. */

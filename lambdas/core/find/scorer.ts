@@ -57,6 +57,8 @@ export class Scorer {
   private readonly synonymWeight: number;
   private readonly related: Record<string, number[]>;
   private readonly lexiconWeight: number;
+  private readonly similar: Record<string, number[]>;
+  private readonly paraphraseWeight: number;
   private readonly idfMax: number;
   private readonly termWeight: Float64Array | undefined;
   private readonly nameTerms: number[][];
@@ -98,6 +100,8 @@ export class Scorer {
     this.synonymWeight = data.params.synonymWeight;
     this.related = data.related;
     this.lexiconWeight = data.params.lexiconWeight ?? 0;
+    this.similar = data.similar ?? {};
+    this.paraphraseWeight = data.params.paraphraseWeight ?? 0;
     this.nameTerms = data.nameTerms;
     this.termWeight = data.termWeight.length ? Float64Array.from(data.termWeight, (w) => w / 100) : undefined;
     this.nameMass = Float64Array.from(data.nameTerms, (ts) => ts.reduce((s, t) => s + this.idf[t]!, 0));
@@ -161,17 +165,21 @@ export class Scorer {
       if (this.synonymWeight > 0) {
         for (const id of ownList(this.expand, t)) if (id !== exact) members.push({ term: id, w: this.synonymWeight });
       }
-      if (this.lexiconWeight > 0) {
-        for (const id of ownList(this.related, t)) {
-          if (id === exact) continue;
-          const had = members.find((m) => m.term === id);
-          if (had) had.w = Math.max(had.w, this.lexiconWeight);
-          else members.push({ term: id, w: this.lexiconWeight });
-        }
-      }
+      if (this.lexiconWeight > 0) this.addRelated(members, ownList(this.related, t), exact, this.lexiconWeight);
+      if (this.paraphraseWeight > 0) this.addRelated(members, ownList(this.similar, t), exact, this.paraphraseWeight);
       if (members.length) groups.push({ mask: m, members });
     }
     return groups;
+  }
+
+  /** Add expansion terms at weight `w`; a term already a member keeps the better of the two weights. */
+  private addRelated(members: Member[], ids: readonly number[], exact: number | undefined, w: number): void {
+    for (const id of ids) {
+      if (id === exact) continue;
+      const had = members.find((m) => m.term === id);
+      if (had) had.w = Math.max(had.w, w);
+      else members.push({ term: id, w });
+    }
   }
 
   /**
