@@ -3,7 +3,7 @@ import * as z from "../core/zod-mini.js";
 import { anyObject, callableField, described, modelNameField } from "./schema.js";
 import { SessionId } from "./sessions.js";
 
-export const FIND_LIMITS = { queryChars: 1000, maxResults: 50, defaultResults: 10 } as const;
+export const FIND_LIMITS = { queryChars: 1000, maxResults: 50, defaultResults: 10, maxChunkSize: 255 } as const;
 
 /** The input of toolbelt.find, and POST /v1/find's body without `session`. */
 export const FindInput = z.strictObject({
@@ -22,6 +22,19 @@ export const FindInput = z.strictObject({
     "Search only this family (for example git or notes) instead of the whole registry.",
   ),
   schemas: described(z._default(z.boolean(), true), "Include each tool's input schema and output shape in the results."),
+  mode: described(
+    z.optional(z.enum(["keyword", "decision", "auto"])),
+    "keyword: rank by words; decision: a model chooses among the tools (keyword ranking when it fails, with fallback_reason); auto (default): decision when the gateway has a decider model.",
+  ),
+  min_probability: described(
+    z.optional(z.number().check(z.minimum(0), z.maximum(1))),
+    "Decision mode: leave out tools the model gives less probability than this (default 0.1); min_score applies to keyword ranking.",
+  ),
+  chunk_size: described(
+    z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(FIND_LIMITS.maxChunkSize))),
+    "Decision mode: most tools per choice question (default 250); more candidates are asked in chunks and a final round.",
+  ),
+  model: described(z.optional(z.string().check(z.minLength(1), z.maxLength(64))), "Decision mode: the model role that chooses (default decider)."),
 });
 /** What find takes: fields with defaults may be left out. */
 export type FindRequest = z.input<typeof FindInput>;
@@ -51,7 +64,22 @@ export const FindResult = z.object({
   verdict: described(z.enum(["match", "none"]), "none: no tool you may call fits the query"),
   tools: z.array(FoundTool),
   always: described(z.array(AlwaysTool), "Always-loaded tools you may call, beside the ranking"),
-  fallback_reason: z.optional(z.string()),
+  fallback_reason: described(
+    z.optional(z.string()),
+    "Why decision mode fell back to keyword ranking: no_decider, timeout, http_error, unparsable or no_logprobs, then what happened",
+  ),
+  decision: described(
+    z.optional(
+      z.object({
+        role: z.string(),
+        model: described(z.string(), "The model id that chose"),
+        probabilities: described(z.enum(["logprobs", "stated"]), "logprobs: from the answer token's log-probabilities; stated: the model's own numbers"),
+        candidates: described(z.number(), "Tools put to the model (the keyword ranking's best)"),
+        questions: described(z.number(), "Choice questions asked: one per chunk, plus the final round; 0 when cached"),
+      }),
+    ),
+    "Decision mode: who chose and how the probabilities were obtained",
+  ),
 });
 export type FindResult = z.infer<typeof FindResult>;
 

@@ -6,9 +6,9 @@ import { CALL_PATHS } from "../http/openapi-call.js";
 import { MCP_PATHS } from "../http/openapi-mcp.js";
 import { wireFromEnv } from "./wiring.js";
 
-// No SSM client here (it would add about 85 KB): a model role whose key is not in the environment is
-// unavailable to find's decision mode, which then answers by keywords and says why.
-const { deps } = wireFromEnv(process.env, { skipMissingModelKeys: true });
+// No SSM or Bedrock client here (about 85 KB each): a model role whose key is not in the environment,
+// or on Bedrock, is unavailable to find's decision mode, which then answers by keywords and says why.
+const { deps } = wireFromEnv(process.env, { skipMissingKeys: true });
 
 // The call Lambda serves POST /v1/call and GET /v1/admin/misses behind the same HTTP API: documented here.
 export const app = createApp(deps, { documentOnly: { ...CALL_PATHS, ...MCP_PATHS } });

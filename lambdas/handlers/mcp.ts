@@ -5,6 +5,7 @@
 import { handle } from "hono/aws-lambda";
 import { createApp } from "../http/app.js";
 import { createMcpModule } from "../http/routes/mcp.js";
+import { bedrockModel } from "../models/bedrock.js";
 import { loadSecretsIntoEnv } from "../secrets.js";
 import { DynamoIdempotencyStore } from "../stores/idempotency.js";
 import { DynamoMissStore } from "../stores/misses.js";
@@ -13,7 +14,7 @@ import { wireFromEnv } from "./wiring.js";
 // Upstream secrets (`${NAME}` in tool templates, model keys) come from SSM before the first request.
 await loadSecretsIntoEnv(process.env);
 
-const { config, client, deps } = wireFromEnv();
+const { config, client, deps } = wireFromEnv(process.env, { bedrock: bedrockModel });
 
 const mcp = createMcpModule({
   env: process.env,

@@ -7,14 +7,14 @@ import { parsePolicy } from "../core/auth.js";
 import { parseBriefs } from "../core/deployment-files.js";
 import { createDeps, type Deps } from "../http/deps.js";
 import { jsonLogger } from "../http/logger.js";
-import { createModels } from "../models/index.js";
+import { createModels, type ModelsOptions } from "../models/index.js";
 import { clientFromConfig, DynamoSessionStore } from "../stores/dynamodb.js";
 
 // The client's type comes from the store: only adapters import the AWS SDK (npm run check).
 export type Wiring = { config: Config; client: ReturnType<typeof clientFromConfig>; deps: Deps };
 
 /** Call once, at module scope of a handler (after its secrets are in `env`: model roles read their keys from it). */
-export function wireFromEnv(env: Record<string, string | undefined> = process.env, opts: { skipMissingModelKeys?: boolean } = {}): Wiring {
+export function wireFromEnv(env: Record<string, string | undefined> = process.env, opts: Pick<ModelsOptions, "skipMissingKeys" | "bedrock"> = {}): Wiring {
   const config = loadConfig(env);
   if (!config.policyJson) throw new Error("TOOLBELT_POLICY is not set: give the policy JSON (principals, key digests, grants) or a file path");
   const client = clientFromConfig(config);
@@ -26,7 +26,7 @@ export function wireFromEnv(env: Record<string, string | undefined> = process.en
     briefs: config.briefsJson ? parseBriefs(config.briefsJson, "TOOLBELT_BRIEFS") : [],
     config,
     logger: jsonLogger(),
-    models: createModels(config.models, env, { skipMissingKeys: opts.skipMissingModelKeys ?? false }),
+    models: createModels(config.models, env, opts),
   });
   return { config, client, deps };
 }

@@ -4,6 +4,7 @@ import type { PolicyFile } from "../../registry/contract/policy.js";
 import type { Config, HttpLimits } from "../config.js";
 import { createPolicy, type Policy } from "../core/auth.js";
 import { createFinder } from "../core/find/index.js";
+import { withDecisions, type CandidateSource } from "../core/find/decision.js";
 import type { Finder } from "../core/find/types.js";
 import { globMatcher } from "../../registry/contract/globs.js";
 import type { Artifact, Clock, Models, SessionStore, SurfaceBounds } from "../core/ports.js";
@@ -42,6 +43,9 @@ export type DepsInput = {
   models?: Models;
 };
 
+/** Find as every entry point serves it: keyword ranking, and decision mode when a model role answers. */
+const decisionFinder = (keyword: Finder & CandidateSource, models: Models): Finder => withDecisions(keyword, keyword, { models });
+
 export function createDeps(input: DepsInput): Deps {
   const { artifact, config } = input;
   const alwaysLoaded = config.alwaysLoaded ?? artifact.manifest.always_loaded;
@@ -51,7 +55,7 @@ export function createDeps(input: DepsInput): Deps {
   const briefs = new Map((input.briefs ?? []).map((b) => [b.name, b]));
   return {
     artifact,
-    finder: input.finder ?? createFinder(artifact, { alwaysLoaded }),
+    finder: input.finder ?? decisionFinder(createFinder(artifact, { alwaysLoaded }), input.models ?? NO_MODELS),
     policy,
     store: input.store,
     sessions: createSessions({

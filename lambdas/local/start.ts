@@ -15,6 +15,7 @@ import { createApp } from "../http/app.js";
 import { parseBriefs } from "../core/deployment-files.js";
 import { createDeps } from "../http/deps.js";
 import { createModels } from "../models/index.js";
+import { bedrockModel } from "../models/bedrock.js";
 import { DECIDER_ROLE, DECIDER_UNSET, unsetRoleWarnings } from "../../registry/contract/model-roles.js";
 import { createCallModule } from "../http/routes/call.js";
 import { createMcpModule } from "../http/routes/mcp.js";
@@ -135,7 +136,7 @@ async function main(): Promise<void> {
     const briefs = await loadLocalBriefs(config.briefsJson, registryDir);
     // The Lambdas' JSON lines on request (TOOLBELT_LOG_FORMAT=json), else one readable line per record.
     const logger = process.env.TOOLBELT_LOG_FORMAT?.trim() === "json" ? jsonLogger() : readableLogger();
-    const models = createModels(config.models, process.env);
+    const models = createModels(config.models, process.env, { bedrock: bedrockModel });
     say(models.roles().length ? `model roles: ${models.roles().join(", ")}` : "no model roles configured (TOOLBELT_MODELS)");
     if (!models.get(DECIDER_ROLE)) say(DECIDER_UNSET);
     for (const w of unsetRoleWarnings(artifact.tools, models.roles())) say(`warning: ${w.message}`);

@@ -14,6 +14,11 @@ export type ModelsOptions = {
    * secrets: such a role is then `unavailable` there, and find falls back to keywords saying why).
    */
   skipMissingKeys?: boolean;
+  /**
+   * The Bedrock adapter (about 88 KB of SDK client), passed by the functions that carry it (call,
+   * MCP, `npm start`); without it a bedrock role is unavailable, and find says so in fallback_reason.
+   */
+  bedrock?: typeof import("./bedrock.js").bedrockModel;
 };
 
 export const NO_MODELS: Models = { get: () => undefined, roles: () => [], unavailable: () => undefined };
@@ -34,8 +39,10 @@ export function createModels(roles: ModelRoles, env: Env, options: ModelsOptions
         continue;
       }
       ports.set(role, openAiModel(role, spec, timeoutMs, key, options.fetch));
+    } else if (options.bedrock) {
+      ports.set(role, options.bedrock(role, spec, timeoutMs));
     } else {
-      problems.push(`role "${role}": provider bedrock is not available in this build yet`);
+      skipped.set(role, `role "${role}" uses Bedrock, whose client this function does not carry (find's decision mode needs an OpenAI-compatible decider)`);
     }
   }
   if (problems.length) throw new Error(`${MODELS_ENV}: ${problems.join("; ")}`);

@@ -12,6 +12,7 @@ import { segments } from "./segment.js";
 import { DEFAULT_QUERY_PARAMS, Scorer, type QueryParams } from "./scorer.js";
 import type { AlwaysTool, FindRequest, FindResult, Finder, FoundTool } from "./types.js";
 import { VERDICT_MODEL, Verdict, type VerdictModel } from "./verdict.js";
+import type { CandidateSource } from "./decision.js";
 
 /**
  * The k best documents among those `accept` lets through: by tier first (a callable tool before one
@@ -77,7 +78,7 @@ export const DEFAULT_MIN_SCORE = 0.4;
 export const DEFAULT_LIMIT = FIND_LIMITS.defaultResults;
 export const MAX_LIMIT = FIND_LIMITS.maxResults;
 
-export function createFinder(artifact: Artifact, options: FinderOptions = {}): Finder {
+export function createFinder(artifact: Artifact, options: FinderOptions = {}): Finder & CandidateSource {
   const data = artifact.index as SearchIndexData;
   if (!data || typeof data !== "object" || data.docs !== artifact.tools.length) {
     throw new ToolbeltError("INTERNAL", "the artifact's search index does not match its catalog: rebuild it with npm run build:artifact");
@@ -125,6 +126,17 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
 
   return {
     alwaysLoaded,
+    entry: (t, schemas, score) => ({ ...shape(t, schemas), score }),
+    candidates(req, k, granted) {
+      const eligible = (d: number) => !always[d] && (req.family === undefined || tools[d]!.family === req.family) && granted(tools[d]!.name);
+      const { docs, score } = scorer.rank(req.query, segments(req.query), 0);
+      const ranked = topK(docs, score, (d) => callable[d]!, k, (d) => score[d]! > 0 && eligible(d));
+      // A catalog that fits is asked whole (the keyword-ranked tools first); a larger one only its k best matches.
+      const rest: number[] = [];
+      const taken = new Set(ranked);
+      for (let d = 0; d < tools.length && ranked.length + rest.length <= k; d++) if (!taken.has(d) && eligible(d)) rest.push(d);
+      return (ranked.length + rest.length <= k ? [...ranked, ...rest] : ranked).map((d) => tools[d]!);
+    },
     async find(req: FindRequest, granted: GrantFilter = () => true): Promise<FindResult> {
       const limit = Math.max(0, Math.min(MAX_LIMIT, Math.floor(req.limit ?? DEFAULT_LIMIT)));
       const minScore = req.min_score ?? DEFAULT_MIN_SCORE;

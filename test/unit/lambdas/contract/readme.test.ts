@@ -80,6 +80,7 @@ describe("README: the API in one page", () => {
   it("states the contract's limits", () => {
     expect(page).toContain(`\`query\` ≤ ${FIND_LIMITS.queryChars.toLocaleString("en")} characters, \`limit\` ≤ ${FIND_LIMITS.maxResults}`);
     expect(page).toContain(`(default ${FIND_LIMITS.defaultResults})`);
+    expect(page).toContain(`\`chunk_size\` 1–${FIND_LIMITS.maxChunkSize}`);
     expect(page).toContain(`\`tool\` ≤ ${CALL_LIMITS.toolChars}`);
   });
 });
