@@ -23,9 +23,11 @@ export const ESM_REQUIRE_BANNER = "import { createRequire as __tbCreateRequire }
  * next one", as the real provider does when its source is missing.
  */
 export const CREDENTIAL_PROVIDER_STAND_IN = fileURLToPath(new URL("../lambdas/stores/aws-credential-links.ts", import.meta.url));
-export const BUNDLE_ALIASES: Readonly<Record<string, string>> = Object.fromEntries(
-  ["ini", "sso", "process", "web-identity"].map((p) => [`@aws-sdk/credential-provider-${p}`, CREDENTIAL_PROVIDER_STAND_IN]),
-);
+export const BUNDLE_ALIASES: Readonly<Record<string, string>> = Object.fromEntries([
+  ...["ini", "sso", "process", "web-identity"].map((p) => [`@aws-sdk/credential-provider-${p}`, CREDENTIAL_PROVIDER_STAND_IN]),
+  // The Bedrock client's bearer-token providers (Bedrock API keys, SSO token caches with their OIDC client).
+  ["@aws-sdk/token-providers", CREDENTIAL_PROVIDER_STAND_IN],
+]);
 
 /**
  * Shared settings.

@@ -19,3 +19,8 @@ export const fromIni = notInLambda("the shared config and credentials files");
 export const fromSSO = notInLambda("IAM Identity Center (SSO)");
 export const fromProcess = notInLambda("credential_process");
 export const fromTokenFile = notInLambda("a web identity token file");
+
+// The Bedrock client's bearer-token scheme (Bedrock API keys, or an SSO token cache whose OIDC client
+// is another nested client): a function's role signs its requests with SigV4 instead.
+export const fromEnvSigningName = notInLambda("a Bedrock API key (AWS_BEARER_TOKEN_BEDROCK)");
+export const nodeProvider = notInLambda("an SSO token cache");

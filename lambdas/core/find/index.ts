@@ -130,7 +130,13 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
     candidates(req, k, granted) {
       const eligible = (d: number) => !always[d] && (req.family === undefined || tools[d]!.family === req.family) && granted(tools[d]!.name);
       const { docs, score } = scorer.rank(req.query, segments(req.query), 0);
-      const ranked = topK(docs, score, (d) => callable[d]!, k, (d) => score[d]! > 0 && eligible(d));
+      const ranked = topK(
+        docs,
+        score,
+        (d) => callable[d]!,
+        k,
+        (d) => score[d]! > 0 && eligible(d),
+      );
       // A catalog that fits is asked whole (the keyword-ranked tools first); a larger one only its k best matches.
       const rest: number[] = [];
       const taken = new Set(ranked);
