@@ -1,4 +1,5 @@
-// The gateway's alarms: per function (crashes, p99 duration, throttles) and for the API (5xx rate).
+// The gateway's alarms: per function (crashes, p99 duration, throttles), for the API (5xx rate), and on
+// the gateway's own metrics (call fault rate, find none-rate, pin evictions).
 import { Duration } from "aws-cdk-lib";
 import type * as apigw from "aws-cdk-lib/aws-apigatewayv2";
 import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
@@ -68,4 +69,69 @@ export function serverErrorRateAlarm(scope: Construct, api: apigw.HttpApi, perce
   });
   if (action) alarm.addAlarmAction(action);
   return alarm;
+}
+
+export type MetricAlarmOptions = {
+  /** The functions' metrics namespace (lambdas/http/telemetry.ts). */
+  namespace: string;
+  /** Alarm when more than this % of calls end 5xx (the gateway's or an upstream's fault). Default 5. */
+  callFaultPercent?: number;
+  /** Alarm when more than this % of finds find nothing, for 45 minutes. Default 50. */
+  findNonePercent?: number;
+  /** Alarm when pin-on-use evicts more than this many pins in an hour. Default 200. */
+  pinEvictionsPerHour?: number;
+};
+
+/**
+ * Alarms on the gateway's own metrics (the EMF in every audit record): calls that fail by the
+ * gateway's or an upstream's fault, finds that find nothing (the catalog lacks what agents ask for,
+ * or find got worse), and pins evicted (belts too small for how agents work). Rates ignore quiet
+ * periods (fewer than 10 calls or 20 finds), where one failure is no trend.
+ */
+export function gatewayMetricAlarms(scope: Construct, options: MetricAlarmOptions, action?: cwActions.SnsAction): cloudwatch.Alarm[] {
+  const metric = (metricName: string, period: Duration) => new cloudwatch.Metric({ namespace: options.namespace, metricName, period, statistic: "Sum" });
+  const fiveMinutes = Duration.minutes(5);
+  const fifteenMinutes = Duration.minutes(15);
+  const faults = options.callFaultPercent ?? 5;
+  const none = options.findNonePercent ?? 50;
+  const evictions = options.pinEvictionsPerHour ?? 200;
+  const alarms = [
+    new cloudwatch.Alarm(scope, "CallFaultRate", {
+      alarmDescription: `More than ${faults}% of Toolbelt calls ended 5xx (upstream errors and timeouts, gateway faults) for 10 of 15 minutes; the CallErrors metric by Code says which`,
+      metric: new cloudwatch.MathExpression({
+        expression: "IF(calls >= 10, 100 * FILL(faults, 0) / calls, 0)",
+        usingMetrics: { calls: metric("Calls", fiveMinutes), faults: metric("CallFaults", fiveMinutes) },
+        period: fiveMinutes,
+        label: "calls ending 5xx (%)",
+      }),
+      threshold: faults,
+      evaluationPeriods: 3,
+      datapointsToAlarm: 2,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    }),
+    new cloudwatch.Alarm(scope, "FindNoneRate", {
+      alarmDescription: `More than ${none}% of Toolbelt finds found no tool for 45 minutes: agents ask for what the catalog lacks (GET /v1/admin/misses), or find got worse`,
+      metric: new cloudwatch.MathExpression({
+        expression: "IF(finds >= 20, 100 * FILL(none, 0) / finds, 0)",
+        usingMetrics: { finds: metric("Finds", fifteenMinutes), none: metric("FindNone", fifteenMinutes) },
+        period: fifteenMinutes,
+        label: "finds with verdict none (%)",
+      }),
+      threshold: none,
+      evaluationPeriods: 3,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    }),
+    new cloudwatch.Alarm(scope, "PinEvictions", {
+      alarmDescription: `Toolbelt pin-on-use evicted more than ${evictions} pins in an hour: belts are too small for how agents work (raise TOOLBELT_PIN_BUDGET_BYTES)`,
+      metric: metric("PinsEvicted", Duration.hours(1)),
+      threshold: evictions,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    }),
+  ];
+  if (action) for (const a of alarms) a.addAlarmAction(action);
+  return alarms;
 }

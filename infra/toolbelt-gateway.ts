@@ -20,7 +20,8 @@ import { ARTIFACT_FILES, type Catalog, type Manifest } from "../registry/contrac
 import type { PolicyFile } from "../registry/contract/policy.js";
 import { MCP_CORS } from "../lambdas/mcp/cors.js";
 import { SECRETS_ENV } from "../lambdas/secrets.js";
-import { functionAlarms, serverErrorRateAlarm } from "./alarms.js";
+import { functionAlarms, gatewayMetricAlarms, serverErrorRateAlarm, type MetricAlarmOptions } from "./alarms.js";
+import { METRICS_NAMESPACE } from "../lambdas/http/telemetry.js";
 import {
   BUNDLE_SETTINGS,
   ESBUILD_CLI_ARGS,
@@ -98,6 +99,13 @@ export interface ToolbeltGatewayProps {
   readonly alarmTopic?: sns.ITopic;
   /** Alarm when more than this percentage of requests fail with 5xx over 5 minutes. Default 5. */
   readonly serverErrorRatePercent?: number;
+  /**
+   * CloudWatch namespace of the functions' metrics (TOOLBELT_METRICS_NAMESPACE). Default `Toolbelt`;
+   * give each gateway of one account and region its own, or their metrics and alarms mix.
+   */
+  readonly metricsNamespace?: string;
+  /** Thresholds of the alarms on the gateway's metrics (call fault rate, find none-rate, pin evictions). */
+  readonly metricAlarms?: Omit<MetricAlarmOptions, "namespace">;
   /** Steady-state and burst request limits of the API stage. Default 50/s, burst 100. */
   readonly throttle?: { rateLimit: number; burstLimit: number };
   /**
@@ -155,6 +163,8 @@ export class ToolbeltGateway extends Construct {
   private readonly staged: Staged;
   private readonly catalog: Catalog;
   private readonly alarmAction?: cwActions.SnsAction;
+  /** Where the functions write their metrics and the metric alarms read them. */
+  readonly metricsNamespace: string;
 
   constructor(scope: Construct, id: string, props: ToolbeltGatewayProps) {
     super(scope, id);
@@ -163,6 +173,7 @@ export class ToolbeltGateway extends Construct {
     if (badRoot !== undefined) throw new Error(`fileRoots must be absolute paths without ":", got ${JSON.stringify(badRoot)}`);
     const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
     if (props.alarmTopic) this.alarmAction = new cwActions.SnsAction(props.alarmTopic);
+    this.metricsNamespace = props.metricsNamespace ?? METRICS_NAMESPACE;
 
     this.staged = stageDeploymentFiles(this, props);
     const read = (f: string) => JSON.parse(readFileSync(join(this.staged.artifactDir, f), "utf8")) as unknown;
@@ -225,6 +236,7 @@ export class ToolbeltGateway extends Construct {
 
     for (const [name, spec] of Object.entries(ENDPOINT_GROUPS)) this.addEndpointGroup(name, spec);
     serverErrorRateAlarm(this, this.api, props.serverErrorRatePercent ?? 5, this.alarmAction);
+    gatewayMetricAlarms(this, { ...props.metricAlarms, namespace: this.metricsNamespace }, this.alarmAction);
 
     new CfnOutput(this, "ApiUrl", { value: this.url, description: "Base URL of the Toolbelt API" });
     new CfnOutput(this, "TableName", { value: this.table.tableName });
@@ -275,6 +287,7 @@ export class ToolbeltGateway extends Construct {
       TOOLBELT_ARTIFACT_DIR: `${LAMBDA_TASK_ROOT}/${BUNDLED_ARTIFACT_DIR}`,
       TOOLBELT_POLICY: `${LAMBDA_TASK_ROOT}/${BUNDLED_POLICY_FILE}`,
       TOOLBELT_TABLE: this.table.tableName,
+      TOOLBELT_METRICS_NAMESPACE: this.metricsNamespace,
       // The bundled SDK would otherwise warn at every cold start that later releases need Node 22.
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
     };

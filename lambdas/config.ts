@@ -25,6 +25,8 @@ export type Config = {
   /** Always-loaded names/globs overriding the artifact's list (comma-separated in the env). */
   alwaysLoaded?: string[];
   sessionTtlSecs: number;
+  /** CloudWatch namespace of the metrics in the log lines (TOOLBELT_METRICS_NAMESPACE; the construct sets it). */
+  metricsNamespace?: string;
   /** How long an idempotency key's first answer is replayed (TOOLBELT_IDEMPOTENCY_TTL_SECS, default 24 h). */
   idempotencyTtlSecs: number;
   surface: SurfaceBounds;
@@ -132,6 +134,7 @@ const EnvSchema = z.object({
   TOOLBELT_ALWAYS_LOADED: commaList,
   TOOLBELT_SESSION_TTL_SECS: positiveInt(DEFAULT_SESSION_TTL_SECS),
   TOOLBELT_IDEMPOTENCY_TTL_SECS: positiveInt(DEFAULT_IDEMPOTENCY_TTL_SECS),
+  TOOLBELT_METRICS_NAMESPACE: text,
   TOOLBELT_SURFACE_MAX_TOOLS: positiveInt(DEFAULT_SURFACE_BOUNDS.maxTools),
   TOOLBELT_SURFACE_MAX_BYTES: positiveInt(DEFAULT_SURFACE_BOUNDS.maxSchemaBytes),
   TOOLBELT_PIN_BUDGET_BYTES: positiveInt(DEFAULT_SURFACE_BOUNDS.pinBudgetBytes),
@@ -159,6 +162,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...(e.TOOLBELT_ALWAYS_LOADED?.length ? { alwaysLoaded: e.TOOLBELT_ALWAYS_LOADED } : {}),
     sessionTtlSecs: e.TOOLBELT_SESSION_TTL_SECS,
     idempotencyTtlSecs: e.TOOLBELT_IDEMPOTENCY_TTL_SECS,
+    ...(e.TOOLBELT_METRICS_NAMESPACE ? { metricsNamespace: e.TOOLBELT_METRICS_NAMESPACE } : {}),
     surface: {
       maxTools: e.TOOLBELT_SURFACE_MAX_TOOLS,
       maxSchemaBytes: e.TOOLBELT_SURFACE_MAX_BYTES,

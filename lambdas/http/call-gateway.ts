@@ -53,7 +53,7 @@ export function createAppCallGateway(deps: Deps, options: CallGatewayOptions): A
     ...(options.misses ? { misses: options.misses } : {}),
     sessions: deps.sessions,
     log: (level, message, fields) => deps.logger[level](message, fields),
-    audit: (record) => writeAudit(deps.logger, record),
+    audit: (record) => writeAudit(deps.logger, record, deps.config.metricsNamespace),
     ...(options.idempotency
       ? {
           idempotency: {

@@ -24,7 +24,7 @@ export type Deps = {
   isAlwaysLoaded: (name: string) => boolean;
   /** The deployment's briefs by name (the MCP endpoint lists a brief's declared tools). */
   briefs: ReadonlyMap<string, BriefFile>;
-  config: { http: HttpLimits; surface: SurfaceBounds; sessionTtlSecs: number };
+  config: { http: HttpLimits; surface: SurfaceBounds; sessionTtlSecs: number; metricsNamespace?: string };
   clock: Clock;
   logger: Logger;
   /** Models by role: prompt tools (and find's decision mode) ask them. */
@@ -36,7 +36,7 @@ export type DepsInput = {
   store: SessionStore;
   policy: PolicyFile;
   briefs?: readonly BriefFile[];
-  config: Pick<Config, "http" | "surface" | "sessionTtlSecs" | "alwaysLoaded">;
+  config: Pick<Config, "http" | "surface" | "sessionTtlSecs" | "alwaysLoaded" | "metricsNamespace">;
   logger: Logger;
   clock?: Clock;
   finder?: Finder;
@@ -70,7 +70,12 @@ export function createDeps(input: DepsInput): Deps {
     alwaysLoaded,
     isAlwaysLoaded,
     briefs,
-    config: { http: config.http, surface: config.surface, sessionTtlSecs: config.sessionTtlSecs },
+    config: {
+      http: config.http,
+      surface: config.surface,
+      sessionTtlSecs: config.sessionTtlSecs,
+      ...(config.metricsNamespace ? { metricsNamespace: config.metricsNamespace } : {}),
+    },
     clock,
     logger: input.logger,
     models: input.models ?? NO_MODELS,

@@ -24,13 +24,13 @@ type Unit = "Count" | "Milliseconds";
 type Metric = { name: string; unit: Unit; value: number; dimensions: string[][] };
 
 /** The `_aws` block and metric values of one EMF document; metrics with the same dimension sets share a directive. */
-function emf(metrics: readonly Metric[], at: number): LogFields {
+function emf(metrics: readonly Metric[], at: number, namespace: string): LogFields {
   const directives = new Map<string, { Namespace: string; Dimensions: string[][]; Metrics: { Name: string; Unit: Unit }[] }>();
   const values: LogFields = {};
   for (const m of metrics) {
     const key = JSON.stringify(m.dimensions);
     let d = directives.get(key);
-    if (!d) directives.set(key, (d = { Namespace: METRICS_NAMESPACE, Dimensions: m.dimensions, Metrics: [] }));
+    if (!d) directives.set(key, (d = { Namespace: namespace, Dimensions: m.dimensions, Metrics: [] }));
     d.Metrics.push({ Name: m.name, Unit: m.unit });
     values[m.name] = m.value;
   }
@@ -38,7 +38,7 @@ function emf(metrics: readonly Metric[], at: number): LogFields {
 }
 
 /** A call's audit record with its metrics: calls and latency by tool family, errors by code, faults, pins evicted, replays. */
-export function auditFields(r: CallAudit, at = Date.now()): LogFields {
+export function auditFields(r: CallAudit, at = Date.now(), namespace = METRICS_NAMESPACE): LogFields {
   const metrics: Metric[] = [
     { name: METRIC.calls, unit: "Count", value: 1, dimensions: [[], ["Family"]] },
     { name: METRIC.callLatency, unit: "Milliseconds", value: r.latency_ms, dimensions: [[], ["Family"]] },
@@ -47,16 +47,16 @@ export function auditFields(r: CallAudit, at = Date.now()): LogFields {
   if (r.status >= 500) metrics.push({ name: METRIC.callFaults, unit: "Count", value: 1, dimensions: [[]] });
   if (r.pins_evicted) metrics.push({ name: METRIC.pinsEvicted, unit: "Count", value: r.pins_evicted, dimensions: [[]] });
   if (r.idempotency === "replayed") metrics.push({ name: METRIC.idempotentReplays, unit: "Count", value: 1, dimensions: [[]] });
-  return { ...r, Family: r.family ?? "none", Code: r.outcome, ...emf(metrics, at) };
+  return { ...r, Family: r.family ?? "none", Code: r.outcome, ...emf(metrics, at, namespace) };
 }
 
 /** Write a call's audit record (message `call`). */
-export function writeAudit(logger: Logger, r: CallAudit): void {
-  logger.info("call", auditFields(r));
+export function writeAudit(logger: Logger, r: CallAudit, namespace = METRICS_NAMESPACE): void {
+  logger.info("call", auditFields(r, Date.now(), namespace));
 }
 
 /** Write a find's verdict as metrics (message `find`): the none-rate is FindNone / Finds. */
-export function writeFind(logger: Logger, verdict: string, fields: LogFields = {}): void {
+export function writeFind(logger: Logger, verdict: string, fields: LogFields = {}, namespace = METRICS_NAMESPACE): void {
   const none = verdict === "none" ? 1 : 0;
   logger.info("find", {
     ...fields,
@@ -67,6 +67,7 @@ export function writeFind(logger: Logger, verdict: string, fields: LogFields = {
         { name: METRIC.findNone, unit: "Count", value: none, dimensions: [[]] },
       ],
       Date.now(),
+      namespace,
     ),
   });
 }

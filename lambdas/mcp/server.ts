@@ -117,7 +117,7 @@ export function createMcpServer(sd: McpServerDeps, state: McpRequestState): Serv
     // The first search opens the belt (a session with the URL's brief); later ones read it (it must be the caller's).
     const session = belt ? await deps.sessions.get(belt, caller) : await deps.sessions.open(caller, brief?.name);
     const result = await deps.finder.find(request, caller.granted);
-    writeFind(deps.logger, result.verdict, { ...state.context });
+    writeFind(deps.logger, result.verdict, { ...state.context }, deps.config.metricsNamespace);
     const onBelt = new Set(deps.sessions.beltNames(session, caller));
     const structured = {
       belt: session.id,

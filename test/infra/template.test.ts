@@ -338,10 +338,11 @@ describe("HTTP API", () => {
 describe("alarms and logs", () => {
   it("alarm on the API's 5xx rate, and on each function's errors, throttles and p99 duration, notifying the topic", () => {
     const alarms = Object.values(template.findResources("AWS::CloudWatch::Alarm")) as Resource[];
-    expect(alarms).toHaveLength(1 + 3 * Object.keys(ENDPOINT_GROUPS).length);
+    // The API's 5xx rate, three per function, three on the gateway's own metrics.
+    expect(alarms).toHaveLength(1 + 3 * Object.keys(ENDPOINT_GROUPS).length + 3);
     for (const a of alarms) expect(a.Properties.AlarmActions).toEqual([TOPIC_ARN]);
 
-    const rate = alarms.find((a) => a.Properties.Metrics)!;
+    const rate = alarms.find((a) => a.Properties.Metrics?.some((m: { Expression?: string }) => m.Expression?.includes("requests")))!;
     expect(rate.Properties.Threshold).toBe(5);
     const expr = rate.Properties.Metrics.find((m: { Expression?: string }) => m.Expression);
     expect(expr.Expression).toBe("IF(requests > 0, 100 * errors / requests, 0)");
@@ -359,6 +360,47 @@ describe("alarms and logs", () => {
     const byMetric = (name: string) => alarms.filter((a) => a.Properties.MetricName === name && a.Properties.Statistic === "Sum");
     expect(byMetric("Errors")).toHaveLength(Object.keys(ENDPOINT_GROUPS).length);
     expect(byMetric("Throttles")).toHaveLength(Object.keys(ENDPOINT_GROUPS).length);
+  });
+
+  it("alarm on the gateway's metrics: call fault rate, find none-rate and pin evictions, in the namespace the functions write", () => {
+    const metricsOf = (a: Resource) =>
+      Object.fromEntries(
+        (a.Properties.Metrics as { Id: string; Expression?: string; MetricStat?: { Metric: { Namespace: string; MetricName: string }; Stat: string } }[]).map(
+          (m) => [m.Id, m.Expression ?? `${m.MetricStat!.Metric.Namespace}/${m.MetricStat!.Metric.MetricName}:${m.MetricStat!.Stat}`],
+        ),
+      );
+    const faults = only(template, "AWS::CloudWatch::Alarm", {
+      Threshold: 5,
+      EvaluationPeriods: 3,
+      DatapointsToAlarm: 2,
+      AlarmDescription: Match.stringLikeRegexp("calls ended 5xx"),
+    })[1];
+    expect(metricsOf(faults)).toEqual({
+      expr_1: "IF(calls >= 10, 100 * FILL(faults, 0) / calls, 0)",
+      calls: "Toolbelt/Calls:Sum",
+      faults: "Toolbelt/CallFaults:Sum",
+    });
+    const none = only(template, "AWS::CloudWatch::Alarm", { Threshold: 50, AlarmDescription: Match.stringLikeRegexp("finds found no tool") })[1];
+    expect(metricsOf(none)).toEqual({ expr_1: "IF(finds >= 20, 100 * FILL(none, 0) / finds, 0)", finds: "Toolbelt/Finds:Sum", none: "Toolbelt/FindNone:Sum" });
+    template.hasResourceProperties("AWS::CloudWatch::Alarm", {
+      Namespace: "Toolbelt",
+      MetricName: "PinsEvicted",
+      Statistic: "Sum",
+      Period: 3600,
+      Threshold: 200,
+    });
+    for (const group of Object.keys(ENDPOINT_GROUPS)) {
+      template.hasResourceProperties("AWS::Lambda::Function", {
+        Description: ENDPOINT_GROUPS[group as keyof typeof ENDPOINT_GROUPS].description,
+        Environment: { Variables: Match.objectLike({ TOOLBELT_METRICS_NAMESPACE: "Toolbelt" }) },
+      });
+    }
+
+    // A second gateway in the same account names its own namespace: its functions write there and its alarms read there.
+    const { template: t } = synthStack({ artifactDir: fixture.artifactDir, metricsNamespace: "Toolbelt/staging", metricAlarms: { callFaultPercent: 2 } });
+    t.hasResourceProperties("AWS::CloudWatch::Alarm", { Namespace: "Toolbelt/staging", MetricName: "PinsEvicted" });
+    t.hasResourceProperties("AWS::CloudWatch::Alarm", { Threshold: 2, AlarmDescription: Match.stringLikeRegexp("calls ended 5xx") });
+    t.hasResourceProperties("AWS::Lambda::Function", { Environment: { Variables: Match.objectLike({ TOOLBELT_METRICS_NAMESPACE: "Toolbelt/staging" }) } });
   });
 
   it("keeps every log group for the configured retention (30 days by default)", async () => {

@@ -14,7 +14,7 @@ export function findRoutes(deps: Deps): Hono<AppEnv> {
     // A named session must be the caller's; another principal's is reported as missing.
     const record = session ? await deps.sessions.get(session, caller) : undefined;
     const result = await deps.finder.find(request, caller.granted);
-    writeFind(deps.logger, result.verdict, callContext(c, "rest"));
+    writeFind(deps.logger, result.verdict, callContext(c, "rest"), deps.config.metricsNamespace);
     if (!record) return c.json<FindResponse>(result);
     // Within a session, say which results are already on its belt (callable without another look-up).
     const belt = new Set(deps.sessions.beltNames(record, caller));

@@ -22,3 +22,16 @@ describe("loadConfig: TOOLBELT_FILE_ROOTS", () => {
     expect(() => loadConfig({ TOOLBELT_FILE_ROOTS: "/srv:repos" })).toThrow(/TOOLBELT_FILE_ROOTS entries must be absolute paths, got "repos"/);
   });
 });
+
+describe("loadConfig: idempotency window and metrics namespace (#13 operations)", () => {
+  it("replays idempotent calls for 24 h unless TOOLBELT_IDEMPOTENCY_TTL_SECS says otherwise", () => {
+    expect(loadConfig({}).idempotencyTtlSecs).toBe(86_400);
+    expect(loadConfig({ TOOLBELT_IDEMPOTENCY_TTL_SECS: "600" }).idempotencyTtlSecs).toBe(600);
+    expect(() => loadConfig({ TOOLBELT_IDEMPOTENCY_TTL_SECS: "0" })).toThrow(/TOOLBELT_IDEMPOTENCY_TTL_SECS must be a positive integer/);
+  });
+
+  it("writes metrics to the namespace the construct names, by default none (the writer's Toolbelt)", () => {
+    expect(loadConfig({}).metricsNamespace).toBeUndefined();
+    expect(loadConfig({ TOOLBELT_METRICS_NAMESPACE: "Toolbelt/staging" }).metricsNamespace).toBe("Toolbelt/staging");
+  });
+});
