@@ -22,6 +22,7 @@ import { MCP_CORS } from "../lambdas/mcp/cors.js";
 import { SECRETS_ENV } from "../lambdas/secrets.js";
 import { functionAlarms, gatewayMetricAlarms, serverErrorRateAlarm, type MetricAlarmOptions } from "./alarms.js";
 import { METRICS_NAMESPACE } from "../lambdas/http/telemetry.js";
+import { MODELS_ENV, parseModelRoles, type ModelRole } from "../lambdas/models/roles.js";
 import {
   BUNDLE_SETTINGS,
   ESBUILD_CLI_ARGS,
@@ -51,6 +52,17 @@ export type SecretRef =
   | { parameter: string }
   /** A Secrets Manager secret by name, read through SSM's reference path so one client serves both. */
   | { secret: string };
+
+/**
+ * A model behind a role (TOOLBELT_MODELS): `decider` for find's decision mode, `prompt` (or the role a
+ * prompt tool names) for prompt tools. An OpenAI-compatible endpoint's key lives in SSM or Secrets
+ * Manager like upstream secrets; Bedrock needs none (the function's role gets bedrock:InvokeModel on
+ * exactly the configured models).
+ */
+export type ModelRoleProps =
+  | { provider: "openai"; url: string; model: string; key?: SecretRef; timeoutMs?: number; maxTokens?: number }
+  /** `model` is a model id (granted as its foundation-model ARN in `region`) or a full ARN (an inference profile, granted as written). */
+  | { provider: "bedrock"; model: string; region?: string; timeoutMs?: number; maxTokens?: number };
 
 export type EndpointGroupOverrides = {
   memoryMb?: number;
@@ -133,6 +145,12 @@ export interface ToolbeltGatewayProps {
    * the bundles target Node 20 syntax, so Runtime.NODEJS_22_X (or 24) runs them unchanged.
    */
   readonly runtime?: lambda.Runtime;
+  /**
+   * Models by role. The call and MCP functions serve prompt tools with every role; the api function
+   * (find) loads no secrets and carries no Bedrock client, so its decision mode needs an
+   * OpenAI-compatible decider without a key (a key or Bedrock decider falls back to keywords, saying why).
+   */
+  readonly models?: Record<string, ModelRoleProps>;
   /** Extra environment for every function (e.g. TOOLBELT_SURFACE_MAX_TOOLS). */
   readonly environment?: Record<string, string>;
 }
@@ -296,8 +314,15 @@ export class ToolbeltGateway extends Construct {
     if (this.staged.briefsFile) environment.TOOLBELT_BRIEFS = `${LAMBDA_TASK_ROOT}/${BUNDLED_BRIEFS_FILE}`;
     if (props.alwaysLoaded) environment.TOOLBELT_ALWAYS_LOADED = props.alwaysLoaded.join(",");
     if (props.sessionTtlSecs) environment.TOOLBELT_SESSION_TTL_SECS = String(props.sessionTtlSecs);
-    if (spec.upstreamSecrets && props.secrets && Object.keys(props.secrets).length > 0) {
-      environment[SECRETS_ENV] = JSON.stringify(this.grantSecrets(role, props.secrets));
+    const models = this.modelRoles();
+    if (models) environment[MODELS_ENV] = JSON.stringify(models.roles);
+    const secrets = { ...props.secrets, ...(spec.upstreamSecrets ? models?.keys : {}) };
+    if (spec.upstreamSecrets && Object.keys(secrets).length > 0) {
+      environment[SECRETS_ENV] = JSON.stringify(this.grantSecrets(role, secrets));
+    }
+    // Only the functions that carry the Bedrock client (call, MCP: prompt tools) may invoke, and only the configured models.
+    if (spec.dispatchesTools && models?.bedrockArns.length) {
+      role.addToPolicy(new iam.PolicyStatement({ actions: ["bedrock:InvokeModel"], resources: models.bedrockArns }));
     }
 
     const timeoutSecs = overrides.timeoutSecs ?? this.timeoutFor(name, spec);
@@ -360,6 +385,31 @@ export class ToolbeltGateway extends Construct {
     const group: EndpointGroup = { fn, role, logGroup, alarms, routes };
     this.groups.set(name, group);
     return group;
+  }
+
+  /**
+   * TOOLBELT_MODELS for the functions (validated at synth with the gateway's own parser, errors naming
+   * the role), the key secrets by the variable each role reads, and the Bedrock model ARNs to grant.
+   */
+  private modelRoles(): { roles: Record<string, ModelRole>; keys: Record<string, SecretRef>; bedrockArns: string[] } | undefined {
+    const models = this.props.models;
+    if (!models || Object.keys(models).length === 0) return undefined;
+    const { partition, region } = Stack.of(this);
+    const roles: Record<string, unknown> = {};
+    const keys: Record<string, SecretRef> = {};
+    const bedrockArns = new Set<string>();
+    for (const [name, m] of Object.entries(models).sort(([a], [b]) => a.localeCompare(b))) {
+      const common = { model: m.model, ...(m.timeoutMs ? { timeout_ms: m.timeoutMs } : {}), ...(m.maxTokens ? { max_tokens: m.maxTokens } : {}) };
+      if (m.provider === "openai") {
+        const keyEnv = `MODEL_KEY_${name.toUpperCase().replace(/-/g, "_")}`;
+        if (m.key) keys[keyEnv] = m.key;
+        roles[name] = { provider: "openai", url: m.url, ...common, ...(m.key ? { key_env: keyEnv } : {}) };
+      } else {
+        roles[name] = { provider: "bedrock", ...common, ...(m.region ? { region: m.region } : {}) };
+        bedrockArns.add(m.model.startsWith("arn:") ? m.model : `arn:${partition}:bedrock:${m.region ?? region}::foundation-model/${m.model}`);
+      }
+    }
+    return { roles: parseModelRoles(JSON.stringify(roles)), keys, bedrockArns: [...bedrockArns] };
   }
 
   /** A group that waits on tools gets the largest tool timeout plus a margin, within the API's limit. */

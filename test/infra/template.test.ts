@@ -243,6 +243,47 @@ describe("IAM", () => {
   });
 });
 
+describe("models", () => {
+  const models = {
+    decider: { provider: "openai" as const, url: "https://models.example.com/v1", model: "small-2026", key: { parameter: "/toolbelt/model-key" } },
+    prompt: { provider: "bedrock" as const, model: "anthropic.claude-3-5-haiku-20241022-v1:0", region: "eu-west-1" },
+    summarize: { provider: "bedrock" as const, model: "arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.anthropic.claude-3-5-haiku-20241022-v1:0" },
+  };
+  const env = (t: Template, group: "api" | "call" | "mcp") =>
+    (t.findResources("AWS::Lambda::Function")[functionId(t, group)] as Resource).Properties.Environment.Variables as Record<string, string>;
+
+  it("grant bedrock:InvokeModel on exactly the configured models, to the functions that serve prompt tools only", () => {
+    const { template: t } = synthStack({ artifactDir: fixture.artifactDir, models });
+    for (const group of ["call", "mcp"] as const) {
+      const invoke = roleStatements(t, group).filter((s) => asList(s.Action as string | string[]).some((a) => a.startsWith("bedrock:")));
+      expect(invoke).toHaveLength(1);
+      expect(invoke[0]!.Action).toBe("bedrock:InvokeModel");
+      const resources = asList(invoke[0]!.Resource).map((r) => JSON.stringify(r));
+      expect(resources).toHaveLength(2);
+      expect(resources[0]).toContain(":bedrock:eu-west-1::foundation-model/anthropic.claude-3-5-haiku-20241022-v1:0");
+      expect(resources[1]).toBe(JSON.stringify(models.summarize.model));
+    }
+    expect(JSON.stringify(roleStatements(t, "api"))).not.toContain("bedrock:");
+  });
+
+  it("pass the roles to every function, the key by name to those that load secrets", () => {
+    const { template: t } = synthStack({ artifactDir: fixture.artifactDir, models });
+    const roles = JSON.parse(env(t, "call").TOOLBELT_MODELS!) as Record<string, Record<string, unknown>>;
+    expect(roles.decider).toEqual({ provider: "openai", url: "https://models.example.com/v1", model: "small-2026", key_env: "MODEL_KEY_DECIDER" });
+    expect(roles.prompt).toEqual({ provider: "bedrock", model: models.prompt.model, region: "eu-west-1" });
+    expect(env(t, "api").TOOLBELT_MODELS).toBe(env(t, "call").TOOLBELT_MODELS);
+    expect(JSON.parse(env(t, "call").TOOLBELT_SECRETS!)).toEqual({ MODEL_KEY_DECIDER: "/toolbelt/model-key" });
+    expect(env(t, "api").TOOLBELT_SECRETS).toBeUndefined();
+    expect(JSON.stringify(t.toJSON())).not.toContain("sk-");
+  });
+
+  it("refuse a bad role at synth, naming it", () => {
+    expect(() => synthStack({ artifactDir: fixture.artifactDir, models: { decider: { provider: "openai", url: "ftp://x", model: "m" } } })).toThrow(
+      'TOOLBELT_MODELS: role "decider": url must be an http(s) URL',
+    );
+  });
+});
+
 describe("HTTP API", () => {
   it("routes each endpoint to its group's function", () => {
     const fns = Object.fromEntries((["api", "call", "mcp"] as const).map((g) => [functionId(template, g), g]));
