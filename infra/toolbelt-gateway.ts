@@ -23,6 +23,7 @@ import { SECRETS_ENV } from "../lambdas/secrets.js";
 import { functionAlarms, gatewayMetricAlarms, serverErrorRateAlarm, type MetricAlarmOptions } from "./alarms.js";
 import { METRICS_NAMESPACE } from "../lambdas/http/telemetry.js";
 import { MODELS_ENV, parseModelRoles, type ModelRole } from "../lambdas/models/roles.js";
+import { checkUpstreamSettings } from "./upstream-settings.js";
 import {
   BUNDLE_SETTINGS,
   ESBUILD_CLI_ARGS,
@@ -197,6 +198,7 @@ export class ToolbeltGateway extends Construct {
     const read = (f: string) => JSON.parse(readFileSync(join(this.staged.artifactDir, f), "utf8")) as unknown;
     this.manifest = read(ARTIFACT_FILES.manifest) as Manifest;
     this.catalog = read(ARTIFACT_FILES.catalog) as Catalog;
+    checkUpstreamSettings(this, this.catalog.families, new Set([...Object.keys(props.environment ?? {}), ...Object.keys(props.secrets ?? {})]));
 
     // One table for sessions, pins and misses (pk/sk), billed per request: traffic is bursty
     // agent work, and idle deployments then cost nothing.

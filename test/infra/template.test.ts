@@ -3,13 +3,14 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RemovalPolicy } from "aws-cdk-lib";
-import { Match, type Template } from "aws-cdk-lib/assertions";
+import { Annotations, Match, type Template } from "aws-cdk-lib/assertions";
 import * as logs from "aws-cdk-lib/aws-logs";
 import { ENDPOINT_GROUPS } from "../../infra/endpoint-groups.js";
 import type { ToolbeltStack } from "../../infra/stack.js";
-import { testTool } from "../helpers/artifact.js";
+import { buildTestArtifact, defaultTestTools, testArtifactInput, testTool } from "../helpers/artifact.js";
 import { makeArtifact, removeOutdirs, synthStack, TEST_DIGEST, type Fixture } from "./stack-fixture.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: CloudFormation JSON, read loosely by the assertions.
@@ -454,6 +455,17 @@ describe("alarms and logs", () => {
   });
 });
 
+/** The default test catalog plus an optional family `extra` that reads ${EXTRA_URL}. */
+async function makeArtifactWithVariables(): Promise<Fixture> {
+  const dir = await mkdtemp(join(tmpdir(), "toolbelt-infra-vars-"));
+  const input = testArtifactInput([...defaultTestTools(), testTool("extra.ping", { description: "Ping the extra service." })], {
+    variables: { extra: { EXTRA_URL: { secret: false } } },
+  });
+  input.families = input.families.map((f) => (f.name === "extra" ? { ...f, required: false } : f));
+  await buildTestArtifact(dir, input);
+  return { artifactDir: dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
 describe("refused at synth", () => {
   it("a policy holding a key instead of its digest", () => {
     expect(() =>
@@ -471,6 +483,30 @@ describe("refused at synth", () => {
       expect(() => synthStack({ registryDir: dir })).toThrow(/the registry in .* does not build:\n[\s\S]*YAML_SYNTAX/);
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("regression (issue #10): a required family's declared variable that neither environment nor secrets provide, naming family and variable", () => {
+    const valid = fileURLToPath(new URL("../fixtures/registries/valid", import.meta.url));
+    expect(() => synthStack({ registryDir: valid, environment: { WEATHER_URL: "https://weather.example.com" } })).toThrow(
+      /family `everything` needs EVERYTHING_MCP_URL \(pass it in `environment`\), EVERYTHING_TOKEN[\s\S]*family `weather` needs WEATHER_API_KEY \(a secret: pass it in `secrets`\), WEATHER_TOKEN/,
+    );
+    const { stack } = synthStack({
+      registryDir: valid,
+      environment: { WEATHER_URL: "https://weather.example.com", EVERYTHING_MCP_URL: "https://mcp.example.com/mcp" },
+      secrets: { WEATHER_API_KEY: { parameter: "/w/key" }, WEATHER_TOKEN: { parameter: "/w/token" }, EVERYTHING_TOKEN: { secret: "everything" } },
+    });
+    expect(Annotations.fromStack(stack).findWarning("*", Match.stringLikeRegexp("toolbelt:unset-settings"))).toEqual([]);
+  });
+
+  it("an optional family's unset variable is a warning, not a failure", async () => {
+    const dir = await makeArtifactWithVariables();
+    try {
+      const { stack } = synthStack({ artifactDir: dir.artifactDir });
+      const warnings = Annotations.fromStack(stack).findWarning("*", Match.stringLikeRegexp("optional family `extra` lacks EXTRA_URL"));
+      expect(warnings).toHaveLength(1);
+    } finally {
+      await dir.cleanup();
     }
   });
 

@@ -1,0 +1,40 @@
+// Declared upstream settings reach a deployment or the synth fails: every `${NAME}` a family declares
+// (registry `variables`, carried in the artifact's families) must come from the construct's
+// `environment` or `secrets`. A required family without one would answer 503 on its first call;
+// an optional one is deployed with a warning (its tools answer 503 naming the variable until it is set).
+import { Annotations } from "aws-cdk-lib";
+import type { Construct } from "constructs";
+import type { FamilyInfo } from "../registry/contract/artifact.js";
+
+export type UnsetFamily = { family: string; required: boolean; missing: { name: string; secret: boolean }[] };
+
+export function unsetSettings(families: readonly FamilyInfo[], provided: ReadonlySet<string>): UnsetFamily[] {
+  const out: UnsetFamily[] = [];
+  for (const f of families) {
+    const missing = Object.entries(f.variables ?? {})
+      .filter(([name]) => !provided.has(name))
+      .map(([name, v]) => ({ name, secret: v.secret === true }));
+    if (missing.length > 0) out.push({ family: f.name, required: f.required, missing });
+  }
+  return out;
+}
+
+const how = (m: { name: string; secret: boolean }) => `${m.name} (${m.secret ? "a secret: pass it in `secrets`" : "pass it in `environment`"})`;
+
+export function checkUpstreamSettings(scope: Construct, families: readonly FamilyInfo[], provided: ReadonlySet<string>): void {
+  const unset = unsetSettings(families, provided);
+  const required = unset.filter((u) => u.required);
+  if (required.length > 0) {
+    const lines = required.map((u) => `  family \`${u.family}\` needs ${u.missing.map(how).join(", ")}`);
+    throw new Error(
+      `the registry declares upstream settings this deployment does not provide (its tools would answer 503):\n${lines.join("\n")}\n` +
+        "infra/app.ts reads them from -c settings=FILE (JSON: {environment: {NAME: value}, secrets: {NAME: {parameter|secret: name}}})",
+    );
+  }
+  for (const u of unset) {
+    Annotations.of(scope).addWarningV2(
+      `toolbelt:unset-settings:${u.family}`,
+      `optional family \`${u.family}\` lacks ${u.missing.map(how).join(", ")}: its tools answer 503 until it is set`,
+    );
+  }
+}
