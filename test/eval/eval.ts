@@ -2,17 +2,33 @@
 // npm run eval -- --registry DIR --queries FILE    (a registry folder instead of a JSONL catalog)
 // npm run eval -- --tools FILE --queries FILE [--split NAME] [--sample N] [--seed S] [--json]
 //   [--min-score X] [--systems ours,bm25,fts5] [--params JSON] [--qparams JSON] [--verdict on|off] [--verdict-sweep]
+// npm run eval -- --mode decision --model-url URL [--model NAME] [--key-env VAR] [any of the above]
+//   "ours" becomes find's decision mode, asking an OpenAI-compatible endpoint (URL ends in /v1).
 // Builds the index from a JSONL catalog through the real build path and prints, for ours and the
 // two baselines, Recall@1/5/10, nDCG@10, completeness@10, none-rate (no-gold) and false-none.
 import { parseArgs } from "node:util";
 import { DEFAULT_SCORER_PARAMS, type ScorerParams } from "../../registry/contract/search-options.js";
-import { evaluate, verdictSweep, loadJsonlTools, loadRegistry, loadTools, readJsonl, sample, type EvalQuery, type SystemName } from "./harness.js";
+import {
+  evaluate,
+  verdictSweep,
+  type DecisionEval,
+  loadJsonlTools,
+  loadRegistry,
+  loadTools,
+  readJsonl,
+  sample,
+  type EvalQuery,
+  type SystemName,
+} from "./harness.js";
 import { formatSuite, loadSet, readSuite, suiteRows, type SuiteRow } from "./suite.js";
+import { createModels } from "../../lambdas/models/index.js";
+import { DECIDER_TIMEOUT_MS, parseModelRoles } from "../../lambdas/models/roles.js";
 
 const USAGE =
   "usage: npm run eval [-- --set NAME[,NAME]] [--split dev|heldout] [--json]   (own sets; tune on dev only)\n" +
   "       npm run eval -- (--tools FILE | --registry DIR) --queries FILE [--split NAME[,NAME]] [--sample N] [--seed S] [--json]\n" +
-  "       tuning: [--min-score X] [--systems ours,bm25,fts5] [--params JSON] [--qparams JSON] [--verdict-sweep] [--verdict on|off]";
+  "       tuning: [--min-score X] [--systems ours,bm25,fts5] [--params JSON] [--qparams JSON] [--verdict-sweep] [--verdict on|off]\n" +
+  "       decision mode: --mode decision --model-url URL [--model NAME] [--key-env VAR]   (any OpenAI-compatible endpoint)";
 
 function usage(message?: string): never {
   if (message) console.error(message);
@@ -41,6 +57,10 @@ try {
       "verdict-sweep": { type: "boolean", default: false },
       // "off": the verdict by the lexical score alone (the figures before verdict.ts).
       verdict: { type: "string", default: "on" },
+      mode: { type: "string", default: "keyword" },
+      "model-url": { type: "string" },
+      model: { type: "string", default: "default" },
+      "key-env": { type: "string" },
     },
   });
 } catch (e) {
@@ -63,6 +83,34 @@ const finderOptions = {
   ...(values.verdict === "off" ? { verdict: false as const } : {}),
 };
 
+// Decision mode: the decider is the endpoint given; its fallbacks (timeouts, errors) are counted and reported.
+if (values.mode !== "keyword" && values.mode !== "decision") usage("--mode is keyword or decision");
+if (values.mode === "decision" && !values["model-url"]) usage("--mode decision needs --model-url (an OpenAI-compatible endpoint, …/v1)");
+const decision: DecisionEval | undefined =
+  values.mode === "decision"
+    ? {
+        models: createModels(
+          parseModelRoles(
+            JSON.stringify({
+              decider: {
+                provider: "openai",
+                url: values["model-url"],
+                model: values.model,
+                timeout_ms: DECIDER_TIMEOUT_MS.max,
+                ...(values["key-env"] ? { key_env: values["key-env"] } : {}),
+              },
+            }),
+          ),
+          process.env,
+        ),
+        fallbacks: new Map(),
+      }
+    : undefined;
+const decisionNote = () =>
+  decision
+    ? `decision mode: ${values.model} at ${values["model-url"]}; fallbacks to keyword: ${[...decision.fallbacks].map(([k, n]) => `${k} ${n}`).join(", ") || "none"}`
+    : "";
+
 if (!values.tools && !values.registry) {
   if (values.queries) usage("--queries needs --tools or --registry");
   const names = values.set?.split(",");
@@ -71,12 +119,14 @@ if (!values.tools && !values.registry) {
     const loaded = await loadSet(set, params);
     const opts = {
       finder: finderOptions,
+      ...(decision ? { decision } : {}),
       ...(values["min-score"] ? { minScore: Number(values["min-score"]) } : {}),
       ...(values.split ? { split: values.split } : {}),
     };
     out.push(...(await suiteRows(set, loaded, opts)));
   }
-  console.log(values.json ? JSON.stringify({ suite: out }) : formatSuite(out));
+  console.log(values.json ? JSON.stringify({ suite: out, ...(decision ? { fallbacks: Object.fromEntries(decision.fallbacks) } : {}) }) : formatSuite(out));
+  if (decision && !values.json) console.log(decisionNote());
   process.exit(0);
 }
 if (!values.queries) usage("--queries is required");
@@ -116,10 +166,19 @@ const figures = await evaluate(loaded, queries, {
   systems: values.systems.split(",") as SystemName[],
   ...(values["min-score"] ? { minScore: Number(values["min-score"]) } : {}),
   finder: finderOptions,
+  ...(decision ? { decision } : {}),
 });
 
 if (values.json) {
-  console.log(JSON.stringify({ tools: loaded.artifact.tools.length, queries: queries.length, split: values.split ?? null, figures }));
+  console.log(
+    JSON.stringify({
+      tools: loaded.artifact.tools.length,
+      queries: queries.length,
+      split: values.split ?? null,
+      figures,
+      ...(decision ? { fallbacks: Object.fromEntries(decision.fallbacks) } : {}),
+    }),
+  );
 } else {
   const f = (x: number | null) => (x === null ? "   -" : x.toFixed(1).padStart(5));
   console.log(`${loaded.artifact.tools.length} tools, ${queries.length} queries${values.split ? ` (${values.split})` : ""}, build ${buildMs.toFixed(0)} ms`);
@@ -130,3 +189,4 @@ if (values.json) {
     );
   }
 }
+if (decision && !values.json) console.log(decisionNote());

@@ -9,6 +9,8 @@ import { catalogFromJsonl, parseJsonl, type JsonlTool } from "../../build/source
 import { artifactFromFiles, type Artifact } from "../../lambdas/artifact.js";
 import { createFinder, type FinderOptions } from "../../lambdas/core/find/index.js";
 import type { Finder } from "../../lambdas/core/find/types.js";
+import { DECISION_DEFAULTS, withDecisions } from "../../lambdas/core/find/decision.js";
+import type { Models } from "../../lambdas/core/ports.js";
 import { splitIdentifier, type ScorerParams } from "../../registry/contract/search-options.js";
 
 export type EvalQuery = {
@@ -220,7 +222,43 @@ export class Metrics {
 
 export type SystemName = "ours" | "bm25" | "fts5";
 
-export type EvalOptions = { minScore?: number; finder?: FinderOptions; systems?: SystemName[] };
+/** Decision mode in the eval: the models to ask, and a count of fallbacks by their reason's code. */
+export type DecisionEval = { models: Models; fallbacks: Map<string, number> };
+
+export type EvalOptions = { minScore?: number; finder?: FinderOptions; systems?: SystemName[]; decision?: DecisionEval };
+
+/** The finder "ours" is: keyword ranking, or decision mode over it when a model is given. */
+export function evalFinder(artifact: Artifact, opts: { finder?: FinderOptions; decision?: DecisionEval }): Finder {
+  const keyword = createFinder(artifact, { alwaysLoaded: [], ...opts.finder });
+  return opts.decision ? withDecisions(keyword, keyword, { models: opts.decision.models }) : keyword;
+}
+
+/**
+ * One query's top-10 names and whether the answer is "no tool fits". Keyword: ranked at min_score 0,
+ * the verdict at the default bar. Decision: one question ranks (min_probability 0) and the verdict is
+ * "none" when the model chose none or its best tool is under the default min_probability; a query
+ * that fell back is scored as keyword mode answers it, and its reason counted.
+ */
+export async function answerQuery(
+  finder: Finder,
+  query: string,
+  minScore: number | undefined,
+  decision?: DecisionEval,
+): Promise<{ ranked: string[]; none: boolean }> {
+  const keywordVerdict = async () =>
+    (await finder.find({ query, limit: 1, schemas: false, mode: "keyword", ...(minScore !== undefined ? { min_score: minScore } : {}) })).verdict === "none";
+  if (!decision) {
+    const ranked = await finder.find({ query, limit: 10, min_score: 0, schemas: false, mode: "keyword" });
+    return { ranked: ranked.tools.map((t) => t.name), none: await keywordVerdict() };
+  }
+  const r = await finder.find({ query, limit: 10, min_score: 0, schemas: false, mode: "decision", min_probability: 0 });
+  if (r.fallback_reason) {
+    const code = r.fallback_reason.split(":")[0]!;
+    decision.fallbacks.set(code, (decision.fallbacks.get(code) ?? 0) + 1);
+  }
+  const none = r.mode === "decision" ? (r.tools[0]?.score ?? 0) < DECISION_DEFAULTS.minProbability : await keywordVerdict();
+  return { ranked: r.tools.map((t) => t.name), none };
+}
 
 /** Run every query through each system; ours ranks with min_score 0 and answers the verdict at the default. */
 export async function evaluate(loaded: Loaded, queries: EvalQuery[], opts: EvalOptions = {}): Promise<Record<SystemName, Figures>> {
@@ -229,15 +267,14 @@ export async function evaluate(loaded: Loaded, queries: EvalQuery[], opts: EvalO
   const keyAt = (d: number) => keyOf.get(artifact.tools[d]!.name)!;
   const out = {} as Record<SystemName, Figures>;
   if (systems.includes("ours")) {
-    const finder: Finder = createFinder(artifact, { alwaysLoaded: [], ...opts.finder });
+    const finder = evalFinder(artifact, opts);
     const m = new Metrics();
     for (const q of queries) {
-      const ranked = await finder.find({ query: q.query, limit: 10, min_score: 0, schemas: false });
-      const verdict = await finder.find({ query: q.query, limit: 1, schemas: false, ...(opts.minScore !== undefined ? { min_score: opts.minScore } : {}) });
+      const { ranked, none } = await answerQuery(finder, q.query, opts.minScore, opts.decision);
       m.add(
         goldGroups(q),
-        ranked.tools.map((t) => keyOf.get(t.name)!),
-        verdict.verdict === "none",
+        ranked.map((name) => keyOf.get(name)!),
+        none,
       );
     }
     out.ours = m.figures();

@@ -2,9 +2,21 @@
 // first: the right tool in the top 3, false-none, and how often requests no tool serves are answered none.
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { createFinder, type FinderOptions } from "../../lambdas/core/find/index.js";
+import type { FinderOptions } from "../../lambdas/core/find/index.js";
 import type { ScorerParams } from "../../registry/contract/search-options.js";
-import { goldGroups, loadJsonlTools, loadRegistry, loadTools, Metrics, readJsonl, type EvalQuery, type Loaded } from "./harness.js";
+import {
+  answerQuery,
+  evalFinder,
+  goldGroups,
+  loadJsonlTools,
+  type DecisionEval,
+  loadRegistry,
+  loadTools,
+  Metrics,
+  readJsonl,
+  type EvalQuery,
+  type Loaded,
+} from "./harness.js";
 
 export type SuiteSet = { name: string; registry?: string; tools?: string; queries: string };
 export type SuiteRow = {
@@ -40,9 +52,13 @@ export async function loadSet(set: SuiteSet, params?: ScorerParams): Promise<Loa
 const pct = (a: number, b: number) => (b ? Math.round((1000 * a) / b) / 10 : null);
 
 /** Figures of one set per split (each split, then all), ours only, at the default min_score unless given. */
-export async function suiteRows(set: SuiteSet, loaded: Loaded, opts: { finder?: FinderOptions; minScore?: number; split?: string } = {}): Promise<SuiteRow[]> {
+export async function suiteRows(
+  set: SuiteSet,
+  loaded: Loaded,
+  opts: { finder?: FinderOptions; minScore?: number; split?: string; decision?: DecisionEval } = {},
+): Promise<SuiteRow[]> {
   const queries = readJsonl<EvalQuery>(join(ROOT, set.queries));
-  const finder = createFinder(loaded.artifact, { alwaysLoaded: [], ...opts.finder });
+  const finder = evalFinder(loaded.artifact, opts);
   const splits = [...new Set(queries.map((q) => q.split ?? "all"))].sort();
   const rows: SuiteRow[] = [];
   for (const split of opts.split ? [opts.split] : [...splits, "all"]) {
@@ -51,13 +67,11 @@ export async function suiteRows(set: SuiteSet, loaded: Loaded, opts: { finder?: 
     const m = new Metrics();
     const none: Record<"unanswerable" | "near_miss", [number, number]> = { unanswerable: [0, 0], near_miss: [0, 0] };
     for (const q of qs) {
-      const ranked = await finder.find({ query: q.query, limit: 10, min_score: 0, schemas: false });
-      const verdict = await finder.find({ query: q.query, limit: 1, schemas: false, ...(opts.minScore !== undefined ? { min_score: opts.minScore } : {}) });
-      const isNone = verdict.verdict === "none";
+      const { ranked, none: isNone } = await answerQuery(finder, q.query, opts.minScore, opts.decision);
       const groups = goldGroups(q);
       m.add(
         groups,
-        ranked.tools.map((t) => loaded.keyOf.get(t.name)!),
+        ranked.map((name) => loaded.keyOf.get(name)!),
         isNone,
       );
       if (!groups.length) {
