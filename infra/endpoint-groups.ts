@@ -54,8 +54,8 @@ export const ENDPOINT_GROUPS = {
     // Find itself runs in microseconds; the rest is a few DynamoDB round trips with SDK retries.
     // 10 s bounds a stuck invocation far below the API's 30 s limit.
     timeoutSecs: 10,
-    // Sessions and pins: a consistent read, and conditional puts (optimistic versioning).
-    tableActions: ["dynamodb:GetItem", "dynamodb:PutItem"],
+    // Sessions: a put on open, a consistent query of the session's partition (its item and its pins).
+    tableActions: ["dynamodb:PutItem", "dynamodb:Query"],
     dispatchesTools: false,
     upstreamSecrets: false,
     p99AlarmMs: 1000,
@@ -73,8 +73,9 @@ export const ENDPOINT_GROUPS = {
     // The largest tool timeout plus a margin, capped below the HTTP API's 30 s (the gateway
     // computes the real value from the artifact and warns about tools that cannot finish in time).
     timeoutSecs: 29,
-    // Pin-on-use (get, conditional put) and the miss log (counter update, event put, Query to list).
-    tableActions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Query"],
+    // Pin-on-use (query the session, put a pin, renew the expiry, delete evicted pins), the miss
+    // log (counter update, event put, Query to list) and idempotency records (put, get, update).
+    tableActions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
     dispatchesTools: true,
     upstreamSecrets: true,
     p99AlarmMs: 10_000,
@@ -88,8 +89,9 @@ export const ENDPOINT_GROUPS = {
     // The call group's sizing: call_tool dispatches to the same backends.
     memoryMb: 1024,
     timeoutSecs: 29,
-    // Belts are sessions (get, put on open, conditional put on pin) and misses are logged (update, put).
-    tableActions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"],
+    // Belts are sessions (query, put on open and on pin, renew, delete evicted pins), misses are logged
+    // (update, put) and idempotency keys recorded (put, get, update).
+    tableActions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
     dispatchesTools: true,
     upstreamSecrets: true,
     p99AlarmMs: 10_000,

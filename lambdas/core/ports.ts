@@ -54,24 +54,31 @@ export type SessionRecord = {
   brief?: string;
   /** The brief's declaration as written: tool names or `*` globs (intersected with the grants when read). */
   declared: string[];
-  /** Least recently used first. */
+  /** Least recently used first (by each pin's recorded last use). */
   pins: Pin[];
-  /** Optimistic-concurrency counter: every write expects the version it read. */
-  version: number;
+  /** Stored pins outside the budget as read (evicted, not yet removed): the next use that writes removes them. */
+  lapsed?: Pin[];
   /** Epoch milliseconds. */
   created_at: number;
   /** Epoch seconds (the DynamoDB TTL attribute); an item past it is treated as gone even if still stored. */
   expires_at: number;
 };
 
-/** Session persistence: DynamoDB on Lambda and `npm start`, an in-memory fake in unit tests. */
+/**
+ * Session persistence: DynamoDB on Lambda and `npm start`, an in-memory fake in unit tests. Each pin
+ * is its own item, so writers of different pins never contend and no write is retried on a conflict.
+ */
 export interface SessionStore {
-  /** Store a new session; CONFLICT if the id exists. */
+  /** Store a new session (and its pins, if any); CONFLICT if the id exists. */
   create(session: SessionRecord): Promise<void>;
-  /** The stored session, expired or not (the core decides), or undefined. */
+  /** The stored session with every stored pin, expired or not (the core decides), or undefined. */
   get(id: string): Promise<SessionRecord | undefined>;
-  /** Replace the session if its stored version is still `expectedVersion`; CONFLICT otherwise. */
-  update(next: SessionRecord, expectedVersion: number): Promise<void>;
+  /** Write one pin (its last use) unless a later use of that tool is stored: the latest use wins, nothing is retried. */
+  putPin(id: string, pin: Pin, expiresAt: number): Promise<void>;
+  /** Remove an evicted pin, unless it was used again since (its stored last use differs): then keep it. */
+  dropPin(id: string, pin: Pin): Promise<void>;
+  /** Move the session's expiry later (never earlier, never onto a missing session). */
+  renew(id: string, expiresAt: number): Promise<void>;
 }
 
 /** Where the call core writes misses. */

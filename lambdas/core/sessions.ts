@@ -1,5 +1,7 @@
-// Sessions and pin-on-use. A session belongs to its principal; pins are LRU within a schema-byte
-// budget; concurrent writers retry on a version check, so no pin is lost and the budget always holds.
+// Sessions and pin-on-use. A session belongs to its principal; pins are LRU within a schema-byte budget.
+// Each pin is its own stored item: writers of different pins never contend, no write is ever retried
+// (a condition only keeps a tool's latest use), and the belt is the longest run of most recent pins
+// that fits the budget, computed when read (the same as replaying every use by recorded last use).
 import { randomBytes } from "node:crypto";
 import type { BriefFile } from "../../registry/contract/brief.js";
 import { META_TOOLS } from "../../registry/contract/names.js";
@@ -16,9 +18,23 @@ export type SessionsDeps = {
   ttlSecs: number;
   /** Epoch milliseconds. */
   clock?: Clock;
-  /** Conflict retries (default 100) and the jittered backoff between them (5 ms doubling, capped at 250 ms). */
-  retry?: { attempts?: number; baseMs?: number; capMs?: number; sleep?: (ms: number) => Promise<void>; random?: () => number };
+  /** A re-use within this many ms of the pin's recorded use is not written (default COALESCE_MS). */
+  coalesceMs?: number;
+  /** How long a read waits for this process's pin writes on the session still in flight (default READ_WAIT_MS). */
+  readWaitMs?: number;
 };
+
+/**
+ * Re-using a pinned tool rewrites its last use only when the recorded one is at least this old. So
+ * the recorded last use lags the true one by less than this, and LRU order is exact between uses
+ * further apart: a pin is evicted before another only if its last use came less than 1 s after the
+ * other's, or before it. A tool called in a loop costs one write a second, not one a call.
+ */
+export const COALESCE_MS = 1000;
+/** Evicted pins a use removes at most (its own evictions first), so a use stays one small round of writes. */
+export const MAX_UNPINS_PER_USE = 25;
+/** A session read in this process waits at most this long for this process's own pin writes (read your writes). */
+export const READ_WAIT_MS = 2000;
 
 export type UseResult = {
   /** The tool is on the belt after this use (pinned, or declared / always-loaded / meta anyway). */
@@ -28,15 +44,20 @@ export type UseResult = {
   evicted: string[];
   /** Why the tool was not pinned, when it was not. */
   note?: string;
-  /** False when nothing changed enough to write (the tool was already the latest pin, renewed moments ago). */
+  /** False when nothing changed enough to write (the tool's pin was written less than COALESCE_MS ago, the expiry renewed moments ago). */
   written: boolean;
   session: SessionRecord;
 };
 
 export type Sessions = {
   open(caller: Caller, briefName?: string): Promise<SessionRecord>;
-  /** The session if it exists, is the caller's and has not expired; SESSION_NOT_FOUND / SESSION_EXPIRED otherwise. */
+  /**
+   * The session if it exists, is the caller's and has not expired; SESSION_NOT_FOUND / SESSION_EXPIRED
+   * otherwise. Waits first (up to READ_WAIT_MS) for pin writes this process has in flight on it.
+   */
   get(id: string, caller: Caller): Promise<SessionRecord>;
+  /** `get` without waiting for pin writes in flight: the call path's check, whose copy only feeds `recordUse`. */
+  check(id: string, caller: Caller): Promise<SessionRecord>;
   surface(session: SessionRecord, caller: Caller): Surface;
   /** The surface a session opened now with this declaration would have (no pins): what MCP's list and instructions advertise. */
   opening(caller: Caller, declared: readonly string[]): Surface;
@@ -46,9 +67,9 @@ export type Sessions = {
   declaredTools(session: SessionRecord, caller: Caller): string[];
   /**
    * Pin-on-use: the call path records every successful use of a granted tool. `known` is the record
-   * `get` returned moments ago (the call's session check): when it leads to a write, that write's
-   * version condition proves it current, so the session is not read again; when it would skip the
-   * write, it is read again first (a stale copy must not hide a concurrent eviction).
+   * `check` returned for this call: the use is decided from it without reading again. One round of
+   * parallel writes (the pin, the renewed expiry, the pins it evicts), no read, no retry; a stale copy
+   * costs at most a write that was not needed, or a re-use not written within COALESCE_MS.
    */
   recordUse(id: string, caller: Caller, toolName: string, known?: SessionRecord): Promise<UseResult>;
   briefNames(): string[];
@@ -58,27 +79,32 @@ export function newSessionId(): string {
   return randomBytes(18).toString("base64url");
 }
 
-/** LRU insert: move or append `name`, then evict oldest pins until the total fits the budget. */
-export function applyPin(pins: readonly Pin[], pin: Pin, budget: number): { pins: Pin[]; evicted: string[] } {
-  const next = pins.filter((p) => p.name !== pin.name);
-  next.push(pin);
-  const evicted: string[] = [];
-  let total = next.reduce((n, p) => n + p.bytes, 0);
-  while (total > budget && next.length > 1) {
-    const old = next.shift()!;
+/** Evict the oldest pins (first) until the total fits the budget; the newest pin always stays. */
+export function fitPins(pins: readonly Pin[], budget: number): { pins: Pin[]; evicted: Pin[] } {
+  const kept = [...pins];
+  const evicted: Pin[] = [];
+  let total = kept.reduce((n, p) => n + p.bytes, 0);
+  while (total > budget && kept.length > 1) {
+    const old = kept.shift()!;
     total -= old.bytes;
-    evicted.push(old.name);
+    evicted.push(old);
   }
-  return { pins: next, evicted };
+  return { pins: kept, evicted };
 }
+
+/** LRU insert: move or append `pin`, then evict oldest pins until the total fits the budget. */
+export function applyPin(pins: readonly Pin[], pin: Pin, budget: number): { pins: Pin[]; evicted: string[] } {
+  const fitted = fitPins([...pins.filter((p) => p.name !== pin.name), pin], budget);
+  return { pins: fitted.pins, evicted: fitted.evicted.map((p) => p.name) };
+}
+
+/** Stored pins in belt order: least recently used first (name breaks a tie, so every reader agrees). */
+const byLastUse = (a: Pin, b: Pin) => a.last_used - b.last_used || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 export function createSessions(deps: SessionsDeps): Sessions {
   const clock = deps.clock ?? Date.now;
-  const attempts = deps.retry?.attempts ?? 100;
-  const baseMs = deps.retry?.baseMs ?? 5;
-  const capMs = deps.retry?.capMs ?? 250;
-  const sleep = deps.retry?.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const random = deps.retry?.random ?? Math.random;
+  const coalesceMs = deps.coalesceMs ?? COALESCE_MS;
+  const readWaitMs = deps.readWaitMs ?? READ_WAIT_MS;
   const meta = new Set(META_TOOLS);
   const nowSecs = () => Math.floor(clock() / 1000);
   const renewSlackSecs = Math.min(60, Math.floor(deps.ttlSecs / 10));
@@ -106,6 +132,26 @@ export function createSessions(deps: SessionsDeps): Sessions {
     };
   };
 
+  // This process's pin writes still in flight, per session: a later read here waits for them.
+  const inflight = new Map<string, Set<Promise<unknown>>>();
+  const track = (id: string, write: Promise<unknown>) => {
+    const set = inflight.get(id) ?? new Set();
+    inflight.set(id, set.add(write));
+    const done = () => {
+      set.delete(write);
+      if (set.size === 0 && inflight.get(id) === set) inflight.delete(id);
+    };
+    write.then(done, done);
+    return write;
+  };
+  const settled = async (id: string) => {
+    const set = inflight.get(id);
+    if (!set) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([Promise.allSettled(set), new Promise((r) => (timer = setTimeout(r, readWaitMs)))]);
+    clearTimeout(timer);
+  };
+
   const load = async (id: string, caller: Caller): Promise<SessionRecord> => {
     const s = await deps.store.get(id);
     // Another principal's session is reported exactly like a missing one.
@@ -116,7 +162,9 @@ export function createSessions(deps: SessionsDeps): Sessions {
         expired_at: new Date(s.expires_at * 1000).toISOString(),
       });
     }
-    return s;
+    // The belt's pins: the most recent ones that fit; older stored pins are evicted ones not yet removed.
+    const { pins, evicted } = fitPins([...s.pins].sort(byLastUse), deps.bounds.pinBudgetBytes);
+    return { ...s, pins, ...(evicted.length ? { lapsed: evicted } : {}) };
   };
 
   return {
@@ -143,7 +191,6 @@ export function createSessions(deps: SessionsDeps): Sessions {
         ...(briefName !== undefined ? { brief: briefName } : {}),
         declared,
         pins: [],
-        version: 1,
         created_at: now,
         expires_at: Math.floor(now / 1000) + deps.ttlSecs,
       };
@@ -151,7 +198,12 @@ export function createSessions(deps: SessionsDeps): Sessions {
       return session;
     },
 
-    get: load,
+    async get(id, caller) {
+      await settled(id);
+      return load(id, caller);
+    },
+
+    check: load,
 
     surface: (session, caller) => computeSurface(surfaceInput(session, caller)),
 
@@ -174,65 +226,43 @@ export function createSessions(deps: SessionsDeps): Sessions {
       if (!meta.has(toolName) && !caller.granted(toolName)) {
         throw new ToolbeltError("TOOL_NOT_GRANTED", `${toolName} is not granted to ${caller.principal}`, { tool: toolName });
       }
-      // The caller's copy is used at most once, and only if it still passes the read's checks (the same
-      // session, the principal's, not expired by the clock now); otherwise the session is read as before.
-      let snapshot = known?.id === id && known.principal === caller.principal && known.expires_at > nowSecs() ? known : undefined;
-      for (let attempt = 1; ; attempt++) {
-        const fromSnapshot = snapshot !== undefined;
-        const current = snapshot ?? (await load(id, caller));
-        snapshot = undefined;
-        const now = clock();
-        let pins = current.pins;
-        let evicted: string[] = [];
-        let pinned = false;
-        let note: string | undefined;
-        const fixed = meta.has(toolName) || deps.isAlwaysLoaded(toolName) || declarationMatcher(current.declared)(toolName);
-        if (fixed) {
-          note = "already on the belt (meta, always-loaded or declared); not counted as a pin";
-        } else {
-          const bytes = toolBytes(tool!);
-          if (bytes > deps.bounds.pinBudgetBytes) {
-            note = `schema is ${bytes} bytes, larger than the whole pin budget of ${deps.bounds.pinBudgetBytes}`;
-          } else {
-            ({ pins, evicted } = applyPin(current.pins, { name: toolName, bytes, last_used: now }, deps.bounds.pinBudgetBytes));
-            pinned = true;
-          }
-        }
-        // Sliding expiry: every use renews the session.
-        const expires_at = Math.floor(now / 1000) + deps.ttlSecs;
-        const result = { on_belt: fixed || pinned, pinned, evicted, ...(note ? { note } : {}) };
-        // Skip the write when the belt would not change and the renewal is negligible (the same tool called in a loop).
-        const sameBelt = !pinned || (evicted.length === 0 && current.pins.at(-1)?.name === toolName);
-        if (sameBelt && expires_at - current.expires_at < renewSlackSecs) {
-          // Only a record just read may skip the write; a copy may be stale, so read and decide again.
-          if (fromSnapshot) {
-            attempt--;
-            continue;
-          }
-          return { ...result, written: false, session: current };
-        }
-        const next: SessionRecord = { ...current, pins, version: current.version + 1, expires_at };
-        try {
-          await deps.store.update(next, current.version);
-          return { ...result, written: true, session: next };
-        } catch (err) {
-          // A stale copy is not contention: read and retry at once, without spending an attempt.
-          if (fromSnapshot && err instanceof ToolbeltError && err.code === "CONFLICT") {
-            attempt--;
-            continue;
-          }
-          if (!(err instanceof ToolbeltError) || err.code !== "CONFLICT" || attempt >= attempts) {
-            if (err instanceof ToolbeltError && err.code === "CONFLICT") {
-              throw new ToolbeltError("CONFLICT", `session ${id} is too busy: the pin was not recorded after ${attempts} attempts; retry`, {
-                session: id,
-              });
-            }
-            throw err;
-          }
-          // Full jitter keeps parallel writers from retrying in lockstep.
-          await sleep(random() * Math.min(capMs, baseMs * 2 ** Math.min(attempt, 10)));
-        }
+      // The caller's copy is used if it still passes the read's checks (the same session, the
+      // principal's, not expired by the clock now); otherwise the session is read.
+      const usable = known?.id === id && known.principal === caller.principal && known.expires_at > nowSecs();
+      const current = usable ? known : await load(id, caller);
+      const now = clock();
+      let pinned = false;
+      let note: string | undefined;
+      const fixed = meta.has(toolName) || deps.isAlwaysLoaded(toolName) || declarationMatcher(current.declared)(toolName);
+      let bytes = 0;
+      if (fixed) {
+        note = "already on the belt (meta, always-loaded or declared); not counted as a pin";
+      } else {
+        bytes = toolBytes(tool!);
+        if (bytes > deps.bounds.pinBudgetBytes) {
+          note = `schema is ${bytes} bytes, larger than the whole pin budget of ${deps.bounds.pinBudgetBytes}`;
+        } else pinned = true;
       }
+      // Sliding expiry: a use renews the session, unless the renewal would be negligible.
+      const expires_at = Math.floor(now / 1000) + deps.ttlSecs;
+      const renew = expires_at - current.expires_at >= renewSlackSecs;
+      const held = current.pins.find((p) => p.name === toolName);
+      const touch = pinned && !(held && now - held.last_used < coalesceMs);
+      const pin: Pin = { name: toolName, bytes, last_used: now };
+      const step = touch ? fitPins([...current.pins.filter((p) => p.name !== toolName), pin], deps.bounds.pinBudgetBytes) : { pins: current.pins, evicted: [] };
+      const result = { on_belt: fixed || pinned, pinned, evicted: step.evicted.map((p) => p.name), ...(note ? { note } : {}) };
+      if (!touch && !renew) return { ...result, written: false, session: current };
+
+      const writes: Promise<void>[] = [];
+      if (touch) writes.push(deps.store.putPin(id, pin, expires_at));
+      if (renew) writes.push(deps.store.renew(id, expires_at));
+      // Removing evicted pins only keeps the partition small: the belt is computed on read either way.
+      const lapsed = (current.lapsed ?? []).filter((p) => p.name !== toolName);
+      const unpin = [...step.evicted, ...lapsed].slice(0, MAX_UNPINS_PER_USE);
+      const drops = Promise.allSettled(unpin.map((p) => deps.store.dropPin(id, p)));
+      await track(id, Promise.all([...writes, drops]));
+      const { lapsed: _removed, ...rest } = current;
+      return { ...result, written: true, session: { ...rest, pins: step.pins, expires_at: renew ? expires_at : current.expires_at } };
     },
   };
 }

@@ -9,7 +9,7 @@ import {
   waitUntilTableExists,
   type DynamoDBClientConfig,
 } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, DynamoDBDocumentClient, paginateQuery, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { Config } from "../config.js";
 import { ToolbeltError } from "../core/errors.js";
 import { translateSdkError } from "./sdk-errors.js";
@@ -18,7 +18,11 @@ import type { Pin, SessionRecord, SessionStore } from "../core/ports.js";
 /** The table's key schema and TTL attribute; the CDK stack declares the same. */
 export const TABLE_SCHEMA = { partitionKey: "pk", sortKey: "sk", ttlAttribute: "expires_at" } as const;
 
-const sessionKey = (id: string) => ({ pk: `SESSION#${id}`, sk: "SESSION" });
+// A session's partition: the session item, and one item per pin (`PIN#<tool>`) so pins never share a write.
+const sessionPk = (id: string) => `SESSION#${id}`;
+const sessionKey = (id: string) => ({ pk: sessionPk(id), sk: "SESSION" });
+const PIN_PREFIX = "PIN#";
+const pinKey = (id: string, name: string) => ({ pk: sessionPk(id), sk: `${PIN_PREFIX}${name}` });
 
 export type DynamoOptions = { endpoint?: string; region?: string };
 
@@ -42,18 +46,19 @@ export function clientFromConfig(config: Pick<Config, "region" | "dynamodbEndpoi
 
 const translate = (err: unknown, op: string) => translateSdkError(err, "session store", op);
 
-function toRecord(item: Record<string, unknown>): SessionRecord {
+function toRecord(item: Record<string, unknown>, pins: Pin[]): SessionRecord {
   return {
     id: String(item.id),
     principal: String(item.principal),
     ...(typeof item.brief === "string" ? { brief: item.brief } : {}),
     declared: Array.isArray(item.declared) ? (item.declared as string[]) : [],
-    pins: Array.isArray(item.pins) ? (item.pins as Pin[]) : [],
-    version: Number(item.version),
+    pins,
     created_at: Number(item.created_at),
     expires_at: Number(item.expires_at),
   };
 }
+
+const toPin = (item: Record<string, unknown>): Pin => ({ name: String(item.name), bytes: Number(item.bytes), last_used: Number(item.last_used) });
 
 export class DynamoSessionStore implements SessionStore {
   constructor(
@@ -62,11 +67,12 @@ export class DynamoSessionStore implements SessionStore {
   ) {}
 
   async create(session: SessionRecord): Promise<void> {
+    const { pins, ...rest } = session;
     try {
       await this.client.send(
         new PutCommand({
           TableName: this.table,
-          Item: { ...sessionKey(session.id), type: "session", ...session },
+          Item: { ...sessionKey(session.id), type: "session", ...rest },
           ConditionExpression: "attribute_not_exists(pk)",
         }),
       );
@@ -76,34 +82,78 @@ export class DynamoSessionStore implements SessionStore {
       }
       throw translate(err, "create");
     }
+    await Promise.all(pins.map((p) => this.putPin(session.id, p, session.expires_at)));
   }
 
   async get(id: string): Promise<SessionRecord | undefined> {
     try {
-      const out = await this.client.send(new GetCommand({ TableName: this.table, Key: sessionKey(id), ConsistentRead: true }));
-      return out.Item ? toRecord(out.Item) : undefined;
+      // One query reads the session and its pins; a partition holds the pins within the budget plus
+      // a few evicted ones not yet removed, so it pages only in extreme cases.
+      let session: Record<string, unknown> | undefined;
+      const pins: Pin[] = [];
+      const pages = paginateQuery(
+        { client: this.client },
+        { TableName: this.table, KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": sessionPk(id) }, ConsistentRead: true },
+      );
+      for await (const page of pages) {
+        for (const item of page.Items ?? []) {
+          if (item.sk === "SESSION") session = item;
+          else if (String(item.sk).startsWith(PIN_PREFIX)) pins.push(toPin(item));
+        }
+      }
+      return session ? toRecord(session, pins) : undefined;
     } catch (err) {
       throw translate(err, "get");
     }
   }
 
-  async update(next: SessionRecord, expectedVersion: number): Promise<void> {
+  putPin(id: string, pin: Pin, expiresAt: number): Promise<void> {
+    return this.unlessBeaten(
+      "pin",
+      new PutCommand({
+        TableName: this.table,
+        Item: { ...pinKey(id, pin.name), type: "pin", ...pin, expires_at: expiresAt },
+        // Two uses of one tool at once: the later use wins whichever lands last (no retry either way).
+        ConditionExpression: "attribute_not_exists(last_used) OR last_used < :at",
+        ExpressionAttributeValues: { ":at": pin.last_used },
+      }),
+    );
+  }
+
+  dropPin(id: string, pin: Pin): Promise<void> {
+    return this.unlessBeaten(
+      "unpin",
+      new DeleteCommand({
+        TableName: this.table,
+        Key: pinKey(id, pin.name),
+        // Only the use the evicting writer saw: a pin used again since then stays.
+        ConditionExpression: "last_used = :seen",
+        ExpressionAttributeValues: { ":seen": pin.last_used },
+      }),
+    );
+  }
+
+  renew(id: string, expiresAt: number): Promise<void> {
+    return this.unlessBeaten(
+      "renew",
+      new UpdateCommand({
+        TableName: this.table,
+        Key: sessionKey(id),
+        UpdateExpression: "SET expires_at = :at",
+        // Later only, and never a session that does not exist (an update would create it).
+        ConditionExpression: "attribute_exists(pk) AND expires_at < :at",
+        ExpressionAttributeValues: { ":at": expiresAt },
+      }),
+    );
+  }
+
+  /** A conditional write that lost is the intended outcome (someone got there first), not an error: never retried. */
+  private async unlessBeaten(op: string, command: PutCommand | DeleteCommand | UpdateCommand): Promise<void> {
     try {
-      await this.client.send(
-        new PutCommand({
-          TableName: this.table,
-          Item: { ...sessionKey(next.id), type: "session", ...next },
-          // Named so the intent reads: write only over the exact version this writer read.
-          ConditionExpression: "attribute_exists(pk) AND #version = :expected",
-          ExpressionAttributeNames: { "#version": "version" },
-          ExpressionAttributeValues: { ":expected": expectedVersion },
-        }),
-      );
+      // The union has no common `send` overload; each member is a valid document-client command.
+      await this.client.send(command as PutCommand);
     } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) {
-        throw new ToolbeltError("CONFLICT", "session changed concurrently", { session: next.id });
-      }
-      throw translate(err, "update");
+      if (!(err instanceof ConditionalCheckFailedException)) throw translate(err, op);
     }
   }
 }

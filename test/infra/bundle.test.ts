@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENDPOINT_GROUPS } from "../../infra/endpoint-groups.js";
+import { toolBytes } from "../../lambdas/core/surface.js";
 import type { PolicyFile } from "../../registry/contract/policy.js";
 import { buildTestArtifact, defaultTestTools, testArtifactInput, testTool } from "../helpers/artifact.js";
 import { startDynalite, type TestDynamo } from "../helpers/dynalite.js";
@@ -100,6 +101,8 @@ let proxyEndpoint: string;
 let ssmEndpoint: string;
 /** DynamoDB operations seen, e.g. "GetItem". */
 const operations = new Set<string>();
+/** A pin budget that holds one of notes.shape and notes.trim, not both. */
+let ONE_PIN_BUDGET = 0;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "toolbelt-bundles-"));
@@ -149,6 +152,13 @@ beforeAll(async () => {
       input_schema: { type: "object", properties: { data: {}, mapping: { type: "object" } }, required: ["mapping"] },
       timeout_ms: 5_000,
     }),
+    // A second pinnable tool, so a small pin budget makes one use evict another (DeleteItem).
+    testTool("notes.trim", {
+      description: "Trim a note's JSON fields.",
+      backend: { kind: "builtin", handler: "reshape" },
+      input_schema: { type: "object", properties: { data: {}, mapping: { type: "object" } }, required: ["mapping"] },
+      timeout_ms: 5_000,
+    }),
     testTool("upstream.whoami", {
       kind: "http",
       description: "Tell which user the upstream token belongs to.",
@@ -157,6 +167,7 @@ beforeAll(async () => {
       timeout_ms: 5_000,
     }),
   ];
+  ONE_PIN_BUDGET = Math.max(...tools.filter((t) => t.name === "notes.shape" || t.name === "notes.trim").map(toolBytes));
   // upstream.whoami reads UPSTREAM_TOKEN, which its family must declare to see it.
   await buildTestArtifact(artifactDir, testArtifactInput(tools, { variables: { upstream: { UPSTREAM_TOKEN: { secret: true } } } }));
   policyFile = join(work, "policy.json");
@@ -250,7 +261,7 @@ describe("api bundle (find, sessions, surface)", () => {
     );
     const [health, find, anonymous, opened] = first.results;
     expect(health!.statusCode).toBe(200);
-    expect(health!.json).toMatchObject({ status: "ok", counts: { tools: 12 } });
+    expect(health!.json).toMatchObject({ status: "ok", counts: { tools: 13 } });
     expect(find!.statusCode).toBe(200);
     expect((find!.json as { tools: { name: string }[] }).tools[0]!.name).toBe("git.log");
     expect(first.logs.filter((l) => l.message === "find")).toMatchObject([{ verdict: "match", Finds: 1, FindNone: 0 }]);
@@ -383,10 +394,11 @@ describe("call bundle (call, misses)", () => {
     ]);
     expect(audits[2]).toMatchObject({ level: "info", Calls: 1, CallErrors: 1, Code: "INVALID_ARGUMENTS", _aws: { CloudWatchMetrics: expect.any(Array) } });
 
-    // A second cold start pins the tool it calls on the session the first one opened.
+    // A second cold start pins the tools it calls on the session the first one opened; the budget holds one.
     const second = await invokeInFreshProcess(
       bundle,
       [
+        httpApiV2Event({ method: "POST", path: "/v1/call", headers: auth(), body: { tool: "notes.trim", args: { mapping: {} }, session: id } }),
         httpApiV2Event({ method: "POST", path: "/v1/call", headers: auth(), body: { tool: "notes.shape", args: { mapping: {} }, session: id } }),
         httpApiV2Event({ method: "GET", path: `/v1/sessions/${id}/surface`, headers: auth() }),
         // The same Idempotency-Key twice: the second answer is the first one's, replayed from the table.
@@ -399,15 +411,16 @@ describe("call bundle (call, misses)", () => {
           }),
         ),
       ],
-      lambdaEnv(bundle),
+      { ...lambdaEnv(bundle), TOOLBELT_PIN_BUDGET_BYTES: String(ONE_PIN_BUDGET) },
     );
-    const [inSession, surface, once, replayed] = second.results;
+    const [trimmed, inSession, surface, once, replayed] = second.results;
+    expect(trimmed!.statusCode).toBe(200);
     expect([once!.statusCode, replayed!.statusCode]).toEqual([200, 200]);
     expect(replayed!.body).toBe(once!.body);
     expect(second.logs.filter((l) => l.idempotency).map((l) => l.idempotency)).toEqual(["first", "replayed"]);
     expect(inSession!.statusCode).toBe(200);
     expect(surface!.statusCode).toBe(200);
-    expect(JSON.stringify(surface!.json)).toContain("notes.shape");
+    expect((surface!.json as { surface: { pins: { tools: { name: string }[] } } }).surface.pins.tools.map((p) => p.name)).toEqual(["notes.shape"]);
     expectOnlyGranted("call", operations);
   });
 });
@@ -456,15 +469,23 @@ describe("mcp bundle (MCP endpoint)", () => {
     const second = await invokeInFreshProcess(
       bundle,
       [
-        rpc(3, "call_tool", { tool: "notes_shape", args: { mapping: {} }, belt }),
-        rpc(4, "find_tool", { query: "shape", belt }),
-        rpc(5, "find_tool", { query: "x", belt }, OTHER_KEY),
+        rpc(3, "call_tool", { tool: "notes_trim", args: { mapping: {} }, belt }),
+        rpc(4, "call_tool", { tool: "notes_shape", args: { mapping: {} }, belt }),
+        rpc(5, "find_tool", { query: "shape", belt }),
+        rpc(6, "find_tool", { query: "x", belt }, OTHER_KEY),
         // A near miss goes to the miss log (its counter is an update).
-        rpc(6, "call_tool", { tool: "Notes.Shape", args: { mapping: {} } }),
+        rpc(7, "call_tool", { tool: "Notes.Shape", args: { mapping: {} } }),
+        // An idempotency key used twice: the second answer is read back from the table (GetItem).
+        ...[8, 9].map((id) =>
+          rpc(id, "call_tool", { tool: "toolbelt_reshape", args: { data: { n: 1 }, mapping: { m: "n" } }, idempotency_key: "bundle-mcp-1" }),
+        ),
       ],
-      lambdaEnv(bundle),
+      { ...lambdaEnv(bundle), TOOLBELT_PIN_BUDGET_BYTES: String(ONE_PIN_BUDGET) },
     );
-    const [called, again, foreign, nearMiss] = second.results.map((r) => (r.json as Rpc).result);
+    const [trimmed, called, again, foreign, nearMiss, once, replayed] = second.results.map((r) => (r.json as Rpc).result);
+    expect(once!.isError).toBeFalsy();
+    expect(replayed).toEqual(once);
+    expect(trimmed!.isError).toBeFalsy();
     expect(nearMiss!.isError).toBeFalsy();
     expect(called!.isError).toBeFalsy();
     expect((again!.structuredContent!.pinned as { name: string }[]).map((p) => p.name)).toEqual(["notes_shape"]);

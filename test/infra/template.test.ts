@@ -193,7 +193,7 @@ describe("IAM", () => {
       },
       {
         Effect: "Allow",
-        Action: ["dynamodb:GetItem", "dynamodb:PutItem"],
+        Action: ["dynamodb:PutItem", "dynamodb:Query"],
         Resource: { "Fn::GetAtt": [expect.stringMatching(/Table/), "Arn"] },
       },
     ]);
@@ -204,7 +204,7 @@ describe("IAM", () => {
     expect(statements).toHaveLength(4);
     expect(statements[1]).toEqual({
       Effect: "Allow",
-      Action: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Query"],
+      Action: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
       Resource: { "Fn::GetAtt": [expect.stringMatching(/Table/), "Arn"] },
     });
     const ssm = statements.find((s) => s.Action === "ssm:GetParameter")!;
@@ -239,7 +239,7 @@ describe("IAM", () => {
     const { template: t } = synthStack({ artifactDir: fixture.artifactDir });
     expect(roleStatements(t, "call").map((s) => s.Action)).toEqual([
       ["logs:CreateLogStream", "logs:PutLogEvents"],
-      ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Query"],
+      ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
     ]);
   });
 });
@@ -370,7 +370,7 @@ describe("HTTP API", () => {
     const statements = roleStatements(template, "mcp");
     expect(statements[1]).toEqual({
       Effect: "Allow",
-      Action: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"],
+      Action: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
       Resource: { "Fn::GetAtt": [expect.stringMatching(/Table/), "Arn"] },
     });
     template.hasResourceProperties("AWS::Lambda::Function", { Description: ENDPOINT_GROUPS.mcp.description, MemorySize: 1024 });

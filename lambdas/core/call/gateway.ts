@@ -39,10 +39,18 @@ function problemsError(code: ErrorCode, lead: string, problems: readonly SchemaP
   });
 }
 
+/**
+ * The most a call waits for its pin after the tool answered. Pinning is one round of parallel
+ * writes with no retry (a few ms on DynamoDB); past this bound the call answers and the write,
+ * already sent, finishes on its own (its failure is logged).
+ */
+export const PIN_WAIT_MS = 100;
+
 export function createCallGateway(ports: CallPorts, validator: SchemaValidator = createSchemaValidator()): CallGateway {
   const names = [...ports.tools.keys()];
   const resolver = createNameResolver(names, (i) => modelNameOf(ports.tools.get(names[i]!)!));
   const now = ports.now ?? (() => new Date());
+  const pinWaitMs = ports.pinWaitMs ?? PIN_WAIT_MS;
 
   const recordMiss = (name: string, caller: Caller, outcome: MissOutcome, resolvedTo?: string): Promise<void> => {
     if (!ports.misses) return Promise.resolve();
@@ -92,8 +100,8 @@ export function createCallGateway(ports: CallPorts, validator: SchemaValidator =
       ...governanceFields(tool, request.args ?? {}),
     });
     try {
-      // The record this check reads is the one pin-on-use starts from (one read when the use writes).
-      const session = request.session !== undefined && ports.sessions ? await ports.sessions.get(request.session, caller) : undefined;
+      // The record this check reads is the one pin-on-use decides from (one read per call).
+      const session = request.session !== undefined && ports.sessions ? await ports.sessions.check(request.session, caller) : undefined;
 
       const reserved = reservedKeys(request.args ?? {});
       if (reserved.count > 0) {
@@ -140,12 +148,15 @@ export function createCallGateway(ports: CallPorts, validator: SchemaValidator =
 
       if (request.session !== undefined && ports.sessions && !META_TOOLS.includes(tool.name)) {
         // The tool already ran: a failed pin is logged, not turned into an error the agent would retry.
-        await ports.sessions
+        const pin = ports.sessions
           .recordUse(request.session, caller, tool.name, session)
           .then((use) => {
             if (use?.evicted?.length) facts.pins_evicted = use.evicted.length;
           })
           .catch((e: unknown) => ports.log?.("warn", "could not pin a used tool", { tool: tool.name, error: String(e) }));
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([pin, new Promise((r) => (timer = setTimeout(r, pinWaitMs)))]);
+        clearTimeout(timer);
       }
       return {
         tool: tool.name,

@@ -45,8 +45,8 @@ export type Logger = (level: "info" | "warn" | "error", message: string, fields?
 /** What the call core needs of sessions (the sessions core provides it). */
 export type CallSessions = {
   /** The session if it exists, is the caller's and has not expired; throws otherwise. */
-  get(id: string, caller: Caller): Promise<SessionRecord>;
-  /** Pin-on-use; `known` is the record `get` returned for this call, so a use that writes reads the session once. */
+  check(id: string, caller: Caller): Promise<SessionRecord>;
+  /** Pin-on-use; `known` is the record `check` returned for this call, so the use reads nothing more. */
   recordUse(id: string, caller: Caller, tool: string, known?: SessionRecord): Promise<{ evicted?: readonly string[] } | undefined>;
 };
 
@@ -56,6 +56,8 @@ export type CallPorts = {
   misses?: MissRecorder;
   /** Calls in a session: checked before dispatch, the tool pinned on its surface after. */
   sessions?: CallSessions;
+  /** How long a call waits for its pin once the tool has answered (default PIN_WAIT_MS); the write then finishes on its own. */
+  pinWaitMs?: number;
   log?: Logger;
   /** Receives one record per call, whatever its outcome (the adapter writes it as a log line with metrics). */
   audit?: (record: CallAudit) => void;

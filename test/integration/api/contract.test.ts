@@ -106,7 +106,9 @@ beforeAll(async () => {
   const real = dynamo.store;
   const store: SessionStore = {
     create: (s) => real.create(s),
-    update: (next, expected) => real.update(next, expected),
+    putPin: (id, pin, at) => real.putPin(id, pin, at),
+    dropPin: (id, pin) => real.dropPin(id, pin),
+    renew: (id, at) => real.renew(id, at),
     get: (id) => {
       if (id === BROKEN) throw new Error("disk on fire");
       if (id === BUSY) throw new ToolbeltError("UNAVAILABLE", "the session store is throttled; retry");

@@ -1,4 +1,5 @@
-// The DynamoDB session store against dynalite: conditional writes and SDK errors as domain errors.
+// The DynamoDB session store against dynalite: a session and its pins (one item each), the conditional
+// unpin and renewal, and SDK errors as domain errors.
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,7 +22,6 @@ const record = (id: string, over: Partial<SessionRecord> = {}): SessionRecord =>
   principal: "alice",
   declared: ["git.diff"],
   pins: [{ name: "git.log", bytes: 120, last_used: 5 }],
-  version: 1,
   created_at: 1000,
   expires_at: 2000,
   ...over,
@@ -42,12 +42,28 @@ describe("DynamoSessionStore", () => {
     expect((await dynamo.store.get("s-dup"))?.principal).toBe("alice");
   });
 
-  it("writes only over the version it read", async () => {
-    await dynamo.store.create(record("s-ver"));
-    await dynamo.store.update(record("s-ver", { version: 2, pins: [] }), 1);
-    await expect(dynamo.store.update(record("s-ver", { version: 2, declared: [] }), 1)).rejects.toMatchObject({ code: "CONFLICT" });
-    await expect(dynamo.store.update(record("s-nowhere", { version: 2 }), 1)).rejects.toMatchObject({ code: "CONFLICT" });
-    expect(await dynamo.store.get("s-ver")).toEqual(record("s-ver", { version: 2, pins: [] }));
+  it("writes each pin on its own: the latest use wins whatever lands last, an unpin keeps a pin used since, and the session is untouched", async () => {
+    await dynamo.store.create(record("s-pins", { pins: [] }));
+    const diff = { name: "git.diff", bytes: 80, last_used: 7 };
+    await Promise.all([dynamo.store.putPin("s-pins", { name: "git.log", bytes: 120, last_used: 6 }, 2100), dynamo.store.putPin("s-pins", diff, 2100)]);
+    await dynamo.store.putPin("s-pins", { name: "git.log", bytes: 120, last_used: 9 }, 2100);
+    await dynamo.store.putPin("s-pins", { name: "git.log", bytes: 120, last_used: 8 }, 2100); // an older use landing late
+    const sorted = (id: string) => dynamo.store.get(id).then((s) => s && { ...s, pins: [...s.pins].sort((a, b) => a.last_used - b.last_used) });
+    expect(await sorted("s-pins")).toEqual(record("s-pins", { pins: [diff, { name: "git.log", bytes: 120, last_used: 9 }] }));
+    // Seen at 6, used again at 9: stays. Seen at 7 and unchanged: removed.
+    await dynamo.store.dropPin("s-pins", { name: "git.log", bytes: 120, last_used: 6 });
+    await dynamo.store.dropPin("s-pins", diff);
+    await dynamo.store.dropPin("s-pins", { name: "never.pinned", bytes: 1, last_used: 1 });
+    expect((await dynamo.store.get("s-pins"))?.pins).toEqual([{ name: "git.log", bytes: 120, last_used: 9 }]);
+  });
+
+  it("renews the expiry later only, and never creates a missing session", async () => {
+    await dynamo.store.create(record("s-renew"));
+    await dynamo.store.renew("s-renew", 2500);
+    await dynamo.store.renew("s-renew", 2400);
+    expect((await dynamo.store.get("s-renew"))?.expires_at).toBe(2500);
+    await dynamo.store.renew("s-nowhere", 2500);
+    expect(await dynamo.store.get("s-nowhere")).toBeUndefined();
   });
 
   it("turns SDK errors into ToolbeltError, keeping the SDK error as the cause for the log", async () => {

@@ -266,7 +266,9 @@ describe("store failures", () => {
   const failing = (err: Error): SessionStore => ({
     create: async () => Promise.reject(err),
     get: async () => Promise.reject(err),
-    update: async () => Promise.reject(err),
+    putPin: async () => Promise.reject(err),
+    dropPin: async () => Promise.reject(err),
+    renew: async () => Promise.reject(err),
   });
 
   it("INTERNAL: a 500 body carries only a request id; the cause is logged", async () => {

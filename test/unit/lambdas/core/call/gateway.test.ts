@@ -22,7 +22,7 @@ const tool = (name: string, over: Partial<CatalogTool> = {}): CatalogTool => ({
   ...over,
 });
 
-function setup(opts: { grants?: string[]; backend?: ToolBackend } = {}) {
+function setup(opts: { grants?: string[]; backend?: ToolBackend; pinHangs?: boolean } = {}) {
   const tools = [
     tool("math.double"),
     tool("math.half", { output_schema: { type: "object", properties: { value: { type: "number" } }, required: ["value"] } }),
@@ -53,17 +53,19 @@ function setup(opts: { grants?: string[]; backend?: ToolBackend } = {}) {
     backends: { builtin: backend },
     misses: { record: async (m) => void misses.push(m) },
     sessions: {
-      get: async (s, c) => {
+      check: async (s, c) => {
         sessionChecks.push(s);
         if (s === "someone-elses") throw Object.assign(new Error("nope"), { code: "SESSION_NOT_FOUND" });
-        return { id: s, principal: c.principal, declared: [], pins: [], version: 1, created_at: 0, expires_at: 0 };
+        return { id: s, principal: c.principal, declared: [], pins: [], created_at: 0, expires_at: 0 };
       },
       recordUse: async (s, c, t) => {
         if (t === "math.half") throw new Error("store down");
+        if (opts.pinHangs) await new Promise(() => undefined);
         pins.push(`${s}:${c.principal}:${t}`);
       },
     },
     now: () => new Date("2026-12-01T00:00:00Z"),
+    ...(opts.pinHangs ? { pinWaitMs: 1 } : {}),
   });
   const caller: Caller = { principal: "p1", admin: false, granted: globMatcher(opts.grants ?? ["math.*", "toolbelt.*", "llm.*", "imported.*"]) };
   return { gateway, caller, invoked, misses, pins, sessionChecks };
@@ -129,6 +131,11 @@ describe("call gateway", () => {
     const { gateway, caller, pins } = setup();
     await expect(gateway.call({ tool: "math.half", args: { n: 4 }, session: "s1" }, caller)).resolves.toMatchObject({ result: { value: 2 } });
     expect(pins).toEqual([]);
+  });
+
+  it("answers once the tool has answered, without waiting past pinWaitMs for a pin that never lands", async () => {
+    const { gateway, caller } = setup({ pinHangs: true });
+    await expect(gateway.call({ tool: "math.double", args: { n: 4 }, session: "s1" }, caller)).resolves.toMatchObject({ result: { value: 8 } });
   });
 
   it("says what a near-miss resolved from and records the miss", async () => {
