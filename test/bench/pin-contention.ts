@@ -5,6 +5,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
+import { DEFAULT_SURFACE_BOUNDS } from "../../lambdas/config.js";
 import { createCallModule } from "../../lambdas/http/routes/call.js";
 import { startTestApi } from "../helpers/api.js";
 import { testArtifactInput, testTool } from "../helpers/artifact.js";
@@ -31,7 +32,7 @@ const calls = createCallModule({ env: {} });
 const api = await startTestApi({
   input: testArtifactInput([...tools, testTool("toolbelt.reshape")]),
   // Room for every pin: this measures waiting, not eviction.
-  config: { surface: { maxTools: 5, maxSchemaBytes: 1 << 20, pinBudgetBytes: 1 << 24 } },
+  config: { surface: { ...DEFAULT_SURFACE_BOUNDS, maxTools: 5, maxSchemaBytes: 1 << 20, pinBudgetBytes: 1 << 24 } },
   extraRoutes: [calls],
 });
 

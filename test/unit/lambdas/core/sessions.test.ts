@@ -115,7 +115,9 @@ describe("createSessions", () => {
   });
 
   it("pins of different tools never contend: 50 parallel uses, at most one write each, no pin lost", async () => {
-    const { sessions, store } = await setup({ bounds: { maxTools: 30, maxSchemaBytes: 1 << 20, pinBudgetBytes: 1 << 20 } });
+    const { sessions, store } = await setup({
+      bounds: { maxTools: 30, maxSchemaBytes: 1 << 20, pinBudgetBytes: 1 << 20, maxTokens: 1500, manifestMaxTokens: 1000 },
+    });
     const s = await sessions.open(alice);
     const names = defaultTestTools()
       .map((t) => t.name)
@@ -185,7 +187,9 @@ describe("createSessions", () => {
     const tools = defaultTestTools();
     const bytes = (n: string) => toolBytes(tools.find((t) => t.name === n)!);
     const budget = bytes("git.log") + bytes("git.status") + bytes("notes.create") - 1;
-    const { sessions, store, tick } = await setup({ bounds: { maxTools: 30, maxSchemaBytes: 1 << 20, pinBudgetBytes: budget } });
+    const { sessions, store, tick } = await setup({
+      bounds: { maxTools: 30, maxSchemaBytes: 1 << 20, pinBudgetBytes: budget, maxTokens: 1500, manifestMaxTokens: 1000 },
+    });
     const s = await sessions.open(alice);
     const copy = await sessions.check(s.id, alice);
     await sessions.recordUse(s.id, alice, "git.log");
