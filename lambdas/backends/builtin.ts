@@ -64,7 +64,7 @@ export function createBuiltinBackend(options: BuiltinBackendOptions = {}): ToolB
         case "find": {
           if (!options.finder) throw new ToolbeltError("NOT_IMPLEMENTED", `${tool.name}: this gateway has no finder configured`, { tool: tool.name });
           // The arguments passed the tool's input schema (FindInput's): only its fields, the query as text.
-          const fields = ["limit", "min_score", "family", "schemas", "mode", "min_probability", "chunk_size", "model"] as const;
+          const fields = ["limit", "min_score", "family", "schemas", "explain", "mode", "min_probability", "chunk_size", "model"] as const;
           const picked = Object.fromEntries(fields.filter((f) => args[f] !== undefined).map((f) => [f, args[f]]));
           const req = { ...picked, query: String(args.query ?? "") } as FindRequest;
           return { result: await options.finder.find(req, ctx.caller.granted) };

@@ -22,6 +22,10 @@ export const FindInput = z.strictObject({
     "Search only this family (for example git or notes) instead of the whole registry.",
   ),
   schemas: described(z._default(z.boolean(), true), "Include each tool's input schema and output shape in the results."),
+  explain: described(
+    z.optional(z.boolean()),
+    "Say for each tool which words of the query matched and in which of its fields (name, description, parameters, family, tags, aliases, examples), and through which word when an expansion bridged them.",
+  ),
   mode: described(
     z.optional(z.enum(["keyword", "decision", "auto"])),
     "keyword: rank by words; decision: a model chooses among the tools (keyword ranking when it fails, with fallback_reason); auto (default): decision when the gateway has a decider model.",
@@ -55,7 +59,23 @@ export const AlwaysTool = z.object({
 });
 export type AlwaysTool = z.infer<typeof AlwaysTool>;
 
-export const FoundTool = z.extend(AlwaysTool, { score: described(z.number(), "Fit to the query, 0..1") });
+/** The tool fields explain names (the search index's fields, in the words a tool author knows). */
+export const EXPLAIN_FIELDS = ["name", "description", "parameters", "family", "tags", "aliases", "examples"] as const;
+
+export const MatchedWord = z.object({
+  word: described(z.string(), "A word of the query"),
+  fields: described(z.array(z.enum(EXPLAIN_FIELDS)), "The tool's fields that contain it (or its expansion)"),
+  expansion: described(
+    z.optional(z.string()),
+    "Present when the word matched through an expansion (synonym, related word, typo tolerance): the tool's word it reached",
+  ),
+});
+export type MatchedWord = z.infer<typeof MatchedWord>;
+
+export const FoundTool = z.extend(AlwaysTool, {
+  score: described(z.number(), "Fit to the query, 0..1"),
+  explain: described(z.optional(z.array(MatchedWord)), "With explain: true, the query words that matched this tool and where"),
+});
 export type FoundTool = z.infer<typeof FoundTool>;
 
 /** What find answers (toolbelt.find's result). */

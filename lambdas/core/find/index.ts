@@ -3,7 +3,8 @@
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
 import { isCallable } from "../../../registry/contract/callable.js";
 import { MAX_MODEL_NAME, canonicalName, modelNameOf } from "../../../registry/contract/names.js";
-import type { SearchIndexData } from "../../../registry/contract/search-options.js";
+import { encode, stripAgentPhrasing, toolFieldTexts, type FieldName, type SearchIndexData } from "../../../registry/contract/search-options.js";
+import type { MatchedWord } from "../../contract/find.js";
 import type { Artifact, GrantFilter } from "../ports.js";
 import { FIND_LIMITS } from "../../contract/find.js";
 import { ToolbeltError } from "../errors.js";
@@ -54,6 +55,27 @@ function topK(docs: number[], score: Float64Array, tier: (d: number) => number, 
     }
   }
   return heap.sort((a, b) => (weaker(a, b) ? 1 : weaker(b, a) ? -1 : 0));
+}
+
+/** The index's field names as explain shows them. */
+const FIELD_LABEL: Record<FieldName, MatchedWord["fields"][number]> = {
+  name: "name",
+  desc: "description",
+  params: "parameters",
+  family: "family",
+  tags: "tags",
+  aliases: "aliases",
+  examples: "examples",
+};
+
+/** Encoded terms with the first surface word each came from (a CJK bigram stands for itself). */
+function encodeWithWords(text: string): Map<string, string> {
+  const words = new Map<string, string>();
+  const terms = encode(text, (w, s) => {
+    if (!words.has(s)) words.set(s, w);
+  });
+  for (const t of terms) if (!words.has(t)) words.set(t, t);
+  return words;
 }
 
 export type FinderOptions = {
@@ -115,6 +137,33 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
 
   const alwaysLoaded = (granted: GrantFilter = () => true) => alwaysIdx.filter((i) => granted(tools[i]!.name)).map((i) => tools[i]!.name);
 
+  const famDesc = new Map(artifact.families.map((f) => [f.name, f.description]));
+  /**
+   * explain: per query word, the tool's fields holding it, or else holding the first of its
+   * expansions the tool has (the scorer's own members: typo, synonym, lexicon, any later table).
+   * Computed only when asked, from the tool's text, for the tools shown.
+   */
+  const explainer = (query: string) => {
+    const asked = encodeWithWords(query);
+    for (const [t, w] of encodeWithWords(stripAgentPhrasing(query))) asked.set(t, w);
+    const reach = scorer.matchable(query);
+    return (t: CatalogTool): MatchedWord[] => {
+      const texts = toolFieldTexts(t, famDesc.get(t.family) ?? "");
+      const fields = (Object.keys(FIELD_LABEL) as FieldName[]).map((f) => ({ f, terms: encodeWithWords(texts[f]) }));
+      const out: MatchedWord[] = [];
+      for (const { term, reach: members } of reach) {
+        for (const m of members) {
+          const hit = fields.filter((x) => x.terms.has(m));
+          if (!hit.length) continue;
+          const word = asked.get(term) ?? term;
+          out.push({ word, fields: hit.map((x) => FIELD_LABEL[x.f]), ...(m !== term ? { expansion: hit[0]!.terms.get(m)! } : {}) });
+          break;
+        }
+      }
+      return out;
+    };
+  };
+
   const shape = (t: CatalogTool, schemas: boolean): AlwaysTool => ({
     name: t.name,
     model_name: modelNameOf(t),
@@ -145,7 +194,8 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
     },
     async find(req: FindRequest, granted: GrantFilter = () => true): Promise<FindResult> {
       const limit = Math.max(0, Math.min(MAX_LIMIT, Math.floor(req.limit ?? DEFAULT_LIMIT)));
-      const minScore = req.min_score ?? DEFAULT_MIN_SCORE;
+      // Compared as shown (4 decimals): a score read off a result and sent back as min_score keeps that tool.
+      const minScore = Math.max(0, (req.min_score ?? DEFAULT_MIN_SCORE) - 5e-5);
       const schemas = req.schemas ?? true;
       const eligible = (d: number) => !always[d] && (req.family === undefined || tools[d]!.family === req.family);
 
@@ -187,6 +237,14 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
             .map((f, i) => ({ ...f, score: Math.round(score[foundDocs[i]!]! * c * 1e4) / 1e4 }))
             .filter((_, i) => score[foundDocs[i]!]! * c >= minScore && score[foundDocs[i]!]! * c > 0);
         }
+      }
+      if (req.explain && found.length) {
+        const explain = explainer(req.query);
+        // The verdict keeps a prefix of the ranking, so found[i] is still foundDocs[i].
+        found = found.map((f, i) => {
+          const d = foundDocs[i]!;
+          return { ...f, explain: exact?.includes(d) ? [{ word: req.query.trim(), fields: ["name"] }] : explain(tools[d]!) };
+        });
       }
       return {
         mode: "keyword",

@@ -29,7 +29,7 @@ export type QueryParams = {
 export const DEFAULT_QUERY_PARAMS: QueryParams = { fuzzyWeight: 0.7, nameBoost: 0.5, scale: 1, segmentWeight: 0.5 };
 
 type Member = { term: number; w: number };
-type Group = { mask: number; members: Member[] };
+type Group = { word: string; mask: number; members: Member[] };
 
 /** Steps of a task-shaped query scored separately (bits of a mask). */
 const MAX_STEPS = 12;
@@ -167,7 +167,7 @@ export class Scorer {
       }
       if (this.lexiconWeight > 0) this.addRelated(members, ownList(this.related, t), exact, this.lexiconWeight);
       if (this.paraphraseWeight > 0) this.addRelated(members, ownList(this.similar, t), exact, this.paraphraseWeight);
-      if (members.length) groups.push({ mask: m, members });
+      if (members.length) groups.push({ word: t, mask: m, members });
     }
     return groups;
   }
@@ -180,6 +180,16 @@ export class Scorer {
       if (had) had.w = Math.max(had.w, w);
       else members.push({ term: id, w });
     }
+  }
+
+  /**
+   * For explain: each encoded query word (phrase pairs left out) with the vocabulary terms it can
+   * match, the word itself first, then its expansions (typo, synonym, lexicon, paraphrase), strongest first.
+   */
+  matchable(query: string): { term: string; reach: string[] }[] {
+    return this.groups([query])
+      .filter((g) => !g.word.includes(" "))
+      .map((g) => ({ term: g.word, reach: [...g.members].sort((a, b) => b.w - a.w || a.term - b.term).map((m) => this.terms[m.term]!) }));
   }
 
   /**

@@ -115,6 +115,14 @@ describe("POST /v1/find", () => {
     expect(body.tools[0]).not.toHaveProperty("input_schema");
   });
 
+  it("explains the matches when asked (explain: true), and refuses a non-boolean explain with a 400", async () => {
+    const res = await api.request("/v1/find", { json: { query: "recent commits", schemas: false, explain: true, limit: 1 } });
+    const body = (await res.json()) as { tools: { name: string; explain: { word: string; fields: string[] }[] }[] };
+    expect(body.tools[0]!.name).toBe("git.log");
+    expect(body.tools[0]!.explain.map((m) => m.word)).toContain("commits");
+    expect((await api.request("/v1/find", { json: { query: "recent commits", explain: "yes" } })).status).toBe(400);
+  });
+
   it("checks that a named session is the caller's", async () => {
     const opened = (await (await api.request("/v1/sessions", { as: "bob", json: {} })).json()) as { session: { id: string } };
     const mine = await api.request("/v1/find", { as: "bob", json: { query: "diff", session: opened.session.id } });
@@ -211,7 +219,7 @@ describe("errors: one shape, stable codes, never a 500 for client mistakes", () 
       {
         path: "extra",
         code: "unknown_field",
-        message: 'unknown field "extra": remove it (allowed: query, limit, min_score, family, schemas, mode, min_probability, chunk_size, model, session)',
+        message: 'unknown field "extra": remove it (allowed: query, limit, min_score, family, schemas, explain, mode, min_probability, chunk_size, model, session)',
       },
     ]);
     const unknown = await api.request("/v1/sessions", { json: { brief: "review", tools: ["x"] } });

@@ -76,6 +76,8 @@ describe.each(REVISIONS)("the MCP endpoint under %s", (revision) => {
     const { belt, tools } = found.structuredContent as { belt: string; tools: { name: string; input_schema: unknown }[] };
     expect(belt).toMatch(/^[A-Za-z0-9_-]{16,64}$/);
     expect(tools[0]).toMatchObject({ name: "everything_get-sum", input_schema: { required: ["a", "b"] } });
+    const explained = await call(first, "find_tool", { query: "add two numbers", belt, explain: true, limit: 1 });
+    expect((explained.structuredContent as { tools: { explain: { word: string }[] }[] }).tools[0]!.explain.map((m) => m.word)).toContain("numbers");
 
     const sum = await call(first, "call_tool", { tool: "everything_get-sum", args: { a: 2, b: 3 }, belt });
     expect(sum.isError).toBeFalsy();

@@ -59,6 +59,19 @@ describe("ranking", () => {
     expect((await top("feet in a mile", { min_score: 0 }))[0]).toBe("system.quantity");
   });
 
+  it("explains per tool which query words matched, in which fields, and through which word an expansion reached", async () => {
+    const r = await finder.find({ query: "how much RAM is left", schemas: false, explain: true, limit: 1 });
+    expect(r.tools[0]).toMatchObject({ name: "system.memory", explain: [{ word: "ram", fields: ["aliases"] }] });
+    const typo = await finder.find({ query: "wether forcast", schemas: false, explain: true, limit: 1 });
+    expect(typo.tools[0]!.explain).toEqual([
+      { word: "wether", fields: ["description", "family"], expansion: "weather" },
+      { word: "forcast", fields: ["name", "description", "family"], expansion: "forecast" },
+    ]);
+    const exact = await finder.find({ query: "files.write_file", schemas: false, explain: true, limit: 1 });
+    expect(exact.tools[0]).toMatchObject({ name: "files.write_file", explain: [{ word: "files.write_file", fields: ["name"] }] });
+    expect((await finder.find({ query: "how much RAM is left", schemas: false, limit: 1 })).tools[0]).not.toHaveProperty("explain");
+  });
+
   it("returns a tool named exactly first, with score 1", async () => {
     const r = await finder.find({ query: "files.write_file" });
     expect(r.tools[0]).toMatchObject({ name: "files.write_file", score: 1 });
@@ -81,7 +94,7 @@ describe("result contract", () => {
     expect(r).toMatchObject({ verdict: "none", tools: [] });
   });
 
-  it("answers none when nothing reaches min_score, and match below it", async () => {
+  it("regression (a shown score rounds up): sending a result's own score back as min_score keeps that tool; nothing above it does", async () => {
     const q = { query: "humidity" };
     const score = (await finder.find({ ...q, min_score: 0 })).tools[0]!.score;
     expect((await finder.find({ ...q, min_score: score + 0.01 })).verdict).toBe("none");
