@@ -19,6 +19,7 @@ import {
 export { toolFieldTexts };
 import { lexiconGroups } from "./lexicon.js";
 import { neighbourTable } from "./neighbours.js";
+import { backgroundDf } from "./background.js";
 import { wordnetSenses, wordnetSynonyms } from "./wordnet.js";
 
 const b64 = (a: Uint16Array | Uint32Array | Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString("base64");
@@ -152,6 +153,21 @@ export async function buildSearchIndex(catalog: Catalog, params: ScorerParams = 
       minSenses.set(s, Math.min(minSenses.get(s) ?? Infinity, n));
     }
     termWeight = terms.map((t) => Math.round(100 / (1 + params.genericWeight * Math.log(minSenses.get(t) ?? 1))));
+  }
+  // Catalog size: in 100 tools "order" or "full" is in one or two tools and weighs nearly as much as
+  // the rarest word, in 10,000 it is in hundreds. A word weighs at most as much, relative to the
+  // rarest, as it does among tools in general (background-df.json), so one stray everyday word does
+  // not make a small catalog's tool look like a fit.
+  const bgWeight = params.backgroundWeight ?? 0;
+  if (bgWeight > 0) {
+    const bg = backgroundDf();
+    const rel = (df: number, N: number) => Math.log((N - df + 0.5) / (df + 0.5) + 1) / Math.log((N - 1 + 0.5) / 1.5 + 1);
+    const base = termWeight;
+    termWeight = terms.map((t, i) => {
+      const b = Object.hasOwn(bg.df, t) ? rel(bg.df[t]!, bg.docs) : 1;
+      const w = Math.min(1, (b / Math.max(1e-9, rel(df[i]!, n))) ** bgWeight);
+      return Math.round((base[i] ?? 100) * w);
+    });
   }
 
   // FlexSearch over the Latin vocabulary, for typo and prefix tolerance at query time.

@@ -55,6 +55,12 @@ export type ScorerParams = {
    * "quality" far apart. 0 disables. (Name pairs measured worse: the name-coverage boost covers them.)
    */
   pairWeight: number;
+  /**
+   * Exponent of the background cap: a term weighs min(1, rel_background / rel_catalog)^x, rel = idf /
+   * idf of the rarest word, background = two large public tool catalogs (build/background-df.json).
+   * 0 disables (optional in stored params: indexes built before it have none).
+   */
+  backgroundWeight?: number;
   /** Weight of a word reached through the hand-written lexicon (build/lexicon.ts: save → write, folder → directory, search → 搜索). 0 disables. */
   lexiconWeight: number;
   /**
@@ -77,6 +83,7 @@ export const DEFAULT_SCORER_PARAMS: ScorerParams = {
   lexiconWeight: 0.5,
   paraphraseWeight: 0.4,
   paraphraseMaxDf: 0.05,
+  backgroundWeight: 0,
 };
 
 /**

@@ -1,13 +1,15 @@
 // Fit and measure the "no tool fits" model (lambdas/core/find/verdict.ts) on fixed dev/test halves.
-//   npx tsx test/eval/verdict-fit.ts [--seed 2026] [--fn 4.5] [--iterations 3000]
-// Dev (fit): half of metatool single and half of no_tool (fixed seed), seal-tools dev, own cases.
-// Test (report): the other metatool halves, seal test_in/out_domain, livemcpbench.
+//   npx tsx test/eval/verdict-fit.ts [--seed 2026] [--fn 4.5] [--iterations 3000] [--eval-dir ../shared/eval]
+// Dev (fit): half of metatool single and half of no_tool (fixed seed), seal-tools dev, own cases,
+// and with VERDICT_OWNW > 0 the dev split of the own small-catalog sets (sets/suite.json).
+// Test (report): the other metatool halves, seal test_in/out_domain, livemcpbench, the sets' heldout split.
 // Prints the fitted weights (to paste into VERDICT_MODEL) and the trade-off before/after.
 import { parseArgs } from "node:util";
 import { createFinder } from "../../lambdas/core/find/index.js";
 import { Verdict, VERDICT_MODEL, type VerdictFeatures, type VerdictModel } from "../../lambdas/core/find/verdict.js";
 import type { SearchIndexData } from "../../registry/contract/search-options.js";
-import { goldGroups, loadJsonlTools, loadTools, readJsonl, sample, type EvalQuery } from "./harness.js";
+import { goldGroups, loadJsonlTools, loadTools, readJsonl, sample, type EvalQuery, type Loaded } from "./harness.js";
+import { loadSet, readSuite } from "./suite.js";
 
 const { values } = parseArgs({
   options: {
@@ -15,10 +17,11 @@ const { values } = parseArgs({
     fn: { type: "string", default: "4.5" },
     l2: { type: "string", default: "0.01" },
     iterations: { type: "string", default: "3000" },
+    "eval-dir": { type: "string", default: "../shared/eval" },
   },
 });
 const seed = Number(values.seed);
-const E = "../shared/eval";
+const E = values["eval-dir"];
 
 const timing: string[] = [];
 type Row = { set: string; y: number; f: VerdictFeatures; q?: string; top?: string; s?: number[] };
@@ -28,8 +31,8 @@ const halves = <T>(items: T[]): [T[], T[]] => {
   return [s.slice(0, k), s.slice(k)];
 };
 
-async function rows(tools: string, sets: Record<string, EvalQuery[]>): Promise<Row[]> {
-  const loaded = await loadTools(loadJsonlTools(tools), tools);
+async function rows(tools: string | Loaded, sets: Record<string, EvalQuery[]>): Promise<Row[]> {
+  const loaded = typeof tools === "string" ? await loadTools(loadJsonlTools(tools), tools) : tools;
   const finder = createFinder(loaded.artifact, { alwaysLoaded: [], verdict: false });
   const verdict = new Verdict(loaded.artifact.index as SearchIndexData);
   const docOf = new Map(loaded.artifact.tools.map((t, i) => [t.name, i]));
@@ -47,7 +50,9 @@ async function rows(tools: string, sets: Record<string, EvalQuery[]>): Promise<R
   const qs0 = Object.values(sets).flat();
   const t0 = performance.now();
   for (const q of qs0) verdict.factor(verdict.features(q.query, 0, 0.5), 0.4);
-  timing.push(`${tools.split("/").at(-2)}: ${((1000 * (performance.now() - t0)) / Math.max(1, qs0.length)).toFixed(1)} µs/query`);
+  timing.push(
+    `${typeof tools === "string" ? tools.split("/").at(-2) : "own"}: ${((1000 * (performance.now() - t0)) / Math.max(1, qs0.length)).toFixed(1)} µs/query`,
+  );
   return out;
 }
 
@@ -66,7 +71,13 @@ const all: Row[] = [
   ...(await rows(`${E}/livemcpbench/tools.jsonl`, { livemcpbench: readJsonl<EvalQuery>(`${E}/livemcpbench/queries.jsonl`) })),
   ...(await rows("test/eval/cases/tools.jsonl", { cases: readJsonl<EvalQuery>("test/eval/cases/queries.jsonl") })),
 ];
+// Own small catalogs: answerable (y 1) against unanswerable and near-miss (y 0); dev split in the objective, heldout reported.
+for (const set of readSuite()) {
+  const qs = readJsonl<EvalQuery>(set.queries);
+  all.push(...(await rows(await loadSet(set), { "own-dev": bySplit(qs, "dev"), "own-heldout": bySplit(qs, "heldout") })));
+}
 const dev = all.filter((r) => /-dev$|^cases$/.test(r.set));
+const ownDev = (y: number) => all.filter((r) => r.set === "own-dev" && r.y === y);
 
 const MIN = 0.4;
 // Share of the loss on answerable rows: the operating point is at high recall of answerable queries.
@@ -146,12 +157,21 @@ const SETS = [
   "livemcpbench",
   "meta-none",
   "meta-single",
+  "own-dev/none",
+  "own-dev/fn",
+  "own-heldout/none",
+  "own-heldout/fn",
 ];
 const line = (label: string, m: VerdictModel | null, minScore = MIN) =>
   `| ${label} | ` +
   SETS.map((s) =>
     rate(
-      all.filter((r) => (r.set === s || r.set.startsWith(`${s}-`)) && (s !== "cases" || r.y === 1)),
+      all.filter((r) => {
+        // "set/none": the set's requests without a tool (none-rate); "set/fn": with one (false-none).
+        const [name, part] = s.split("/");
+        if (part) return r.set === name && r.y === (part === "fn" ? 1 : 0);
+        return (r.set === s || r.set.startsWith(`${s}-`)) && (s !== "cases" || r.y === 1);
+      }),
       m,
       minScore,
     ).toFixed(1),
@@ -182,7 +202,13 @@ function withBias(w: number[]): VerdictModel {
   return model(w, Number.isFinite(t) ? -t : 0);
 }
 // Objective on dev only: none-rate on no_tool dev, with seal-tools dev and own cases' false-none kept near where the lexical score alone has them.
-const objective = (m: VerdictModel) => rate(nd, m) - 5 * Math.max(0, rate(sealDev, m) - 0.3) - 2 * Math.max(0, rate(casesDev, m) - 4);
+// With VERDICT_OWNW > 0 the own sets' dev split counts too: none-rate on requests no tool serves, false-none held at ≤ 5%.
+const OWNW = Number(process.env.VERDICT_OWNW ?? "0");
+const objective = (m: VerdictModel) =>
+  rate(nd, m) -
+  5 * Math.max(0, rate(sealDev, m) - 0.3) -
+  2 * Math.max(0, rate(casesDev, m) - 4) +
+  OWNW * (rate(ownDev(0), m) - 5 * Math.max(0, rate(ownDev(1), m) - 5));
 
 // 1. Logistic regression (balanced classes) for the direction; 2. a seeded coordinate search from
 // it for the operating point (the logistic loss weighs every query alike; the verdict lives at
