@@ -127,6 +127,7 @@ function backendOf(t: ToolDef, family: FamilyScope): CatalogTool["backend"] {
         ...(t.cwd !== undefined ? { cwd: t.cwd } : {}),
         ...(t.paths?.length ? { paths: t.paths } : {}),
         output: t.output,
+        ...(t.not_found_exit_codes?.length ? { not_found_exit_codes: t.not_found_exit_codes } : {}),
       };
     }
     case "builtin":

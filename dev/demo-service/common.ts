@@ -116,4 +116,11 @@ export async function jsonBody(c: Context): Promise<Record<string, unknown>> {
 }
 
 /** Rounds away binary noise such as 0.30000000000000004 without hiding real digits. */
-export const tidy = (x: number) => Number(x.toPrecision(12));
+/**
+ * A result rounded to 12 significant digits. A result out of a double's range is the caller's input
+ * (JSON has no Infinity: it would go out as null and break the tool's output schema), so it is a 422.
+ */
+export function tidy(x: number): number {
+  if (!Number.isFinite(x)) throw new DemoError(422, "NOT_FINITE", "the result is out of range (not a finite number): use smaller values");
+  return Number(x.toPrecision(12));
+}

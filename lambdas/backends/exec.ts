@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import type { CatalogTool } from "../../registry/contract/artifact.js";
 import type { BackendContext, BackendOutput, ToolBackend } from "../core/call/types.js";
-import { ToolbeltError } from "../core/errors.js";
+import { clipEchoed, ToolbeltError } from "../core/errors.js";
 import { isGit, prepareGit, type GitRepository } from "./git-hardening.js";
 import { confinePaths, createFileRoots, type FileRoots } from "./roots.js";
 import { lookup, renderInputOnly, renderString, Secrets, soleInputPath, stringify, type EnvMap, type RenderContext } from "./templates.js";
@@ -69,6 +69,23 @@ async function hardenedGit(
   return git;
 }
 
+/** No argument or environment value of a child can carry a NUL byte: an input holding one is refused before anything runs. */
+function refuseNul(tool: string, input: unknown): void {
+  const stack: { v: unknown; path: string }[] = [{ v: input, path: "$" }];
+  while (stack.length) {
+    const { v, path } = stack.pop()!;
+    if (typeof v === "string" && v.includes("\0")) {
+      const message = "contains a NUL byte, which no command argument can carry: remove it";
+      throw new ToolbeltError("INVALID_ARGUMENTS", `the arguments for ${tool}: ${clipEchoed(path)} ${message}`, {
+        tool,
+        problems: [{ path: clipEchoed(path), message, keyword: "nul_byte" }],
+      });
+    }
+    if (v !== null && typeof v === "object")
+      for (const [k, c] of Object.entries(v)) stack.push({ v: c, path: Array.isArray(v) ? `${path}[${k}]` : `${path}.${k}` });
+  }
+}
+
 export function createExecBackend(options: ExecBackendOptions): ToolBackend {
   const maxOut = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const roots = createFileRoots(options.roots ?? []);
@@ -80,6 +97,7 @@ export function createExecBackend(options: ExecBackendOptions): ToolBackend {
       const view = options.views(tool.family);
       const secrets = new Secrets(view.secrets);
       const rc: RenderContext = { input: args, env: view.env, secrets, tool: tool.name };
+      refuseNul(tool.name, args);
       // A working directory is a path, not a secret: rendering it does not mark its value for redaction.
       const cwd = b.cwd !== undefined ? renderString(b.cwd, { ...rc, secrets: new Secrets() }) : undefined;
       const input = await confinePaths(tool.name, args, b.paths, roots, cwd ?? process.cwd());
@@ -153,6 +171,17 @@ export function createExecBackend(options: ExecBackendOptions): ToolBackend {
           settle(() => {
             const stdout = secrets.redact(Buffer.concat(out).toString("utf8"));
             const stderr = secrets.redact(errTail);
+            if (code !== null && b.not_found_exit_codes?.includes(code)) {
+              // The command's own way of saying it found nothing (grep: 1): the caller's question, not a failure.
+              reject(
+                new ToolbeltError("UPSTREAM_NOT_FOUND", `${tool.name} found nothing (exit status ${code}): ${stderr.trim() || "no match"}`, {
+                  tool: tool.name,
+                  exit_code: code,
+                  stderr,
+                }),
+              );
+              return;
+            }
             if (code !== 0) {
               const how = code === null ? `was killed by ${signal ?? "a signal"}` : `exited with status ${code}`;
               reject(

@@ -167,6 +167,17 @@ const excerpt = (text: string, secrets: Secrets) => {
   return t.length > EXCERPT ? `${t.slice(0, EXCERPT)}...` : t;
 };
 
+/**
+ * What an upstream's error status means for the caller: 404/410 say the thing asked for does not exist
+ * (404), 400/409/413/422 that the upstream refused this input (422); the rest (401/403: the deployment's
+ * credentials, 429, 5xx) are the upstream's or the deployment's failure (502).
+ */
+export function upstreamStatusCode(status: number): "UPSTREAM_NOT_FOUND" | "UPSTREAM_REJECTED_INPUT" | "UPSTREAM_ERROR" {
+  if (status === 404 || status === 410) return "UPSTREAM_NOT_FOUND";
+  if (status === 400 || status === 409 || status === 413 || status === 422) return "UPSTREAM_REJECTED_INPUT";
+  return "UPSTREAM_ERROR";
+}
+
 async function readCapped(res: Response, max: number, tool: string): Promise<string> {
   if (!res.body) return "";
   const reader = res.body.getReader();
@@ -249,7 +260,14 @@ export function createHttpBackend(options: HttpBackendOptions): ToolBackend {
       }
       const text = await readCapped(res, maxBytes, tool.name);
       if (!res.ok) {
-        throw new ToolbeltError("UPSTREAM_ERROR", `${tool.name}'s upstream answered HTTP ${res.status}: ${excerpt(text, secrets)}`, {
+        const code = upstreamStatusCode(res.status);
+        const blame =
+          code === "UPSTREAM_ERROR"
+            ? ""
+            : code === "UPSTREAM_NOT_FOUND"
+              ? " (not found: check the arguments)"
+              : " (it refused this input: change the arguments)";
+        throw new ToolbeltError(code, `${tool.name}'s upstream answered HTTP ${res.status}${blame}: ${excerpt(text, secrets)}`, {
           tool: tool.name,
           status: res.status,
           body: excerpt(text, secrets),

@@ -125,6 +125,13 @@ export function createMcpBackend(options: McpBackendOptions): McpBackend {
       if (!attempt.ok) {
         const e = attempt.error;
         const why = secrets.redact(e instanceof Error ? e.message : String(e));
+        // Invalid params: the upstream refused these arguments (422); any other failure is the upstream's (502).
+        if (e instanceof McpError && e.code === ErrorCode.InvalidParams) {
+          throw new ToolbeltError("UPSTREAM_REJECTED_INPUT", `${tool.name}: the MCP upstream refused the arguments: ${why}`, {
+            tool: tool.name,
+            mcp_code: e.code,
+          });
+        }
         throw new ToolbeltError("UPSTREAM_ERROR", `${tool.name}: the MCP upstream failed: ${why}`, {
           tool: tool.name,
           ...(e instanceof McpError ? { mcp_code: e.code } : {}),

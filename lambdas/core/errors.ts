@@ -8,6 +8,8 @@ export const ERROR_STATUS = {
   TOOL_NOT_GRANTED: 403,
   PATH_OUTSIDE_ROOTS: 403,
   NOT_FOUND: 404,
+  /** The tool's upstream says what the caller asked for does not exist (http 404/410, an exec tool's `not_found_exit_codes`). */
+  UPSTREAM_NOT_FOUND: 404,
   SESSION_NOT_FOUND: 404,
   TOOL_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
@@ -21,6 +23,8 @@ export const ERROR_STATUS = {
   URI_TOO_LONG: 414,
   UNSUPPORTED_MEDIA_TYPE: 415,
   INVALID_ARGUMENTS: 422,
+  /** The tool's upstream refused the caller's input (http 400/409/413/422, MCP invalid params): change the arguments, not the deployment. */
+  UPSTREAM_REJECTED_INPUT: 422,
   TOO_MANY_REQUESTS: 429,
   INTERNAL: 500,
   NOT_IMPLEMENTED: 501,

@@ -29,10 +29,11 @@ export function asToolbeltError(err: unknown): ToolbeltError {
 export function errorResponse(c: Context, err: unknown, logger: Logger, requestId: string): Response {
   const e = asToolbeltError(err);
   const status = e.status;
-  // Every 5xx is logged (an unexposed error is always INTERNAL, a 500).
-  if (status >= 500) {
-    logger.error("request failed", { request_id: requestId, code: e.code, method: c.req.method, path: c.req.path, error: e.cause ?? e });
-  }
+  const where = { request_id: requestId, code: e.code, method: c.req.method, path: c.req.path };
+  // A 5xx is ours or an upstream's: error, with the cause and its stack (an unexposed error is always INTERNAL, a 500).
+  // A 4xx is the caller's: warn, the message only (no stack: nothing here failed).
+  if (status >= 500) logger.error("request failed", { ...where, error: e.cause ?? e });
+  else logger.warn("request refused", { ...where, message: e.message });
   const body: ErrorBody = e.expose
     ? { error: { code: e.code, message: e.message, details: e.details } }
     : { error: { code: "INTERNAL", message: `internal error; quote request id ${requestId} when reporting it`, details: { request_id: requestId } } };

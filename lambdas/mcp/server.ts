@@ -166,7 +166,9 @@ export function createMcpServer(sd: McpServerDeps, state: McpRequestState): Serv
         deps.logger.error("mcp tool call failed", { request_id: state.requestId, tool: name, error: e });
         throw new ProtocolError(ProtocolErrorCode.InternalError, `internal error; quote request id ${state.requestId} when reporting it`);
       }
+      // As REST logs: 5xx at error, the caller's 4xx at warn with the message (no stack).
       if (e.status >= 500) deps.logger.error("mcp tool call failed", { request_id: state.requestId, tool: name, code: e.code });
+      else deps.logger.warn("mcp tool call refused", { request_id: state.requestId, tool: name, code: e.code, message: e.message });
       return errorResult(e, meta || !listed?.outputSchema);
     }
   });

@@ -52,6 +52,8 @@ export type Backend =
       /** Input properties confined to the operator's file roots. */
       paths?: string[];
       output: "json" | "text";
+      /** Exit statuses that mean "found nothing": answered 404, not 502. */
+      not_found_exit_codes?: number[];
     }
   | { kind: "builtin"; handler: string }
   | { kind: "prompt"; prompt: string; model: string };

@@ -97,6 +97,10 @@ export const ExecTool = z.strictObject({
     .optional()
     .describe("Input properties that are file system paths: resolved with realpath and refused unless inside the operator's roots (TOOLBELT_FILE_ROOTS)"),
   output: z.enum(["text", "json"]).default("text"),
+  not_found_exit_codes: z
+    .array(z.number().int().min(1).max(255))
+    .optional()
+    .describe("Exit statuses by which the command says it found nothing (grep: 1): the call answers 404 UPSTREAM_NOT_FOUND instead of 502"),
 });
 
 export { BUILTIN_HANDLERS } from "./callable.js";

@@ -340,7 +340,7 @@ describe("every example tool really answers", () => {
     const found = (await call("notes.search", { query: "passport" })).result as { notes: { id: string; body: string }[] };
     expect(found.notes).toEqual([expect.objectContaining({ id: note.id, body: "pack\npassport" })]);
     expect((await call("notes.delete", { id: note.id })).result).toMatchObject({ deleted: true, id: note.id });
-    expect((await failure(call("notes.get", { id: note.id }))).details.status).toBe(404);
+    expect(await failure(call("notes.get", { id: note.id }))).toMatchObject({ code: "UPSTREAM_NOT_FOUND", details: { status: 404 } });
     expect((await call("diagnostics.whoami")).result).toEqual({ authenticated: true, scheme: "bearer" });
   });
 
@@ -348,6 +348,24 @@ describe("every example tool really answers", () => {
     const e = await failure(call("git.log", { repo, rev: "--output=/tmp/owned" }));
     expect(e.code).toBe("INVALID_ARGUMENTS");
     expect((await failure(call("files.find", { path: "-delete", name: "*" }))).code).toBe("INVALID_ARGUMENTS");
+  });
+
+  // Failures the caller's input caused once came back as 502 UPSTREAM_ERROR or OUTPUT_SCHEMA_MISMATCH.
+  it("caller-caused failures came back as 502: a NUL byte in a path, an overflowing number, a missing key, a search with no match", async () => {
+    const cases: [string, Record<string, unknown>, string, number][] = [
+      ["files.read_head", { path: join(repo, "package\u0000.json") }, "INVALID_ARGUMENTS", 422],
+      ["convert.units", { value: 1e308, from: "km", to: "mm" }, "UPSTREAM_REJECTED_INPUT", 422],
+      ["math.evaluate", { expression: "10^400" }, "UPSTREAM_REJECTED_INPUT", 422],
+      ["kv.get", { key: "no-such-key" }, "UPSTREAM_NOT_FOUND", 404],
+      ["files.search", { pattern: "no line says this", path: repo }, "UPSTREAM_NOT_FOUND", 404],
+      ["git.grep", { repo, pattern: "no line says this" }, "UPSTREAM_NOT_FOUND", 404],
+    ];
+    for (const [tool, args, code, status] of cases) {
+      const e = await failure(call(tool, args));
+      expect([tool, e.code, e.status], e.message).toEqual([tool, code, status]);
+    }
+    // The upstream's own failures stay 502.
+    expect((await failure(call("diagnostics.fail", {}))).status).toBe(502);
   });
 
   it("reaches the MCP upstream and the builtins", async () => {

@@ -185,6 +185,27 @@ describe("POST /v1/call", () => {
     }
   });
 
+  // Caller-caused failures were logged at error level with stacks, beside the real failures.
+  it("caller-caused failures were logged at error with stacks: a 4xx is logged at warn with code and message, no stack", async () => {
+    const before = api.logger.entries.length;
+    const res = await call("alice", { tool: "notes.create", args: { text: 5 } });
+    expect(res.status).toBe(422);
+    const requestId = res.headers.get("x-request-id");
+    const logged = api.logger.entries.slice(before);
+    expect(logged).toEqual([
+      {
+        level: "warn",
+        message: "request refused",
+        fields: expect.objectContaining({
+          request_id: requestId,
+          code: "INVALID_ARGUMENTS",
+          message: expect.stringContaining("$.text must be of type string"),
+        }),
+      },
+    ]);
+    expect(JSON.stringify(logged)).not.toContain("stack");
+  });
+
   it("pins the called tool on the session: the surface shows it afterwards", async () => {
     const opened = await api.request("/v1/sessions", { as: "alice", json: {} });
     const { session } = (await opened.json()) as { session: { id: string } };

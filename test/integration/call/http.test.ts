@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpBackend } from "../../../lambdas/backends/http.js";
 import { createCallGateway, type CallGateway } from "../../../lambdas/core/call/gateway.js";
+import type { ToolbeltError } from "../../../lambdas/core/errors.js";
 import { callerFor, catalogTool, declaredBy, latch, startLoopback, toolMap, type Loopback } from "./helpers.js";
 
 const TOKEN = "tok-SECRET-9f8e7d6c";
@@ -37,6 +38,7 @@ beforeAll(async () => {
       return;
     }
     if (url.pathname === "/never") return; // holds the request until the client gives up
+    if (url.pathname.startsWith("/status/")) return send(Number(url.pathname.slice(8)), "application/json", '{"error":"as asked"}');
     send(404, "text/plain", "no such path");
   });
 
@@ -63,6 +65,7 @@ beforeAll(async () => {
     catalogTool("demo.slow", { kind: "http", method: "GET", url: `${base}/slow`, output: "json" }),
     catalogTool("demo.never", { kind: "http", method: "GET", url: `${base}/never`, output: "json" }, { timeout_ms: 200 }),
     catalogTool("demo.unconfigured", { kind: "http", method: "GET", url: `${base}/echo`, headers: { "x-key": "${NOT_SET}" }, output: "json" }),
+    catalogTool("demo.status", { kind: "http", method: "GET", url: `${base}/status/{{input.code}}`, output: "json" }),
     catalogTool("demo.closed", { kind: "http", method: "GET", url: "http://127.0.0.1:1/", output: "json" }),
     catalogTool(
       "demo.checked",
@@ -99,6 +102,25 @@ describe("http backend", () => {
     // The upstream received the real token; the result the agent sees never carries it.
     expect(echo.headers.authorization).toBe("Bearer [redacted]");
     expect(JSON.stringify(res)).not.toContain(TOKEN);
+  });
+
+  it("answers an upstream's not-found as 404 and its refusal of the input as 422; credentials, throttling and 5xx stay 502", async () => {
+    const expected: Record<number, [string, number]> = {
+      400: ["UPSTREAM_REJECTED_INPUT", 422],
+      409: ["UPSTREAM_REJECTED_INPUT", 422],
+      413: ["UPSTREAM_REJECTED_INPUT", 422],
+      422: ["UPSTREAM_REJECTED_INPUT", 422],
+      404: ["UPSTREAM_NOT_FOUND", 404],
+      410: ["UPSTREAM_NOT_FOUND", 404],
+      401: ["UPSTREAM_ERROR", 502],
+      403: ["UPSTREAM_ERROR", 502],
+      429: ["UPSTREAM_ERROR", 502],
+      500: ["UPSTREAM_ERROR", 502],
+    };
+    for (const [status, [code, answered]] of Object.entries(expected)) {
+      const err = (await gateway.call({ tool: "demo.status", args: { code: status } }, caller).catch((e: unknown) => e)) as ToolbeltError;
+      expect([status, err.code, err.status, err.details.status]).toEqual([status, code, answered, Number(status)]);
+    }
   });
 
   it("turns an upstream 5xx into 502 UPSTREAM_ERROR with the status, never echoing the secret", async () => {
