@@ -16,7 +16,8 @@ export type LocalDynamo = {
   close(): Promise<void>;
 };
 
-export async function startLocalDynamo(opts: { table?: string; dataDir?: string } = {}): Promise<LocalDynamo> {
+/** `port` reuses a port (to restart a stopped dynalite where its clients still point). */
+export async function startLocalDynamo(opts: { table?: string; dataDir?: string; port?: number } = {}): Promise<LocalDynamo> {
   const server = (dynalite as (o: object) => Server)({
     createTableMs: 0,
     deleteTableMs: 0,
@@ -25,7 +26,7 @@ export async function startLocalDynamo(opts: { table?: string; dataDir?: string 
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
+    server.listen(opts.port ?? 0, "127.0.0.1", () => resolve());
   });
   const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const table = opts.table ?? "toolbelt";

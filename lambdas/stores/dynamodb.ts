@@ -24,11 +24,43 @@ const sessionKey = (id: string) => ({ pk: sessionPk(id), sk: "SESSION" });
 const PIN_PREFIX = "PIN#";
 const pinKey = (id: string, name: string) => ({ pk: sessionPk(id), sk: `${PIN_PREFIX}${name}` });
 
-export type DynamoOptions = { endpoint?: string; region?: string };
+/**
+ * How the client retries throttling and transient failures: at most `maxAttempts` requests, each retry
+ * after a full-jitter exponential backoff (a random wait up to base, 2×base, 4×base..., never above
+ * `maxDelayMs`); then the error goes up and the caller gets 503 UNAVAILABLE. Each request gives up after
+ * `requestTimeoutMs`, so a stalled table cannot hold a call for longer than the sum.
+ */
+export type DynamoRetry = { maxAttempts: number; baseDelayMs: number; maxDelayMs: number; connectTimeoutMs: number; requestTimeoutMs: number };
+/** Worst case before a 503: 4 requests of at most 5 s (within API Gateway's 30 s) and backoffs of at most 50 + 100 + 200 ms. */
+export const DEFAULT_DYNAMO_RETRY: DynamoRetry = { maxAttempts: 4, baseDelayMs: 50, maxDelayMs: 1000, connectTimeoutMs: 1000, requestTimeoutMs: 5000 };
+
+export type DynamoOptions = { endpoint?: string; region?: string; retry?: Partial<DynamoRetry> };
+
+type RetryStrategyV2 = Extract<NonNullable<DynamoDBClientConfig["retryStrategy"]>, { refreshRetryTokenForRetry: unknown }>;
+
+/** The SDK's retry strategy interface with our bounds: no retry token bucket, the attempt count and backoff are all there is. */
+function boundedRetry(r: DynamoRetry): RetryStrategyV2 {
+  const token = (count: number, delay: number) => ({ getRetryCount: () => count, getRetryDelay: () => delay });
+  return {
+    acquireInitialRetryToken: async () => token(0, 0),
+    refreshRetryTokenForRetry: async (last, info) => {
+      const count = last.getRetryCount() + 1;
+      // Throwing ends the retries; the SDK then throws the request's own error.
+      if (count >= r.maxAttempts || info.errorType === "CLIENT_ERROR") throw new Error("no retry");
+      return token(count, Math.floor(Math.random() * Math.min(r.maxDelayMs, r.baseDelayMs * 2 ** (count - 1))));
+    },
+    recordSuccess: () => undefined,
+  };
+}
 
 /** One client per cold start; pass `endpoint` for dynalite. */
 export function createDynamoClient(opts: DynamoOptions = {}): DynamoDBDocumentClient {
-  const config: DynamoDBClientConfig = { region: opts.region ?? "us-east-1" };
+  const retry = { ...DEFAULT_DYNAMO_RETRY, ...opts.retry };
+  const config: DynamoDBClientConfig = {
+    region: opts.region ?? "us-east-1",
+    retryStrategy: boundedRetry(retry),
+    requestHandler: { connectionTimeout: retry.connectTimeoutMs, requestTimeout: retry.requestTimeoutMs },
+  };
   if (opts.endpoint) {
     config.endpoint = opts.endpoint;
     // dynalite checks no signature; static credentials keep the SDK off the credential chain.

@@ -6,6 +6,10 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
 export type TestDynamo = LocalDynamo;
 
-export function startDynalite(opts: { table?: string; dataDir?: string } = {}): Promise<TestDynamo> {
-  return startLocalDynamo({ table: opts.table ?? "toolbelt-test", ...(opts.dataDir ? { dataDir: opts.dataDir } : {}) });
+export function startDynalite(opts: { table?: string; dataDir?: string; port?: number } = {}): Promise<TestDynamo> {
+  return startLocalDynamo({
+    table: opts.table ?? "toolbelt-test",
+    ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
+    ...(opts.port ? { port: opts.port } : {}),
+  });
 }

@@ -1,0 +1,171 @@
+// The table failing under a running gateway, with real parts: dynalite stopped mid-run and started
+// again on its port and data folder, and a loopback proxy in front of dynalite answering with
+// DynamoDB's own throttling error. Stateless work keeps answering; what needs the table answers 503.
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, request as httpRequest, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCallModule, type CallModule } from "../../../lambdas/http/routes/call.js";
+import { createDynamoClient, DynamoSessionStore, type DynamoRetry } from "../../../lambdas/stores/dynamodb.js";
+import { DynamoMissStore } from "../../../lambdas/stores/misses.js";
+import { startTestApi, type TestApi } from "../../helpers/api.js";
+import { testArtifactInput } from "../../helpers/artifact.js";
+import { startDynalite, type TestDynamo } from "../../helpers/dynalite.js";
+import { catalogTool, type Loopback, metaTools, startLoopback } from "../call/helpers.js";
+
+const TABLE = "toolbelt-faults";
+/** Short waits so the test stays fast; the bounds (attempt count, then 503) are the production ones. */
+const FAST: Partial<DynamoRetry> = { baseDelayMs: 1, maxDelayMs: 5, connectTimeoutMs: 500, requestTimeoutMs: 500 };
+const MAX_ATTEMPTS = 4;
+
+let dataDir: string;
+let dynamo: TestDynamo;
+let port: number;
+let upstream: Loopback;
+let api: TestApi;
+let calls: CallModule;
+let client: ReturnType<typeof createDynamoClient>;
+
+type Proxy = { url: string; seen: string[]; throttle: number; close(): Promise<void> };
+
+/** Forwards to dynalite; while `throttle` > 0, answers instead as DynamoDB does when it throttles (HTTP 400, the error's JSON shape). */
+async function throttlingProxy(target: string): Promise<Proxy> {
+  const proxy: Proxy = { url: "", seen: [], throttle: 0, close: async () => undefined };
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      proxy.seen.push(String(req.headers["x-amz-target"] ?? "").replace(/^DynamoDB_\d+\./, ""));
+      if (proxy.throttle > 0) {
+        proxy.throttle--;
+        res.writeHead(400, { "content-type": "application/x-amz-json-1.0", "x-amzn-requestid": "THROTTLED" });
+        res.end(
+          JSON.stringify({
+            __type: "com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException",
+            message:
+              "The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API.",
+          }),
+        );
+        return;
+      }
+      const url = new URL(req.url ?? "/", target);
+      const out = httpRequest(url, { method: req.method, headers: { ...req.headers, host: url.host } }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      out.on("error", () => res.destroy());
+      out.end(Buffer.concat(chunks));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  proxy.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return proxy;
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), "toolbelt-faults-"));
+  dynamo = await startDynalite({ table: TABLE, dataDir });
+  port = Number(new URL(dynamo.endpoint).port);
+  upstream = await startLoopback((_req, res, body) => {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ echoed: body ? JSON.parse(body) : null }));
+  });
+  // The gateway's own client: it outlives the dynalite it points at.
+  client = createDynamoClient({ endpoint: dynamo.endpoint, retry: FAST });
+  calls = createCallModule({ env: {}, misses: new DynamoMissStore(client, TABLE) });
+  const echo = catalogTool("demo.echo", { kind: "http", method: "POST", url: `${upstream.url}/echo`, body: { args: "{{input}}" }, output: "json" });
+  api = await startTestApi({
+    input: testArtifactInput([...metaTools(), echo]),
+    dynamo,
+    store: new DynamoSessionStore(client, TABLE),
+    briefs: [],
+    extraRoutes: [calls],
+  });
+});
+
+afterAll(async () => {
+  await api?.close();
+  await calls?.close();
+  client?.destroy();
+  await upstream?.close();
+  await dynamo?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const surfaceOf = async (id: string) => api.request(`/v1/sessions/${id}/surface`);
+const pinned = async (id: string) =>
+  ((await (await surfaceOf(id)).json()) as { surface: { pins: { tools: { name: string }[] } } }).surface.pins.tools.map((p) => p.name);
+const errorCode = async (res: Response) => ((await res.json()) as { error: { code: string } }).error.code;
+
+describe("dynalite stopped mid-run", () => {
+  it("keeps find and stateless calls answering, answers pins 503 UNAVAILABLE, and recovers with the pins written before", async () => {
+    const opened = await api.request("/v1/sessions", { json: {} });
+    expect(opened.status).toBe(201);
+    const { session } = (await opened.json()) as { session: { id: string } };
+    expect((await api.request("/v1/call", { json: { tool: "demo.echo", args: { n: 1 }, session: session.id } })).status).toBe(200);
+    expect(await pinned(session.id)).toEqual(["demo.echo"]);
+
+    await dynamo.close();
+
+    expect((await api.request("/v1/find", { json: { query: "echo" } })).status).toBe(200);
+    expect((await api.request("/v1/call", { json: { tool: "demo.echo", args: { n: 2 } } })).status).toBe(200);
+    // A near-miss still resolves; only its record in the miss log is lost (logged, not an error).
+    expect((await api.request("/v1/call", { json: { tool: "Demo-Echo", args: { n: 3 } } })).status).toBe(200);
+    for (const res of [
+      await api.request("/v1/call", { json: { tool: "demo.echo", args: { n: 4 }, session: session.id } }),
+      await surfaceOf(session.id),
+      await api.request("/v1/sessions", { json: {} }),
+    ]) {
+      expect(res.status).toBe(503);
+      expect(await errorCode(res)).toBe("UNAVAILABLE");
+    }
+
+    // Started again on its port and data folder (what `npm start` does with TOOLBELT_DATA_DIR).
+    dynamo = await startDynalite({ table: TABLE, dataDir, port });
+    expect(await pinned(session.id)).toEqual(["demo.echo"]);
+    expect((await api.request("/v1/call", { json: { tool: "toolbelt.call", args: { tool: "demo.echo", args: {} }, session: session.id } })).status).toBe(200);
+    expect((await api.request("/v1/sessions", { json: {} })).status).toBe(201);
+  });
+});
+
+describe("DynamoDB throttling (dynalite cannot throttle: a proxy answers with DynamoDB's error)", () => {
+  let proxy: Proxy;
+  let throttled: TestApi;
+  let proxied: ReturnType<typeof createDynamoClient>;
+
+  beforeAll(async () => {
+    proxy = await throttlingProxy(dynamo.endpoint);
+    proxied = createDynamoClient({ endpoint: proxy.url, retry: FAST });
+    throttled = await startTestApi({ dynamo, store: new DynamoSessionStore(proxied, TABLE), briefs: [] });
+  });
+  afterAll(async () => {
+    await throttled?.close();
+    proxied?.destroy();
+    await proxy?.close();
+  });
+
+  it("retries a throttled write with backoff and answers when the table does", async () => {
+    proxy.seen.length = 0;
+    proxy.throttle = 2;
+    expect((await throttled.request("/v1/sessions", { json: {} })).status).toBe(201);
+    expect(proxy.seen).toEqual(["PutItem", "PutItem", "PutItem"]);
+  });
+
+  it("gives up after a bounded number of attempts with 503 UNAVAILABLE the caller may retry", async () => {
+    proxy.seen.length = 0;
+    proxy.throttle = 1_000;
+    const res = await throttled.request("/v1/sessions", { json: {} });
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ error: { code: "UNAVAILABLE", message: "session store is throttling; retry shortly" } });
+    expect(proxy.seen).toEqual(Array(MAX_ATTEMPTS).fill("PutItem"));
+    proxy.throttle = 0;
+    expect((await throttled.request("/v1/sessions", { json: {} })).status).toBe(201);
+  });
+});
