@@ -180,6 +180,13 @@ export function upstreamStatusCode(status: number): "UPSTREAM_NOT_FOUND" | "UPST
 
 async function readCapped(res: Response, max: number, tool: string): Promise<string> {
   if (!res.body) return "";
+  const tooLarge = () =>
+    new ToolbeltError("UPSTREAM_BAD_OUTPUT", `${tool} answered with more than ${max} bytes, which this gateway does not accept`, { tool, max_bytes: max });
+  // A declared length over the cap is refused before a byte is read.
+  if (Number(res.headers.get("content-length") ?? 0) > max) {
+    await res.body.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
   const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -189,10 +196,7 @@ async function readCapped(res: Response, max: number, tool: string): Promise<str
     size += value.byteLength;
     if (size > max) {
       await reader.cancel().catch(() => undefined);
-      throw new ToolbeltError("UPSTREAM_BAD_OUTPUT", `${tool} answered with more than ${max} bytes, which this gateway does not accept`, {
-        tool,
-        max_bytes: max,
-      });
+      throw tooLarge();
     }
     chunks.push(value);
   }

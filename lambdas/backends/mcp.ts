@@ -40,6 +40,9 @@ function rejectedBeforeRun(e: unknown): boolean {
   return cause?.code === "ECONNREFUSED";
 }
 
+/** The upstream answered, but not with JSON-RPC: text that is not JSON, or JSON the SDK's message schema refuses. */
+const garbled = (e: unknown): boolean => e instanceof SyntaxError || (e instanceof Error && Array.isArray((e as { issues?: unknown }).issues));
+
 const textOf = (content: unknown): string =>
   Array.isArray(content)
     ? content
@@ -125,6 +128,9 @@ export function createMcpBackend(options: McpBackendOptions): McpBackend {
       if (!attempt.ok) {
         const e = attempt.error;
         const why = secrets.redact(e instanceof Error ? e.message : String(e));
+        if (garbled(e)) {
+          throw new ToolbeltError("UPSTREAM_BAD_OUTPUT", `${tool.name}: the MCP upstream answered something that is not JSON-RPC: ${why}`, { tool: tool.name });
+        }
         // Invalid params: the upstream refused these arguments (422); any other failure is the upstream's (502).
         if (e instanceof McpError && e.code === ErrorCode.InvalidParams) {
           throw new ToolbeltError("UPSTREAM_REJECTED_INPUT", `${tool.name}: the MCP upstream refused the arguments: ${why}`, {

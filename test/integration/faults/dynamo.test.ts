@@ -2,8 +2,6 @@
 // again on its port and data folder, and a loopback proxy in front of dynalite answering with
 // DynamoDB's own throttling error. Stateless work keeps answering; what needs the table answers 503.
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, request as httpRequest, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,6 +12,7 @@ import { startTestApi, type TestApi } from "../../helpers/api.js";
 import { testArtifactInput } from "../../helpers/artifact.js";
 import { startDynalite, type TestDynamo } from "../../helpers/dynalite.js";
 import { catalogTool, type Loopback, metaTools, startLoopback } from "../call/helpers.js";
+import { startFaultProxy } from "./proxy.js";
 
 const TABLE = "toolbelt-faults";
 /** Short waits so the test stays fast; the bounds (attempt count, then 503) are the production ones. */
@@ -32,41 +31,22 @@ type Proxy = { url: string; seen: string[]; throttle: number; close(): Promise<v
 
 /** Forwards to dynalite; while `throttle` > 0, answers instead as DynamoDB does when it throttles (HTTP 400, the error's JSON shape). */
 async function throttlingProxy(target: string): Promise<Proxy> {
-  const proxy: Proxy = { url: "", seen: [], throttle: 0, close: async () => undefined };
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      proxy.seen.push(String(req.headers["x-amz-target"] ?? "").replace(/^DynamoDB_\d+\./, ""));
-      if (proxy.throttle > 0) {
-        proxy.throttle--;
-        res.writeHead(400, { "content-type": "application/x-amz-json-1.0", "x-amzn-requestid": "THROTTLED" });
-        res.end(
-          JSON.stringify({
-            __type: "com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException",
-            message:
-              "The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API.",
-          }),
-        );
-        return;
-      }
-      const url = new URL(req.url ?? "/", target);
-      const out = httpRequest(url, { method: req.method, headers: { ...req.headers, host: url.host } }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
-      out.on("error", () => res.destroy());
-      out.end(Buffer.concat(chunks));
-    });
+  const state = { seen: [] as string[], throttle: 0 };
+  const proxy = await startFaultProxy(target, (req, res) => {
+    state.seen.push(String(req.headers["x-amz-target"] ?? "").replace(/^DynamoDB_\d+\./, ""));
+    if (state.throttle <= 0) return false;
+    state.throttle--;
+    res.writeHead(400, { "content-type": "application/x-amz-json-1.0", "x-amzn-requestid": "THROTTLED" });
+    res.end(
+      JSON.stringify({
+        __type: "com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException",
+        message:
+          "The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API.",
+      }),
+    );
+    return true;
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  proxy.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return proxy;
+  return Object.assign(state, proxy);
 }
 
 beforeAll(async () => {
