@@ -219,7 +219,8 @@ describe("errors: one shape, stable codes, never a 500 for client mistakes", () 
       {
         path: "extra",
         code: "unknown_field",
-        message: 'unknown field "extra": remove it (allowed: query, limit, min_score, family, schemas, explain, mode, min_probability, chunk_size, model, session)',
+        message:
+          'unknown field "extra": remove it (allowed: query, limit, min_score, family, schemas, explain, mode, min_probability, chunk_size, model, session)',
       },
     ]);
     const unknown = await api.request("/v1/sessions", { json: { brief: "review", tools: ["x"] } });
