@@ -1,7 +1,9 @@
 // `npm start [-- --registry DIR]`: the local gateway. Builds the artifact if missing or older than the
 // registry (registry-choice.ts: which registry, which artifact, never another registry's), runs
-// dynalite in-process, the loopback upstreams the example families call (the demo http service and
+// dynalite in-process, the loopback upstreams the example families call (the demo http service in its own process, and
 // server-everything over MCP), and serves the same app as the Lambdas on 127.0.0.1:${PORT:-8787}.
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { serve } from "@hono/node-server";
@@ -25,6 +27,7 @@ import { jsonLogger, readableLogger } from "../http/logger.js";
 import { startLocalDynamo } from "./dynalite.js";
 import { chooseRegistry } from "./registry-choice.js";
 import { everythingInstalled, startEverything } from "./everything.js";
+import { freePort, waitForPort } from "./ports.js";
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 const root = resolve(import.meta.dirname, "../..");
@@ -58,6 +61,33 @@ async function loadLocalBriefs(inline: string | undefined, registryDir: string |
   const { briefs, diagnostics } = await loadBriefs(registryDir);
   throwOnErrors(diagnostics, `${join(registryDir, "briefs")} failed to load`);
   return briefs.map(({ file: _file, ...brief }) => brief);
+}
+
+const DEMO_ENTRY = join(root, "dev/demo-service/main.ts");
+
+/**
+ * The demo service in a child process, so a slow demo route (a large prime to factorize) cannot hold
+ * up the gateway's event loop. Its environment is its port, its token and PATH: nothing else of ours.
+ */
+async function startDemoProcess(token: string): Promise<{ url: string; token: string; close(): Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ["--import", "tsx", DEMO_ENTRY], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? "", PORT: String(port), DEMO_SERVICE_TOKEN: token },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  const exited = new Promise<void>((done) => child.once("exit", () => done()));
+  const close = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    await exited;
+  };
+  try {
+    await waitForPort(port, { ms: 60_000, what: "the demo service", gone: () => (child.exitCode !== null ? `exited (${child.exitCode})` : undefined) });
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return { url: `http://127.0.0.1:${port}`, token, close };
 }
 
 async function main(): Promise<void> {
@@ -98,13 +128,12 @@ async function main(): Promise<void> {
     say(`dynalite on ${dynamo.endpoint} (${dataDir ? `data in ${dataDir}` : "in memory"})`);
 
     // A development fixture, not part of the gateway: a copy of the gateway without dev/ still starts.
-    if (existsSync(join(root, "dev/demo-service/index.ts"))) {
-      const { startDemoService } = (await import("../../dev/demo-service/index.js" as string)) as typeof import("../../dev/demo-service/index.js");
-      const demo = await startDemoService({ host: "127.0.0.1", ...(process.env.DEMO_SERVICE_TOKEN ? { token: process.env.DEMO_SERVICE_TOKEN } : {}) });
+    if (existsSync(DEMO_ENTRY)) {
+      const demo = await startDemoProcess(process.env.DEMO_SERVICE_TOKEN || randomBytes(24).toString("hex"));
       cleanups.push(() => demo.close());
       process.env.DEMO_SERVICE_URL = demo.url;
       process.env.DEMO_SERVICE_TOKEN = demo.token;
-      say(`demo http service on ${demo.url}`);
+      say(`demo http service on ${demo.url} (its own process)`);
     } else {
       say("dev/demo-service/ not found: the http example families will fail upstream");
     }

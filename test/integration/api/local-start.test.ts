@@ -85,6 +85,24 @@ describe("npm start", () => {
     expect(surface.surface.pins.tools.map((p) => p.name)).toEqual(["convert.temperature", "everything.echo"]);
   });
 
+  it("answers find while slow demo calls run (finding: 16 math.factorize calls on a large prime blocked /v1/find for 6.4 s)", async () => {
+    // 999999999999989 is prime: each call tries every divisor up to its square root in the demo service.
+    const done: boolean[] = [];
+    const slow = Array.from({ length: 8 }, (_, i) =>
+      call("/v1/call", { tool: "math.factorize", args: { n: 999999999999989 } }).then(async (r) => {
+        await r.arrayBuffer();
+        done[i] = true;
+        return r.status;
+      }),
+    );
+    // Once one has answered the demo service is busy with the others: find must not wait for them.
+    await Promise.race(slow);
+    const found = await call("/v1/find", { query: "convert celsius to fahrenheit", limit: 3 });
+    expect(found.status).toBe(200);
+    expect(done.filter(Boolean).length).toBeLessThan(slow.length);
+    expect(await Promise.all(slow)).toEqual(slow.map(() => 200));
+  }, 120_000);
+
   it("documents the same routes as the deployed HTTP API", async () => {
     const doc = (await (await call("/v1/openapi.json")).json()) as { paths: Record<string, Record<string, unknown>> };
     const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));

@@ -1,0 +1,258 @@
+// npm run bench:http -- [--json] [--seconds 5] [--connections 16] [--max-requests 30000]
+// The local gateway (`npm start`, its own process) driven from this process with autocannon over
+// loopback, then the same requests against the bundled Lambda handlers (api and call) invoked
+// in-process, to tell HTTP server cost from handler cost. Each run is bounded by time and by count.
+// Prints requests/s, p50/p99 latency and errors per scenario, and the machine and its load.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { cpus, loadavg, tmpdir, totalmem } from "node:os";
+import { join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { parseArgs } from "node:util";
+// autocannon ships no types: the part of its API used here.
+// @ts-expect-error no declaration file
+import autocannonUntyped from "autocannon";
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
+import { localPolicyFile } from "../../lambdas/core/auth.js";
+import { startLocalDynamo } from "../../lambdas/local/dynalite.js";
+import { httpApiV2Event, lambdaContext } from "../helpers/lambda-events.js";
+import { bundleHandler } from "../infra/bundle-harness.js";
+
+type AutocannonResult = {
+  requests: { total: number };
+  latency: { p50: number; p99: number };
+  duration: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+};
+type AutocannonOptions = {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  connections: number;
+  duration?: number;
+  amount?: number;
+  maxOverallRequests?: number;
+};
+const autocannon = autocannonUntyped as (opts: AutocannonOptions) => Promise<AutocannonResult>;
+
+const { values } = parseArgs({
+  options: {
+    json: { type: "boolean", default: false },
+    seconds: { type: "string", default: "5" },
+    connections: { type: "string", default: "16" },
+    "max-requests": { type: "string", default: "30000" },
+  },
+});
+const SECONDS = Number(values.seconds);
+const CONNECTIONS = Number(values.connections);
+const MAX_REQUESTS = Number(values["max-requests"]);
+const WARMUP_REQUESTS = 300;
+const KEY = "bench-http-key";
+const DEMO_TOKEN = "bench-demo-token";
+const root = resolve(import.meta.dirname, "../..");
+// The gateway builds the example registry's artifact here; the handlers read the same one.
+const work = await mkdtemp(join(tmpdir(), "toolbelt-bench-http-"));
+const artifactDir = join(work, "artifact");
+
+type Scenario = { name: string; method: "GET" | "POST"; path: string; body?: unknown };
+type Row = { target: "http" | "handler"; scenario: string; requests: number; rps: number; p50_ms: number; p99_ms: number; errors: number };
+
+/** find, surface, a builtin call, an http call, the same call with a session (its tool already pinned). */
+function scenarios(session: string): Scenario[] {
+  const percentage = { tool: "math.percentage", args: { value: 42, of: 168 } };
+  return [
+    { name: "find", method: "POST", path: "/v1/find", body: { query: "convert a temperature from celsius to fahrenheit" } },
+    { name: "surface", method: "GET", path: `/v1/sessions/${session}/surface` },
+    { name: "call builtin", method: "POST", path: "/v1/call", body: { tool: "toolbelt.reshape", args: { data: { a: { b: [7] } }, mapping: { x: "a.b[0]" } } } },
+    { name: "call http", method: "POST", path: "/v1/call", body: percentage },
+    { name: "call http, session", method: "POST", path: "/v1/call", body: { ...percentage, session } },
+  ];
+}
+
+// ---- the local gateway over HTTP ----
+
+type Gateway = { url: string; demoUrl: string; child: ChildProcess };
+
+/** `npm start` as its own process on a free port; resolves once it says where it listens. */
+function startGateway(): Promise<Gateway> {
+  const child = spawn(process.execPath, ["--import", "tsx", join(root, "lambdas/local/start.ts")], {
+    cwd: root,
+    env: { ...process.env, PORT: "0", TOOLBELT_API_KEY: KEY, DEMO_SERVICE_TOKEN: DEMO_TOKEN, TOOLBELT_ARTIFACT_DIR: artifactDir, TOOLBELT_POLICY: "" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return new Promise((done, fail) => {
+    let demoUrl = "";
+    const timer = setTimeout(() => fail(new Error("the gateway did not start within 120 s")), 120_000);
+    createInterface({ input: child.stdout! }).on("line", (line) => {
+      demoUrl ||= /demo http service on (\S+)/.exec(line)?.[1] ?? "";
+      const url = /listening on (http:\/\/\S+)/.exec(line)?.[1];
+      if (url) {
+        clearTimeout(timer);
+        done({ url, demoUrl, child });
+      }
+    });
+    child.stderr!.resume();
+    child.once("exit", (code) => fail(new Error(`the gateway exited with ${code} before listening`)));
+  });
+}
+
+async function send(base: string, method: string, path: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(base + path, {
+    method,
+    headers: { authorization: `Bearer ${KEY}`, ...(body ? { "content-type": "application/json" } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const json = (await res.json()) as unknown;
+  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(json)}`);
+  return json;
+}
+
+async function overHttp(base: string): Promise<Row[]> {
+  const { session } = (await send(base, "POST", "/v1/sessions", {})) as { session: { id: string } };
+  const rows: Row[] = [];
+  for (const s of scenarios(session.id)) {
+    await send(base, s.method, s.path, s.body); // fails loudly if the scenario itself is broken (and pins the tool)
+    const opts: AutocannonOptions = {
+      url: base + s.path,
+      method: s.method,
+      headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
+      ...(s.body ? { body: JSON.stringify(s.body) } : {}),
+      connections: CONNECTIONS,
+    };
+    await autocannon({ ...opts, amount: WARMUP_REQUESTS });
+    const r = await autocannon({ ...opts, duration: SECONDS, maxOverallRequests: MAX_REQUESTS });
+    rows.push({
+      target: "http",
+      scenario: s.name,
+      requests: r.requests.total,
+      rps: Math.round(r.requests.total / r.duration),
+      p50_ms: r.latency.p50,
+      p99_ms: r.latency.p99,
+      errors: r.errors + r.timeouts + r.non2xx,
+    });
+  }
+  return rows;
+}
+
+// ---- the bundled Lambda handlers, invoked in this process ----
+
+type Handler = (event: APIGatewayProxyEventV2, context: unknown) => Promise<APIGatewayProxyStructuredResultV2>;
+
+/** `CONNECTIONS` loops invoking the handler back to back, until SECONDS or MAX_REQUESTS; latencies in ms. */
+async function drive(handler: Handler, s: Scenario, seconds: number, max: number): Promise<Omit<Row, "target" | "scenario">> {
+  const latencies: number[] = [];
+  let errors = 0;
+  let started = 0;
+  const t0 = performance.now();
+  const end = t0 + seconds * 1000;
+  const loop = async () => {
+    while (performance.now() < end && started < max) {
+      started++;
+      const event = httpApiV2Event({ method: s.method, path: s.path, headers: { authorization: `Bearer ${KEY}` }, ...(s.body ? { body: s.body } : {}) });
+      const t = performance.now();
+      const res = await handler(event, lambdaContext());
+      latencies.push(performance.now() - t);
+      if ((res.statusCode ?? 500) >= 300) errors++;
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, loop));
+  const elapsed = (performance.now() - t0) / 1000;
+  latencies.sort((a, b) => a - b);
+  const q = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]! * 100) / 100;
+  return { requests: latencies.length, rps: Math.round(latencies.length / elapsed), p50_ms: q(0.5), p99_ms: q(0.99), errors };
+}
+
+async function inProcess(demoUrl: string): Promise<Row[]> {
+  const dynamo = await startLocalDynamo({ table: "toolbelt-bench" });
+  try {
+    // The handlers read their configuration at import, as on Lambda.
+    Object.assign(process.env, {
+      TOOLBELT_ARTIFACT_DIR: artifactDir,
+      TOOLBELT_POLICY: JSON.stringify(localPolicyFile(KEY)),
+      TOOLBELT_TABLE: dynamo.table,
+      DYNAMODB_ENDPOINT: dynamo.endpoint,
+      AWS_REGION: "us-east-1",
+      DEMO_SERVICE_URL: demoUrl,
+      DEMO_SERVICE_TOKEN: DEMO_TOKEN,
+    });
+    const load = async (entry: string, name: string) => {
+      const bundle = await bundleHandler(entry, join(work, name));
+      return ((await import(bundle.file)) as { handler: Handler }).handler;
+    };
+    const api = await load("lambdas/handlers/api.ts", "api");
+    const call = await load("lambdas/handlers/call.ts", "call");
+    const opened = await api(httpApiV2Event({ method: "POST", path: "/v1/sessions", headers: { authorization: `Bearer ${KEY}` }, body: {} }), lambdaContext());
+    const session = (JSON.parse(String(opened.body)) as { session: { id: string } }).session.id;
+    const rows: Row[] = [];
+    for (const s of scenarios(session)) {
+      const handler = s.path === "/v1/call" ? call : api;
+      const first = await drive(handler, s, 60, 1);
+      if (first.errors) throw new Error(`${s.name} failed against the handler`);
+      await drive(handler, s, 60, WARMUP_REQUESTS);
+      rows.push({ target: "handler", scenario: s.name, ...(await drive(handler, s, SECONDS, MAX_REQUESTS)) });
+    }
+    // Pin writes the last calls left in flight (calls wait for them at most PIN_WAIT_MS) land before the table goes.
+    await new Promise((r) => setTimeout(r, 2000));
+    return rows;
+  } finally {
+    await dynamo.close();
+  }
+}
+
+// ---- run and report ----
+
+const machine = () => ({
+  cpus: cpus().length,
+  cpu: cpus()[0]?.model ?? "?",
+  memory_gb: Math.round(totalmem() / 2 ** 30),
+  load: loadavg().map((l) => Math.round(l * 10) / 10),
+});
+
+const before = machine();
+const gateway = await startGateway();
+let rows: Row[];
+try {
+  rows = [...(await overHttp(gateway.url)), ...(await inProcess(gateway.demoUrl))];
+} finally {
+  gateway.child.kill("SIGTERM");
+  await rm(work, { recursive: true, force: true });
+}
+const after = machine();
+
+const find = (target: Row["target"], scenario: string) => rows.find((r) => r.target === target && r.scenario === scenario)!;
+const sessionRatio = (target: Row["target"]) => Math.round((find(target, "call http").rps / find(target, "call http, session").rps) * 100) / 100;
+const report = {
+  date: new Date().toISOString(),
+  machine: { ...before, load_before: before.load, load_after: after.load },
+  settings: { seconds: SECONDS, connections: CONNECTIONS, max_requests: MAX_REQUESTS },
+  rows,
+  goals: {
+    find_rps: find("http", "find").rps,
+    find_p99_ms: find("http", "find").p99_ms,
+    find_ok: find("http", "find").rps >= 3000 && find("http", "find").p99_ms <= 15,
+    session_slowdown_http: sessionRatio("http"),
+    session_slowdown_handler: sessionRatio("handler"),
+    session_ok: sessionRatio("http") <= 1.5,
+  },
+};
+
+if (values.json) console.log(JSON.stringify(report, null, 2));
+else {
+  console.log(`${report.date}  ${before.cpus} × ${before.cpu}, ${before.memory_gb} GB; load ${before.load.join(" ")} → ${after.load.join(" ")}`);
+  console.log(`${CONNECTIONS} connections, ${SECONDS} s or ${MAX_REQUESTS} requests per scenario\n`);
+  console.log(`${"scenario".padEnd(20)} ${"target".padEnd(8)} ${"req/s".padStart(7)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"errors".padStart(7)}`);
+  for (const r of rows) {
+    console.log(
+      `${r.scenario.padEnd(20)} ${r.target.padEnd(8)} ${String(r.rps).padStart(7)} ${String(r.p50_ms).padStart(8)} ${String(r.p99_ms).padStart(8)} ${String(r.errors).padStart(7)}`,
+    );
+  }
+  const g = report.goals;
+  console.log(`\nfind over HTTP: ${g.find_rps} req/s, p99 ${g.find_p99_ms} ms (goal ≥ 3,000 and ≤ 15 ms: ${g.find_ok ? "met" : "not met"})`);
+  console.log(
+    `a call with a session is ${g.session_slowdown_http}× the same call without over HTTP, ${g.session_slowdown_handler}× in-process (goal ≤ 1.5: ${g.session_ok ? "met" : "not met"})`,
+  );
+}
+process.exit(0);
