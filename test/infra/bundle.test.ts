@@ -45,8 +45,9 @@ const auth = (key = KEY) => ({ authorization: `Bearer ${key}` });
  * other work landed meanwhile); its ceiling moved from 465,000 to 485,000. The Bedrock client is not in
  * it (about 88 KB: a Bedrock decider is unavailable to find, which says so in fallback_reason). The call
  * and mcp bundles carry Bedrock for prompt tools: call 1,074,131 -> 1,166,527 (+92,396: the Converse
- * client 89 KB, the adapter 3 KB), mcp 1,457,103 -> 1,549,499; their ceilings 1,080,000 -> 1,225,000
- * and 1,500,000 -> 1,630,000.
+ * client, the adapter 3 KB), then 1,149,408 once the client's bearer-token providers (and their nested
+ * SSO-OIDC client) got the credential stand-in; mcp 1,531,749; their ceilings 1,080,000 -> 1,225,000
+ * and 1,500,000 -> 1,630,000. api at 481,339 with everything landed by then.
  */
 const CEILING_BYTES = { api: 485_000, call: 1_225_000, mcp: 1_630_000 } as const;
 
