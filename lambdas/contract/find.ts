@@ -5,6 +5,13 @@ import { SessionId } from "./sessions.js";
 
 export const FIND_LIMITS = { queryChars: 1000, maxResults: 50, defaultResults: 10, maxChunkSize: 255 } as const;
 
+/** How many of the best results carry schemas by default (those scoring at least the default min_score): measured, README "Token economy". */
+export const FIND_SCHEMA_TOP = 3;
+
+/** The `schemas` choice as a policy (true and false are the older spellings of all and none). */
+export const schemaPolicy = (v: boolean | "top" | "all" | "none" | undefined): "top" | "all" | "none" =>
+  v === true ? "all" : v === false ? "none" : (v ?? "top");
+
 /** The input of toolbelt.find, and POST /v1/find's body without `session`. */
 export const FindInput = z.strictObject({
   query: described(
@@ -13,15 +20,12 @@ export const FindInput = z.strictObject({
     ["show recent commits", "convert celsius to fahrenheit"],
   ),
   limit: described(z._default(z.number().check(z.int(), z.minimum(1), z.maximum(FIND_LIMITS.maxResults)), FIND_LIMITS.defaultResults), "Most tools to return."),
-  min_score: described(
-    z.optional(z.number().check(z.minimum(0), z.maximum(1))),
-    "Leave out tools scoring below this; when none reach it the answer is an empty list with verdict none.",
+  min_score: described(z.optional(z.number().check(z.minimum(0), z.maximum(1))), "Leave out tools scoring below this; if none reach it, the verdict is none."),
+  family: described(z.optional(z.string().check(z.minLength(1), z.maxLength(64))), "Search only this family (such as git) instead of the whole registry."),
+  schemas: described(
+    z._default(z.literal(["top", "all", "none", true, false]), "top"),
+    `Schemas for the top ${FIND_SCHEMA_TOP} results (default), all (with the always-loaded tools) or none; true/false: all/none. Search an exact name for its schema.`,
   ),
-  family: described(
-    z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
-    "Search only this family (for example git or notes) instead of the whole registry.",
-  ),
-  schemas: described(z._default(z.boolean(), true), "Include each tool's input schema and output shape in the results."),
   explain: described(
     z.optional(z.boolean()),
     "Say for each tool which words of the query matched and in which of its fields (name, description, parameters, family, tags, aliases, examples), and through which word when an expansion bridged them.",
@@ -73,6 +77,7 @@ export const MatchedWord = z.object({
 export type MatchedWord = z.infer<typeof MatchedWord>;
 
 export const FoundTool = z.extend(AlwaysTool, {
+  description: described(z.string(), "The tool's description; its first sentence when the result carries no schema"),
   score: described(z.number(), "Fit to the query, 0..1"),
   explain: described(z.optional(z.array(MatchedWord)), "With explain: true, the query words that matched this tool and where"),
 });
@@ -83,7 +88,10 @@ export const FindResult = z.object({
   mode: z.enum(["keyword", "decision"]),
   verdict: described(z.enum(["match", "none"]), "none: no tool you may call fits the query"),
   tools: z.array(FoundTool),
-  always: described(z.array(AlwaysTool), "Always-loaded tools you may call, beside the ranking"),
+  always: described(
+    z.optional(z.array(AlwaysTool)),
+    "With schemas all: the always-loaded tools you may call. They are on every belt, so a client learns them once from the session's surface (MCP: tools/list)",
+  ),
   fallback_reason: described(
     z.optional(z.string()),
     "Why decision mode fell back to keyword ranking: no_decider, timeout, http_error, unparsable or no_logprobs, then what happened",

@@ -10,7 +10,7 @@ import type { CallGateway, CallOptions } from "../core/call/gateway.js";
 import type { CallResponse } from "../core/call/types.js";
 import { listProblems, ToolbeltError } from "../core/errors.js";
 import type { Caller, SessionRecord } from "../core/ports.js";
-import { toolEntry } from "../core/surface.js";
+import { shortDescription } from "../../registry/contract/surface-entry.js";
 import type { Deps } from "../http/deps.js";
 import { formatIssues } from "../http/parse.js";
 import { writeFind } from "../http/telemetry.js";
@@ -75,14 +75,18 @@ function invalidArguments(tool: string, error: z.core.$ZodError, allowed: string
   });
 }
 
-/** The belt's pinned tools, granted and still in the catalog, most recently used first, with their schemas. */
+/**
+ * The belt's pinned tools, granted and still in the catalog, most recently used first: a name and one line each
+ * (the agent saw their schemas when it found them; a find_tool by the exact name shows one again), so a
+ * long session's pins do not grow every answer.
+ */
 function pinnedTools(deps: Deps, session: SessionRecord, caller: Caller) {
   return [...session.pins]
     .reverse()
     .filter((p) => caller.granted(p.name) && deps.artifact.byName.has(p.name))
     .map((p) => {
-      const { name: _n, model_name, ...entry } = toolEntry(deps.artifact.byName.get(p.name)!);
-      return { name: model_name, ...entry };
+      const t = deps.artifact.byName.get(p.name)!;
+      return { name: modelNameOf(t), description: shortDescription(t.description, 160) };
     });
 }
 

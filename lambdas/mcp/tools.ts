@@ -83,7 +83,7 @@ function findTool(): McpTool {
     name: FIND_TOOL,
     title: "Find a tool",
     description:
-      "Search every tool you may call by one capability, in words, and get the best matches with their input schemas, plus the tools already pinned on your belt. " +
+      "Search every tool you may call by one capability, in words, and get the best matches (the top 3 with their input schemas; search a tool's exact name for its schema), plus the tools already pinned on your belt. " +
       "The first call opens a belt and returns its id as `belt`; pass it back on later find_tool and call_tool calls (it is the same id as a Toolbelt REST session). " +
       "Call a found tool with call_tool, by the `name` shown.",
     inputSchema: toSchema(FindToolInput),

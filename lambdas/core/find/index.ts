@@ -6,7 +6,8 @@ import { MAX_MODEL_NAME, canonicalName, modelNameOf } from "../../../registry/co
 import { encode, stripAgentPhrasing, toolFieldTexts, type FieldName, type SearchIndexData } from "../../../registry/contract/search-options.js";
 import type { MatchedWord } from "../../contract/find.js";
 import type { Artifact, GrantFilter } from "../ports.js";
-import { FIND_LIMITS } from "../../contract/find.js";
+import { FIND_LIMITS, FIND_SCHEMA_TOP, schemaPolicy } from "../../contract/find.js";
+import { shortDescription } from "../../../registry/contract/surface-entry.js";
 import { ToolbeltError } from "../errors.js";
 import { globMatcher } from "../../../registry/contract/globs.js";
 import { segments } from "./segment.js";
@@ -164,11 +165,12 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
     };
   };
 
+  // A result without schemas is a name and one line: the agent calls one of the few with schemas, or finds another by its exact name.
   const shape = (t: CatalogTool, schemas: boolean): AlwaysTool => ({
     name: t.name,
     model_name: modelNameOf(t),
     family: t.family,
-    description: t.description,
+    description: schemas ? t.description : shortDescription(t.description, 160),
     ...(schemas ? { input_schema: t.input_schema, ...(t.output_schema ? { output_schema: t.output_schema } : {}) } : {}),
     ...(isCallable(t) ? {} : { callable: false as const }),
   });
@@ -196,7 +198,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
       const limit = Math.max(0, Math.min(MAX_LIMIT, Math.floor(req.limit ?? DEFAULT_LIMIT)));
       // Compared as shown (4 decimals): a score read off a result and sent back as min_score keeps that tool.
       const minScore = Math.max(0, (req.min_score ?? DEFAULT_MIN_SCORE) - 5e-5);
-      const schemas = req.schemas ?? true;
+      const policy = schemaPolicy(req.schemas);
       const eligible = (d: number) => !always[d] && (req.family === undefined || tools[d]!.family === req.family);
 
       const { docs, score } = scorer.rank(req.query, segments(req.query), minScore);
@@ -224,7 +226,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
           taken.add(d);
           const t = tools[d]!;
           if (granted(t.name)) {
-            found.push({ ...shape(t, schemas), score: Math.round(score[d]! * 1e4) / 1e4 });
+            found.push({ ...shape(t, false), score: Math.round(score[d]! * 1e4) / 1e4 });
             foundDocs.push(d);
           }
         }
@@ -246,11 +248,17 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
           return { ...f, explain: exact?.includes(d) ? [{ word: req.query.trim(), fields: ["name"] }] : explain(tools[d]!) };
         });
       }
+      // Schemas once the scores are final: every result's, none, or (by default) the best few above the bar.
+      if (policy !== "none") {
+        const withSchemas = (f: FoundTool, i: number) => policy === "all" || (i < FIND_SCHEMA_TOP && f.score >= DEFAULT_MIN_SCORE);
+        found = found.map((f, i) => (withSchemas(f, i) ? { ...f, ...shape(artifact.byName.get(f.name)!, true) } : f));
+      }
       return {
         mode: "keyword",
         verdict: found.length ? "match" : "none",
         tools: found,
-        always: alwaysIdx.filter((i) => granted(tools[i]!.name)).map((i) => shape(tools[i]!, schemas)),
+        // The always-loaded tools are on every belt (the surface, MCP's tools/list): listed only when everything is asked for.
+        ...(policy === "all" ? { always: alwaysIdx.filter((i) => granted(tools[i]!.name)).map((i) => shape(tools[i]!, true)) } : {}),
       };
     },
   };

@@ -89,7 +89,7 @@ describe("authentication", () => {
 
 describe("POST /v1/find", () => {
   it("shows only granted tools (bob: git.* only)", async () => {
-    const res = await api.request("/v1/find", { as: "bob", json: { query: "show", limit: 20, min_score: 0 } });
+    const res = await api.request("/v1/find", { as: "bob", json: { query: "show", limit: 20, min_score: 0, schemas: "all" } });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { tools: { name: string }[]; always: { name: string }[] };
     expect(body.tools.length).toBeGreaterThan(0);
@@ -113,6 +113,16 @@ describe("POST /v1/find", () => {
     expect(body.verdict).toBe("match");
     expect(body.tools[0]).toMatchObject({ name: "git.log" });
     expect(body.tools[0]).not.toHaveProperty("input_schema");
+    expect(body).not.toHaveProperty("always");
+  });
+
+  it("leaves the always-loaded tools out by default (a client learns them once from the surface) and lists them with schemas all", async () => {
+    const lean = (await (await api.request("/v1/find", { json: { query: "recent commits" } })).json()) as Record<string, unknown>;
+    expect(lean).not.toHaveProperty("always");
+    const all = (await (await api.request("/v1/find", { json: { query: "recent commits", schemas: "all" } })).json()) as { always: { name: string }[] };
+    expect(all.always.map((t) => t.name)).toEqual(["toolbelt.reshape"]);
+    const bad = await api.request("/v1/find", { json: { query: "recent commits", schemas: "some" } });
+    expect(bad.status).toBe(400);
   });
 
   it("explains the matches when asked (explain: true), and refuses a non-boolean explain with a 400", async () => {
@@ -215,7 +225,7 @@ describe("errors: one shape, stable codes, never a 500 for client mistakes", () 
     expect(body.error.details.issues).toEqual([
       { path: "query", code: "missing_field", message: "query is required (string)" },
       { path: "limit", code: "invalid_type", message: "limit: expected number, received string" },
-      { path: "schemas", code: "invalid_type", message: "schemas: expected boolean, received string" },
+      { path: "schemas", code: "invalid_value", message: 'schemas: Invalid option: expected one of "top"|"all"|"none"|true|false' },
       {
         path: "extra",
         code: "unknown_field",

@@ -131,7 +131,7 @@ describe("computeSurface", () => {
       expect(s.manifest.omitted).toEqual({ families: 1000 - listed, tools: 3 * (1000 - listed) });
       expect(s.manifest.note).toMatch(
         new RegExp(
-          `^${1000 - listed} more families \\(${3 * (1000 - listed)} tools\\) are not listed in full: .+ and \\d+ others\\. toolbelt\\.find searches every family you may use\\.$`,
+          `^${1000 - listed} more families \\(${3 * (1000 - listed)} tools\\) not listed in full: .+ and \\d+ others\\. toolbelt\\.find searches them all\\.$`,
         ),
       );
       expect(s.bounds).toMatchObject({ max_tokens: 1500, manifest_max_tokens: 1000 });

@@ -118,10 +118,30 @@ describe("result contract", () => {
       input_schema: { type: "object" },
       output_schema: { properties: { price: { type: "number" } } },
     });
-    const without = await finder.find({ query: "share price", limit: 1, schemas: false });
-    expect(without.tools[0]).not.toHaveProperty("input_schema");
-    expect(without.tools[0]).not.toHaveProperty("output_schema");
-    expect(without.always[0]).not.toHaveProperty("input_schema");
+    for (const schemas of [false, "none"] as const) {
+      const without = await finder.find({ query: "share price", limit: 1, schemas });
+      expect(without.tools[0]).not.toHaveProperty("input_schema");
+      expect(without.tools[0]).not.toHaveProperty("output_schema");
+      expect(without.always).toBeUndefined();
+    }
+  });
+
+  it("by default gives schemas to the best 3 results above the default min_score only, the rest a name and one line; all (or true) gives every one", async () => {
+    const query = "read the contents of a file";
+    const top = await finder.find({ query, min_score: 0 });
+    expect(top.tools.length).toBeGreaterThan(4);
+    top.tools.forEach((t, i) => expect("input_schema" in t, `${i}: ${t.name} ${t.score}`).toBe(i < 3 && t.score >= 0.4));
+    for (const schemas of [true, "all"] as const) {
+      const all = await finder.find({ query, min_score: 0, schemas });
+      expect(all.tools.map((t) => t.name)).toEqual(top.tools.map((t) => t.name));
+      expect(all.tools.every((t) => "input_schema" in t)).toBe(true);
+      expect(all.always?.map((t) => t.name)).toEqual(["builtin.infer", "builtin.reshape"]);
+      expect(all.always?.every((t) => "input_schema" in t)).toBe(true);
+      // A result without its schema keeps the first sentence of its description.
+      const lean = top.tools.find((t) => !("input_schema" in t))!;
+      expect(all.tools.find((t) => t.name === lean.name)!.description.startsWith(lean.description.replace(/…$/, ""))).toBe(true);
+    }
+    expect(top.always).toBeUndefined();
   });
 });
 
@@ -134,9 +154,9 @@ describe("scope, grants and always-loaded tools", () => {
 
   it("never shows a tool the grant filter refuses, in results or in always", async () => {
     const granted = (name: string) => !name.startsWith("files.") && name !== "builtin.infer";
-    const r = await finder.find({ query: "read the contents of a file", min_score: 0 }, granted);
+    const r = await finder.find({ query: "read the contents of a file", min_score: 0, schemas: "all" }, granted);
     expect(r.tools.some((t) => t.name.startsWith("files."))).toBe(false);
-    expect(r.always.map((t) => t.name)).toEqual(["builtin.reshape"]);
+    expect(r.always?.map((t) => t.name)).toEqual(["builtin.reshape"]);
     expect(finder.alwaysLoaded(granted)).toEqual(["builtin.reshape"]);
   });
 
@@ -146,23 +166,23 @@ describe("scope, grants and always-loaded tools", () => {
       const allowed = new Set(all.filter((_, i) => (i * 7 + seed * 13) % 5 < 2 + (seed % 3)));
       const granted = (n: string) => allowed.has(n);
       for (const query of ["file text path", "weather email document", "create"]) {
-        const full = (await finder.find({ query, limit: 100, min_score: 0 })).tools.filter((t) => granted(t.name));
-        const got = await finder.find({ query, limit: 2, min_score: 0 }, granted);
+        const full = (await finder.find({ query, limit: 100, min_score: 0, schemas: "all" })).tools.filter((t) => granted(t.name));
+        const got = await finder.find({ query, limit: 2, min_score: 0, schemas: "all" }, granted);
         expect(got.tools).toEqual(full.slice(0, 2));
       }
     }
   });
 
   it("returns always-loaded tools beside the results and never ranks them", async () => {
-    const r = await finder.find({ query: "summarize text with a model", min_score: 0 });
+    const r = await finder.find({ query: "summarize text with a model", min_score: 0, schemas: "all" });
     expect(r.tools.some((t) => t.family === "builtin")).toBe(false);
-    expect(r.always.map((t) => t.name)).toEqual(["builtin.infer", "builtin.reshape"]);
+    expect(r.always?.map((t) => t.name)).toEqual(["builtin.infer", "builtin.reshape"]);
   });
 
   it("takes a configured always-loaded list (names or globs) in place of the registry's", async () => {
     const f = createFinder(artifact, { alwaysLoaded: ["weather.*"] });
-    const r = await f.find({ query: "weather forecast", min_score: 0 });
-    expect(r.always.map((t) => t.name)).toEqual(["weather.current_conditions", "weather.get_forecast"]);
+    const r = await f.find({ query: "weather forecast", min_score: 0, schemas: "all" });
+    expect(r.always?.map((t) => t.name)).toEqual(["weather.current_conditions", "weather.get_forecast"]);
     expect(r.tools.some((t) => t.family === "weather")).toBe(false);
     expect((await f.find({ query: "summarize text with a model" })).tools[0]?.name).toBe("builtin.infer");
   });
