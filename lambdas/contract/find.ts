@@ -7,6 +7,8 @@ export const FIND_LIMITS = { queryChars: 1000, maxResults: 50, defaultResults: 1
 
 /** How many of the best results carry schemas by default (those scoring at least the default min_score): measured, README "Token economy". */
 export const FIND_SCHEMA_TOP = 3;
+/** ...and while their schemas add up to at most this many o200k tokens (the best result always has its own), so a default answer stays near 1,500. */
+export const FIND_SCHEMA_TOKENS = 1100;
 
 /** The `schemas` choice as a policy (true and false are the older spellings of all and none). */
 export const schemaPolicy = (v: boolean | "top" | "all" | "none" | undefined): "top" | "all" | "none" =>

@@ -30,8 +30,12 @@ export const byteSize = (value: unknown): number => encoder.encode(JSON.stringif
 /** What a tool costs on a surface: its serialized entry (name, description, schemas). Pins are budgeted with it. */
 export const toolBytes = (t: Parameters<typeof toolEntry>[0]): number => byteSize(toolEntry(t));
 
-/** Tokens of `{"tools":[],"manifest":{"families":[]}}` around the entries (o200k_base; separators mostly merge). */
-const ENVELOPE_TOKENS = 10;
+/**
+ * Tokens of the surface's braces and separators beyond its entries' own: about none, since `},{` and
+ * `":[{` merge with the entries' first and last tokens (measured: the example surface's entries and
+ * closing line add up to 5 tokens more than the whole text).
+ */
+const ENVELOPE_TOKENS = 0;
 
 /**
  * A size figure. `tokenCounts` are the build's o200k_base counts of each entry (undefined when the
@@ -72,8 +76,11 @@ function closing(total: number, omitted: readonly ManifestFamily[], named: numbe
   return { omitted: { families: omitted.length, tools }, note };
 }
 
-/** The closing line's cost: short, digit- and punctuation-heavy JSON, where bytes / 4 undercounts (measured: 48 tokens for 168 bytes). */
-const closingCost = (rest: Pick<Manifest, "omitted" | "note">) => Math.ceil(byteSize(rest) / 3);
+/**
+ * The closing line's cost: short, digit- and punctuation-heavy JSON, where bytes / 4 undercounts (measured:
+ * 34-60 tokens for 130-190 bytes). The budget takes bytes / 3 (never under), the size figure bytes / 3.5 (nearest).
+ */
+const closingCost = (rest: Pick<Manifest, "omitted" | "note">, per = 3) => Math.ceil(byteSize(rest) / per);
 
 /** A family named in the closing line: name, count and separators are short pieces, so bytes / 3 plus the punctuation. */
 const nameCost = (f: ManifestFamily) => Math.ceil(f.name.length / 3) + 4;
@@ -124,7 +131,7 @@ function budgetedManifest(
   while (named < omitted.length && used + nameCost(omitted[named]!) <= room) used += nameCost(omitted[named++]!);
   const families = order.slice(0, full).map((i) => all[i]!);
   const rest = closing(all.length, omitted, named);
-  tokens.push(closingCost(rest));
+  tokens.push(closingCost(rest, 3.5));
   return { manifest: { families, ...rest }, tokens };
 }
 
@@ -172,7 +179,7 @@ export function grantedView(artifact: SurfaceInput["artifact"], granted: (name: 
       ...metaTokens,
       ...grantedTools.map((t) => t.tokens),
       ...manifestTokens,
-      closingCost(closing(families.length, [], 0)),
+      closingCost(closing(families.length, [], 0), 3.5),
     ]),
   };
 }

@@ -1,6 +1,10 @@
 // npm run bench:tokens -- [--json]
-// What an agent pays in o200k_base tokens to start (the surface) and per find step (default options),
-// against advertising the full granted catalog, for the example registry and the eval catalogs.
+// What an agent pays in tokens to start (the surface) and per step (a find with the default options),
+// against advertising the full granted catalog up front, and over a short task (open a session, find,
+// call, find again and see the pin), for the example registry, example + the livemcpbench servers as
+// families, seal-tools at 4,076 and 10,000 tools, and seal-tools dealt into 1,000 families.
+// Tokens are real o200k_base (gpt-tokenizer); bytes / 4 beside them is the rough estimate a Claude
+// figure would be (no current Claude tokenizer is published; @anthropic-ai/tokenizer says it is outdated).
 import { readFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
@@ -10,12 +14,18 @@ import { emitArtifact } from "../../build/artifact.js";
 import { compileRegistry } from "../../build/build.js";
 import { catalogFromJsonl, type JsonlTool } from "../../build/sources/jsonl.js";
 import { countTokens } from "../../build/tokens.js";
+import { checkInputSchema } from "../../build/validate/json-schema.js";
 import { DEFAULT_SURFACE_BOUNDS } from "../../lambdas/config.js";
 import { artifactFromFiles, type Artifact } from "../../lambdas/artifact.js";
+import type { FindResponse } from "../../lambdas/contract/find.js";
 import { createFinder } from "../../lambdas/core/find/index.js";
+import type { Caller } from "../../lambdas/core/ports.js";
+import { createSessions } from "../../lambdas/core/sessions.js";
 import { computeSurface, type Surface } from "../../lambdas/core/surface.js";
+import type { CatalogTool, FamilyInfo } from "../../registry/contract/artifact.js";
 import { globMatcher } from "../../registry/contract/globs.js";
 import { loadJsonlTools, readJsonl } from "../eval/harness.js";
+import { MemorySessionStore } from "../helpers/memory-store.js";
 
 const USAGE = "usage: npm run bench:tokens -- [--json]";
 let values;
@@ -31,102 +41,221 @@ if (values.help) {
 }
 const ROOT = join(import.meta.dirname, "../..");
 const EVAL = process.env.TOOLBELT_EVAL_DIR ?? join(ROOT, "../shared/eval");
+const QUERIES = 50;
 
+type Brief = { name: string; tools: string[] };
 type Row = {
   set: string;
   families: number;
   tools: number;
   brief: string | null;
-  /** Exact o200k_base count of the surface as served (tools without on_belt, and the manifest). */
-  surface_tokens: number;
-  /** What the surface's own size figure reports (the build's per-entry counts added up) and bytes / 4. */
-  surface_reported: number | undefined;
-  surface_approx: number;
-  /** Mean exact tokens of one find response with default options over the sample queries. */
-  find_tokens: number;
-  /** Every granted tool advertised up front (meta-tools included), as a client would list them. */
-  catalog_tokens: number;
-  catalog_approx: number;
-  /** catalog / (surface + one find step), and the saving that is. */
+  /** Exact o200k_base tokens of the surface as served (tools without on_belt, and the manifest); what its size figure reports; bytes / 4. */
+  surface: { tokens: number; reported: number | undefined; approx: number; manifest_families: number };
+  /** One find with default options (REST's answer, no session): mean and largest over the sample queries, and bytes / 4 of the mean. */
+  find: { mean: number; max: number; approx: number };
+  /** Every granted tool as the registry declares it (name, model name, description, schemas with examples), listed up front. */
+  catalog: { tokens: number; approx: number };
+  /** catalog ÷ (surface + one find step), per tokenizer, and the saving that is. */
   ratio: number;
   saving_pct: number;
+  saving_pct_approx: number;
+  /** open session + find + call request + find again (the pin shows as on_belt), vs the catalog + the same call request. */
+  task: { tokens: number; catalog_tokens: number; saving_pct: number; pinned_seen: boolean };
 };
 
 const tokensOf = (v: unknown) => countTokens(JSON.stringify(v));
-const servedSurface = (s: Surface) => ({ tools: s.tools.map(({ on_belt: _, ...rest }) => rest), manifest: s.manifest });
+const approxOf = (v: unknown) => Math.ceil(Buffer.byteLength(JSON.stringify(v)) / 4);
+const served = (s: Surface) => ({ tools: s.tools.map(({ on_belt: _, ...rest }) => rest), manifest: s.manifest });
+const pct = (part: number, whole: number) => Math.round((1 - part / whole) * 1000) / 10;
 
-async function measure(set: string, artifact: Artifact, queries: string[], brief?: { name: string; tools: string[] }): Promise<Row> {
-  const isAlways = globMatcher(artifact.manifest.always_loaded);
-  const s = computeSurface({ artifact, granted: () => true, isAlwaysLoaded: isAlways, declared: brief?.tools ?? [], pins: [], bounds: DEFAULT_SURFACE_BOUNDS });
+/** Arguments from a schema: each required property's first example, default or a value of its type. */
+function sampleArgs(schema: Record<string, unknown>): Record<string, unknown> {
+  const props = (schema.properties ?? {}) as Record<string, { type?: string | string[]; examples?: unknown[]; default?: unknown; enum?: unknown[] }>;
+  const out: Record<string, unknown> = {};
+  for (const k of (schema.required ?? []) as string[]) {
+    const p = props[k] ?? {};
+    const type = Array.isArray(p.type) ? p.type[0] : p.type;
+    out[k] =
+      p.examples?.[0] ??
+      p.default ??
+      p.enum?.[0] ??
+      (type === "integer" || type === "number" ? 1 : type === "boolean" ? true : type === "array" ? [] : type === "object" ? {} : "x");
+  }
+  return out;
+}
+
+async function measure(set: string, artifact: Artifact, queries: string[], brief?: Brief): Promise<Row> {
+  const isAlwaysLoaded = globMatcher(artifact.manifest.always_loaded);
+  const s = computeSurface({ artifact, granted: () => true, isAlwaysLoaded, declared: brief?.tools ?? [], pins: [], bounds: DEFAULT_SURFACE_BOUNDS });
   const finder = createFinder(artifact);
-  let findTotal = 0;
-  for (const q of queries) findTotal += tokensOf(await finder.find({ query: q }, () => true));
-  const { surface, catalog } = s.size;
-  // The full catalog as one list of surface entries (the surface narrowed or not, every granted tool).
-  const full = computeSurface({ artifact, granted: () => true, isAlwaysLoaded: () => true, declared: [], pins: [], bounds: DEFAULT_SURFACE_BOUNDS });
-  const catalogTokens = tokensOf({ tools: full.tools.map(({ on_belt: _, ...rest }) => rest) });
-  const surfaceTokens = tokensOf(servedSurface(s));
-  const findTokens = Math.round(findTotal / queries.length);
-  const ratio = catalogTokens / (surfaceTokens + findTokens);
+  const steps: number[] = [];
+  let approxTotal = 0;
+  for (const q of queries) {
+    const r: FindResponse = await finder.find({ query: q }, () => true);
+    steps.push(tokensOf(r));
+    approxTotal += approxOf(r);
+  }
+  const catalogEntries = artifact.tools.map(({ name, model_name, description, input_schema, output_schema }) => ({
+    name,
+    model_name,
+    description,
+    input_schema,
+    ...(output_schema ? { output_schema } : {}),
+  }));
+  const catalog = { tokens: tokensOf({ tools: catalogEntries }), approx: approxOf({ tools: catalogEntries }) };
+  const surface = {
+    tokens: tokensOf(served(s)),
+    reported: s.size.surface.o200k_tokens,
+    approx: approxOf(served(s)),
+    manifest_families: s.manifest.families.length,
+  };
+  const find = {
+    mean: Math.round(steps.reduce((a, n) => a + n, 0) / steps.length),
+    max: Math.max(...steps),
+    approx: Math.round(approxTotal / steps.length),
+  };
+  const task = await simulateTask(artifact, finder, isAlwaysLoaded, queries[0]!, brief, catalog.tokens);
   return {
     set,
     families: artifact.families.length,
     tools: artifact.tools.length,
     brief: brief?.name ?? null,
-    surface_tokens: surfaceTokens,
-    surface_reported: surface.o200k_tokens,
-    surface_approx: surface.approx_tokens,
-    find_tokens: findTokens,
-    catalog_tokens: catalogTokens,
-    catalog_approx: catalog.approx_tokens,
-    ratio: Math.round(ratio * 10) / 10,
-    saving_pct: Math.round((1 - 1 / ratio) * 1000) / 10,
+    surface,
+    find,
+    catalog,
+    ratio: Math.round((catalog.tokens / (surface.tokens + find.mean)) * 10) / 10,
+    saving_pct: pct(surface.tokens + find.mean, catalog.tokens),
+    saving_pct_approx: pct(surface.approx + find.approx, catalog.approx),
+    task,
+  };
+}
+
+/** Open a session, find, call the top result (the request; its answer is the same either way), find again: the pin shows. */
+async function simulateTask(
+  artifact: Artifact,
+  finder: ReturnType<typeof createFinder>,
+  isAlwaysLoaded: (name: string) => boolean,
+  query: string,
+  brief: Brief | undefined,
+  catalogTokens: number,
+): Promise<Row["task"]> {
+  const briefs = new Map(brief ? [[brief.name, { version: 1, description: "bench", ...brief }]] : []);
+  const sessions = createSessions({ store: new MemorySessionStore(), artifact, briefs, isAlwaysLoaded, bounds: DEFAULT_SURFACE_BOUNDS, ttlSecs: 3600 });
+  const caller: Caller = { principal: "bench", admin: false, granted: () => true };
+  const session = await sessions.open(caller, brief?.name);
+  const opened = { session: { id: session.id }, surface: served(sessions.surface(session, caller)) };
+  const findStep = async () => {
+    const r = await finder.find({ query }, caller.granted);
+    const belt = new Set(sessions.beltNames(await sessions.get(session.id, caller), caller));
+    return { ...r, session: session.id, tools: r.tools.map((t) => ({ ...t, on_belt: belt.has(t.name) })) };
+  };
+  const first = await findStep();
+  const tool = first.tools[0] ? artifact.byName.get(first.tools[0].name)! : undefined;
+  const call = tool ? { tool: tool.name, args: sampleArgs(tool.input_schema as Record<string, unknown>), session: session.id } : undefined;
+  if (tool) await sessions.recordUse(session.id, caller, tool.name);
+  const again = await findStep();
+  const tokens = tokensOf(opened) + tokensOf(first) + (call ? tokensOf(call) : 0) + tokensOf(again);
+  const baseline = catalogTokens + (call ? tokensOf({ tool: call.tool, args: call.args }) : 0);
+  return {
+    tokens,
+    catalog_tokens: baseline,
+    saving_pct: pct(tokens, baseline),
+    pinned_seen: tool ? again.tools.some((t) => t.name === tool.name && t.on_belt) : false,
   };
 }
 
 const queryTexts = (file: string, n: number): string[] =>
-  readJsonl<{ query: string }>(file)
+  readJsonl<{ query: string; kind?: string }>(file)
+    .filter((q) => !q.kind || q.kind === "answerable")
     .slice(0, n)
     .map((q) => q.query);
 
-async function jsonlArtifact(rows: JsonlTool[], source: string): Promise<Artifact> {
-  const catalog = catalogFromJsonl(rows, { source });
-  return artifactFromFiles(await emitArtifact({ families: catalog.families, tools: catalog.tools, always_loaded: [] }));
+async function catalogArtifact(families: FamilyInfo[], tools: CatalogTool[], always_loaded: string[] = []): Promise<Artifact> {
+  return artifactFromFiles(await emitArtifact({ families, tools, always_loaded }));
+}
+
+/** seal-tools scaled up as the find bench does: renamed copies, a family per copy, descriptions rotated. */
+function scale(rows: JsonlTool[], target: number): JsonlTool[] {
+  const out = [...rows];
+  for (let copy = 1; out.length < target; copy++) {
+    for (const r of rows) {
+      if (out.length >= target) break;
+      const words = (r.description ?? "").split(" ");
+      const k = (copy + r.name.length) % Math.max(1, words.length);
+      const desc = [...words.slice(k), ...words.slice(0, k)].filter((_, i) => i !== copy % Math.max(1, words.length)).join(" ");
+      out.push({ ...r, name: `${r.name}V${copy}`, family: `${r.family ?? "seal"} ${copy}`, description: desc });
+    }
+  }
+  return out;
 }
 
 const rows: Row[] = [];
 const example = await compileRegistry(join(ROOT, "registry"));
 if (!example.files) throw new Error("the example registry does not build: run npm run registry:check");
 const exampleArtifact = artifactFromFiles(example.files);
-const exampleQueries = [
-  "show recent commits",
-  "convert celsius to fahrenheit",
-  "search my notes",
-  "what time is it in Tokyo",
-  "read the first lines of a file",
-];
-const codeReview = parseYaml(readFileSync(join(ROOT, "registry/briefs/code-review.yaml"), "utf8")) as { name: string; tools: string[] };
-rows.push(await measure("example", exampleArtifact, exampleQueries));
-rows.push(await measure("example", exampleArtifact, exampleQueries, codeReview));
+const exampleQ = queryTexts(join(ROOT, "test/eval/sets/example/queries.jsonl"), QUERIES);
+const codeReview = parseYaml(readFileSync(join(ROOT, "registry/briefs/code-review.yaml"), "utf8")) as Brief;
+rows.push(await measure("example", exampleArtifact, exampleQ));
+rows.push(await measure("example", exampleArtifact, exampleQ, codeReview));
 
-const liveQ = queryTexts(join(EVAL, "livemcpbench/queries.jsonl"), 50);
-rows.push(
-  await measure("livemcpbench (servers as families)", await jsonlArtifact(loadJsonlTools(join(EVAL, "livemcpbench/tools.jsonl")), "livemcpbench"), liveQ),
+// example + every livemcpbench server as a family: servers whose names collide with an example family,
+// or with a tool schema the build would refuse, are left out (as registry:import would be refused).
+const live = catalogFromJsonl(loadJsonlTools(join(EVAL, "livemcpbench/tools.jsonl")), { source: "livemcpbench" });
+const taken = new Set(exampleArtifact.families.map((f) => f.name));
+const invalid = new Set(live.tools.filter((t) => checkInputSchema(t.input_schema, []).some((f) => (f.severity ?? "error") === "error")).map((t) => t.family));
+const liveFamilies = live.families.filter((f) => !taken.has(f.name) && !invalid.has(f.name));
+const keep = new Set(liveFamilies.map((f) => f.name));
+const combined = await catalogArtifact(
+  [...exampleArtifact.families, ...liveFamilies],
+  [...exampleArtifact.tools, ...live.tools.filter((t) => keep.has(t.family))],
+  exampleArtifact.manifest.always_loaded,
 );
+const liveQ = queryTexts(join(EVAL, "livemcpbench/queries.jsonl"), QUERIES);
+rows.push(await measure("example + livemcpbench servers", combined, liveQ));
+rows.push(await measure("example + livemcpbench servers", combined, liveQ, codeReview));
 
-// seal-tools has no families: its tools are dealt into 1,000 families by index, deterministically.
-const seal = loadJsonlTools(join(EVAL, "seal-tools/tools.jsonl")).map((r, i) => ({ ...r, family: `fam${String(i % 1000).padStart(4, "0")}` }));
-const sealQ = queryTexts(join(EVAL, "seal-tools/queries.jsonl"), 50);
-rows.push(await measure("seal-tools (dealt into 1,000 families)", await jsonlArtifact(seal, "seal-tools"), sealQ));
+const sealRows = loadJsonlTools(join(EVAL, "seal-tools/tools.jsonl"));
+const sealQ = queryTexts(join(EVAL, "seal-tools/queries.jsonl"), QUERIES);
+/** A brief of 8 tools of a seal-tools catalog: the first tool of 8 families spread over it. */
+const sealBrief = (a: Artifact): Brief => {
+  const firsts = [...new Map(a.tools.map((t) => [t.family, t.name])).values()];
+  return { name: "eight-tools", tools: Array.from({ length: 8 }, (_, i) => firsts[Math.floor((i * firsts.length) / 8)] ?? a.tools[i]!.name) };
+};
+for (const [set, data] of [
+  ["seal-tools", sealRows],
+  ["seal-tools x2.5", scale(sealRows, 10_000)],
+  // The generated registry: seal-tools' tools dealt into 1,000 families by index, deterministically.
+  ["seal-tools dealt into 1,000 families", sealRows.map((r, i) => ({ ...r, family: `fam${String(i % 1000).padStart(4, "0")}` }))],
+] as const) {
+  const catalog = catalogFromJsonl(data as JsonlTool[], { source: "seal-tools" });
+  const artifact = await catalogArtifact(catalog.families, catalog.tools);
+  rows.push(await measure(set, artifact, sealQ));
+  rows.push(await measure(set, artifact, sealQ, sealBrief(artifact)));
+}
 
+const date = new Date().toISOString().slice(0, 10);
+const cpu = cpus()[0]?.model ?? "unknown";
 if (values.json) {
-  console.log(JSON.stringify({ date: new Date().toISOString().slice(0, 10), cpu: cpus()[0]?.model ?? "unknown", tokenizer: "o200k_base", rows }, null, 2));
+  console.log(JSON.stringify({ date, cpu, tokenizer: "o200k_base", approx: "bytes / 4", bounds: DEFAULT_SURFACE_BOUNDS, rows }, null, 2));
 } else {
-  console.log(`o200k_base tokens, ${new Date().toISOString().slice(0, 10)}, ${cpus()[0]?.model ?? "unknown"}`);
-  console.log("set | families/tools | brief | surface (reported, bytes/4) | find step | full catalog (bytes/4) | catalog ÷ (surface + find) | saving");
+  const n = (x: number | undefined) => (x === undefined ? "-" : x.toLocaleString("en"));
+  console.log(`o200k_base tokens (bytes / 4 in brackets), ${date}, ${cpu}`);
+  console.log(
+    "set | families / tools | brief | surface (reported) | find step mean / max | full catalog | ratio | saving o200k (bytes/4) | task: ours / catalog, saving",
+  );
   for (const r of rows) {
     console.log(
-      `${r.set} | ${r.families}/${r.tools} | ${r.brief ?? "-"} | ${r.surface_tokens} (${r.surface_reported ?? "-"}, ${r.surface_approx}) | ${r.find_tokens} | ${r.catalog_tokens} (${r.catalog_approx}) | ${r.ratio}x | ${r.saving_pct}%`,
+      [
+        r.set,
+        `${n(r.families)} / ${n(r.tools)}`,
+        r.brief ?? "-",
+        `${n(r.surface.tokens)} (${n(r.surface.reported)}; ${n(r.surface.approx)})`,
+        `${n(r.find.mean)} / ${n(r.find.max)}`,
+        `${n(r.catalog.tokens)} (${n(r.catalog.approx)})`,
+        `${r.ratio}x`,
+        `${r.saving_pct}% (${r.saving_pct_approx}%)`,
+        `${n(r.task.tokens)} / ${n(r.task.catalog_tokens)}, ${r.task.saving_pct}%${r.task.pinned_seen ? "" : " (pin not seen)"}`,
+      ].join(" | "),
     );
   }
 }

@@ -6,7 +6,7 @@ import { MAX_MODEL_NAME, canonicalName, modelNameOf } from "../../../registry/co
 import { encode, stripAgentPhrasing, toolFieldTexts, type FieldName, type SearchIndexData } from "../../../registry/contract/search-options.js";
 import type { MatchedWord } from "../../contract/find.js";
 import type { Artifact, GrantFilter } from "../ports.js";
-import { FIND_LIMITS, FIND_SCHEMA_TOP, schemaPolicy } from "../../contract/find.js";
+import { FIND_LIMITS, FIND_SCHEMA_TOKENS, FIND_SCHEMA_TOP, schemaPolicy } from "../../contract/find.js";
 import { shortDescription } from "../../../registry/contract/surface-entry.js";
 import { ToolbeltError } from "../errors.js";
 import { globMatcher } from "../../../registry/contract/globs.js";
@@ -250,8 +250,18 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
       }
       // Schemas once the scores are final: every result's, none, or (by default) the best few above the bar.
       if (policy !== "none") {
-        const withSchemas = (f: FoundTool, i: number) => policy === "all" || (i < FIND_SCHEMA_TOP && f.score >= DEFAULT_MIN_SCORE);
-        found = found.map((f, i) => (withSchemas(f, i) ? { ...f, ...shape(artifact.byName.get(f.name)!, true) } : f));
+        let spent = 0;
+        const withSchemas = (t: CatalogTool, score: number, i: number) => {
+          if (policy === "all") return true;
+          if (i >= FIND_SCHEMA_TOP || score < DEFAULT_MIN_SCORE) return false;
+          // The build's count of the tool's entry, or bytes / 4 (no tokenizer on the request path).
+          spent += t.tokens ?? Math.ceil(JSON.stringify(t.input_schema).length / 4);
+          return i === 0 || spent <= FIND_SCHEMA_TOKENS;
+        };
+        found = found.map((f, i) => {
+          const t = artifact.byName.get(f.name)!;
+          return withSchemas(t, f.score, i) ? { ...f, ...shape(t, true) } : f;
+        });
       }
       return {
         mode: "keyword",
