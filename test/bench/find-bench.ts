@@ -10,7 +10,7 @@ import { emitArtifact, writeArtifact } from "../../build/artifact.js";
 import { catalogFromJsonl, type JsonlTool } from "../../build/sources/jsonl.js";
 import { artifactFromFiles } from "../../lambdas/artifact.js";
 import { createFinder } from "../../lambdas/core/find/index.js";
-import { Fts5, loadJsonlTools, loadTools, readJsonl, sample, type EvalQuery } from "../eval/harness.js";
+import { Fts5, loadJsonlTools, loadTools, readJsonl, sample, scale, type EvalQuery } from "../eval/harness.js";
 import { formatColdStart, measureColdStart } from "./cold-start-bench.js";
 
 const USAGE = "usage: npm run bench -- [--json] [--queries N] [--cold-runs N]";
@@ -36,22 +36,6 @@ if (values.help) {
 }
 const EVAL = process.env.TOOLBELT_EVAL_DIR ?? join(import.meta.dirname, "../../../shared/eval");
 const MAX_Q = Number(values.queries);
-
-/** seal-tools scaled up: copies with renamed tools, another family and perturbed descriptions. */
-function scale(rows: JsonlTool[], target: number): JsonlTool[] {
-  const out = [...rows];
-  for (let copy = 1; out.length < target; copy++) {
-    for (const r of rows) {
-      if (out.length >= target) break;
-      const words = (r.description ?? "").split(" ");
-      // Perturb: rotate the words and drop one, so copies are near-duplicates, not exact ones.
-      const k = (copy + r.name.length) % Math.max(1, words.length);
-      const desc = [...words.slice(k), ...words.slice(0, k)].filter((_, i) => i !== copy % Math.max(1, words.length)).join(" ");
-      out.push({ ...r, name: `${r.name}V${copy}`, family: `${r.family ?? "x"} ${copy}`, description: desc });
-    }
-  }
-  return out;
-}
 
 const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 const round = (x: number) => Math.round(x * 10) / 10;

@@ -24,7 +24,7 @@ import { createSessions } from "../../lambdas/core/sessions.js";
 import { computeSurface, type Surface } from "../../lambdas/core/surface.js";
 import type { CatalogTool, FamilyInfo } from "../../registry/contract/artifact.js";
 import { globMatcher } from "../../registry/contract/globs.js";
-import { loadJsonlTools, readJsonl } from "../eval/harness.js";
+import { loadJsonlTools, readJsonl, scale } from "../eval/harness.js";
 import { MemorySessionStore } from "../helpers/memory-store.js";
 
 const USAGE = "usage: npm run bench:tokens -- [--json]";
@@ -172,21 +172,6 @@ const queryTexts = (file: string, n: number): string[] =>
 
 async function catalogArtifact(families: FamilyInfo[], tools: CatalogTool[], always_loaded: string[] = []): Promise<Artifact> {
   return artifactFromFiles(await emitArtifact({ families, tools, always_loaded }));
-}
-
-/** seal-tools scaled up as the find bench does: renamed copies, a family per copy, descriptions rotated. */
-function scale(rows: JsonlTool[], target: number): JsonlTool[] {
-  const out = [...rows];
-  for (let copy = 1; out.length < target; copy++) {
-    for (const r of rows) {
-      if (out.length >= target) break;
-      const words = (r.description ?? "").split(" ");
-      const k = (copy + r.name.length) % Math.max(1, words.length);
-      const desc = [...words.slice(k), ...words.slice(0, k)].filter((_, i) => i !== copy % Math.max(1, words.length)).join(" ");
-      out.push({ ...r, name: `${r.name}V${copy}`, family: `${r.family ?? "seal"} ${copy}`, description: desc });
-    }
-  }
-  return out;
 }
 
 const rows: Row[] = [];

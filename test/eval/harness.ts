@@ -357,3 +357,19 @@ export async function verdictSweep(loaded: Loaded, queries: EvalQuery[], minScor
   }
   return rows;
 }
+
+/** seal-tools scaled up: copies with renamed tools, another family and perturbed descriptions. */
+export function scale(rows: JsonlTool[], target: number): JsonlTool[] {
+  const out = [...rows];
+  for (let copy = 1; out.length < target; copy++) {
+    for (const r of rows) {
+      if (out.length >= target) break;
+      const words = (r.description ?? "").split(" ");
+      // Perturb: rotate the words and drop one, so copies are near-duplicates, not exact ones.
+      const k = (copy + r.name.length) % Math.max(1, words.length);
+      const desc = [...words.slice(k), ...words.slice(0, k)].filter((_, i) => i !== copy % Math.max(1, words.length)).join(" ");
+      out.push({ ...r, name: `${r.name}V${copy}`, family: `${r.family ?? "x"} ${copy}`, description: desc });
+    }
+  }
+  return out;
+}

@@ -6,7 +6,7 @@
 // and a `fallback_reason`, within the decider's timeout.
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
 import { DECIDER_ROLE } from "../../../registry/contract/model-roles.js";
-import { FIND_LIMITS } from "../../contract/find.js";
+import { FIND_LIMITS, FIND_SCHEMA_TOP, schemaPolicy } from "../../contract/find.js";
 import { ToolbeltError } from "../errors.js";
 import type { ChatMessage, GrantFilter, ModelPort, Models } from "../ports.js";
 import type { FindRequest, FindResult, Finder, FoundTool } from "./types.js";
@@ -140,12 +140,15 @@ export function withDecisions(keyword: Finder, source: CandidateSource, options:
         remember(key, decision);
       }
       const found = decision && !decision.noneWins ? decision.ranked.filter((r) => r.p > 0 && r.p >= bar).sort((a, b) => b.p - a.p) : [];
-      const schemas = req.schemas ?? true;
+      // The same schema policy as keyword ranking: by default the best few carry schemas.
+      const policy = schemaPolicy(req.schemas);
       return {
         ...keywordResult,
         mode: "decision",
         verdict: found.length ? "match" : "none",
-        tools: found.slice(0, limit).map((r) => source.entry(r.tool, schemas, Math.round(r.p * 1e4) / 1e4)),
+        tools: found
+          .slice(0, limit)
+          .map((r, i) => source.entry(r.tool, policy === "all" || (policy === "top" && i < FIND_SCHEMA_TOP), Math.round(r.p * 1e4) / 1e4)),
         decision: {
           role,
           model: decision?.model ?? port.model,
