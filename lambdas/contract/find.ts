@@ -28,23 +28,17 @@ export const FindInput = z.strictObject({
     z._default(z.literal(["top", "all", "none", true, false]), "top"),
     `Schemas for the top ${FIND_SCHEMA_TOP} results (default), all (with the always-loaded tools) or none; true/false: all/none. Search an exact name for its schema.`,
   ),
-  explain: described(
-    z.optional(z.boolean()),
-    "Say for each tool which words of the query matched and in which of its fields (name, description, parameters, family, tags, aliases, examples), and through which word when an expansion bridged them.",
-  ),
+  explain: described(z.optional(z.boolean()), "Per tool, the query words that matched and the field each matched in."),
   mode: described(
     z.optional(z.enum(["keyword", "decision", "auto"])),
-    "keyword: rank by words; decision: a model chooses among the tools (keyword ranking when it fails, with fallback_reason); auto (default): decision when the gateway has a decider model.",
+    "keyword; decision (a model chooses, keyword on failure); auto (default): decision if a decider is configured.",
   ),
-  min_probability: described(
-    z.optional(z.number().check(z.minimum(0), z.maximum(1))),
-    "Decision mode: leave out tools the model gives less probability than this (default 0.1); min_score applies to keyword ranking.",
-  ),
+  min_probability: described(z.optional(z.number().check(z.minimum(0), z.maximum(1))), "Decision mode: lowest probability kept (default 0.1)."),
   chunk_size: described(
     z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(FIND_LIMITS.maxChunkSize))),
-    "Decision mode: most tools per choice question (default 250); more candidates are asked in chunks and a final round.",
+    "Decision mode: most tools per question (default 250).",
   ),
-  model: described(z.optional(z.string().check(z.minLength(1), z.maxLength(64))), "Decision mode: the model role that chooses (default decider)."),
+  model: described(z.optional(z.string().check(z.minLength(1), z.maxLength(64))), "Decision mode: model role (default decider)."),
 });
 /** What find takes: fields with defaults may be left out. */
 export type FindRequest = z.input<typeof FindInput>;
