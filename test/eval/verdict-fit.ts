@@ -6,7 +6,7 @@
 // Prints the fitted weights (to paste into VERDICT_MODEL) and the trade-off before/after.
 import { parseArgs } from "node:util";
 import { createFinder } from "../../lambdas/core/find/index.js";
-import { Verdict, VERDICT_MODEL, type VerdictFeatures, type VerdictModel } from "../../lambdas/core/find/verdict.js";
+import { Verdict, VERDICT_MODEL, verdictMargin, type VerdictFeatures, type VerdictModel } from "../../lambdas/core/find/verdict.js";
 import type { SearchIndexData } from "../../registry/contract/search-options.js";
 import { goldGroups, loadJsonlTools, loadTools, readJsonl, sample, type EvalQuery, type Loaded } from "./harness.js";
 import { loadSet, readSuite } from "./suite.js";
@@ -131,19 +131,8 @@ const model = (w: number[], bias: number): VerdictModel => ({
   fresh: w[8]!,
   bias,
 });
-const margin = (m: VerdictModel, f: VerdictFeatures) =>
-  m.logScore * Math.log(Math.max(1e-6, f.score)) +
-  m.coverage * f.coverage +
-  m.known * f.known +
-  m.logTerms * Math.log1p(f.terms) +
-  m.question * f.question +
-  m.narrative * f.narrative +
-  m.language * f.language +
-  m.selfContained * f.selfContained +
-  m.fresh * f.fresh +
-  m.bias;
 // The finder's decision at the default min_score: the top score ≥ m and the margin ≥ 0 (the factor is capped at 1).
-const none = (m: VerdictModel | null, f: VerdictFeatures, minScore = MIN) => f.score < minScore || (m !== null && margin(m, f) < 0);
+const none = (m: VerdictModel | null, f: VerdictFeatures, minScore = MIN) => f.score < minScore || (m !== null && verdictMargin(m, f) < 0);
 const rate = (rs: Row[], m: VerdictModel | null, minScore = MIN) => (rs.length ? (100 * rs.filter((r) => none(m, r.f, minScore)).length) / rs.length : NaN);
 const SETS = [
   "meta-none-dev",
@@ -195,7 +184,7 @@ function withBias(w: number[]): VerdictModel {
   const allowed = Math.floor((target / 100) * sd.length) - capped;
   const margins = sd
     .filter((r) => r.f.score >= MIN)
-    .map((r) => margin(model(w, 0), r.f))
+    .map((r) => verdictMargin(model(w, 0), r.f))
     .sort((a, b) => a - b);
   // none ⇔ margin + bias < 0: the `allowed` lowest margins fall under.
   const t = allowed < 0 ? -Infinity : allowed >= margins.length ? Infinity : margins[allowed]!;

@@ -69,6 +69,22 @@ const LANGUAGE =
 // paragraph", after a label and a colon, or on its own lines.
 const SELF_CONTAINED = /\bfollowing\b|\bgiven\b|\b(?:this|the)\s+(?:passage|text|sentence|sentences|paragraph|article|excerpt|statement|claim)\b|:\s+\S|\n/i;
 
+/** A model's margin for a query's features: > 0 means a tool fits (at the default min_score). The fit script scores candidate models with it too. */
+export function verdictMargin(m: VerdictModel, f: VerdictFeatures): number {
+  return (
+    m.logScore * Math.log(Math.max(1e-6, f.score)) +
+    m.coverage * f.coverage +
+    m.known * f.known +
+    m.logTerms * Math.log1p(f.terms) +
+    m.question * f.question +
+    m.narrative * f.narrative +
+    m.language * f.language +
+    m.selfContained * f.selfContained +
+    m.fresh * f.fresh +
+    m.bias
+  );
+}
+
 export class Verdict {
   private readonly idfMax: number;
   private readonly N: number;
@@ -144,19 +160,7 @@ export class Verdict {
 
   /** The model's margin: > 0 means a tool fits (at the default min_score). */
   margin(f: VerdictFeatures): number {
-    const m = this.model;
-    return (
-      m.logScore * Math.log(Math.max(1e-6, f.score)) +
-      m.coverage * f.coverage +
-      m.known * f.known +
-      m.logTerms * Math.log1p(f.terms) +
-      m.question * f.question +
-      m.narrative * f.narrative +
-      m.language * f.language +
-      m.selfContained * f.selfContained +
-      m.fresh * f.fresh +
-      m.bias
-    );
+    return verdictMargin(this.model, f);
   }
 
   /**
