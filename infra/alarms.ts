@@ -96,32 +96,20 @@ export function gatewayMetricAlarms(scope: Construct, options: MetricAlarmOption
   const none = options.findNonePercent ?? 50;
   const evictions = options.pinEvictionsPerHour ?? 200;
   const alarms = [
-    new cloudwatch.Alarm(scope, "CallFaultRate", {
-      alarmDescription: `More than ${faults}% of Toolbelt calls ended 5xx (upstream errors and timeouts, gateway faults) for 10 of 15 minutes; the CallErrors metric by Code says which`,
-      metric: new cloudwatch.MathExpression({
-        expression: "IF(calls >= 10, 100 * FILL(faults, 0) / calls, 0)",
-        usingMetrics: { calls: metric("Calls", fiveMinutes), faults: metric("CallFaults", fiveMinutes) },
-        period: fiveMinutes,
-        label: "calls ending 5xx (%)",
-      }),
-      threshold: faults,
-      evaluationPeriods: 3,
+    rateAlarm(scope, "CallFaultRate", {
+      description: `More than ${faults}% of Toolbelt calls ended 5xx (upstream errors and timeouts, gateway faults) for 10 of 15 minutes; the CallErrors metric by Code says which`,
+      of: { name: "calls", metric: metric("Calls", fiveMinutes), atLeast: 10 },
+      part: { name: "faults", metric: metric("CallFaults", fiveMinutes) },
+      label: "calls ending 5xx (%)",
+      percent: faults,
       datapointsToAlarm: 2,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     }),
-    new cloudwatch.Alarm(scope, "FindNoneRate", {
-      alarmDescription: `More than ${none}% of Toolbelt finds found no tool for 45 minutes: agents ask for what the catalog lacks (GET /v1/admin/misses), or find got worse`,
-      metric: new cloudwatch.MathExpression({
-        expression: "IF(finds >= 20, 100 * FILL(none, 0) / finds, 0)",
-        usingMetrics: { finds: metric("Finds", fifteenMinutes), none: metric("FindNone", fifteenMinutes) },
-        period: fifteenMinutes,
-        label: "finds with verdict none (%)",
-      }),
-      threshold: none,
-      evaluationPeriods: 3,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    rateAlarm(scope, "FindNoneRate", {
+      description: `More than ${none}% of Toolbelt finds found no tool for 45 minutes: agents ask for what the catalog lacks (GET /v1/admin/misses), or find got worse`,
+      of: { name: "finds", metric: metric("Finds", fifteenMinutes), atLeast: 20 },
+      part: { name: "none", metric: metric("FindNone", fifteenMinutes) },
+      label: "finds with verdict none (%)",
+      percent: none,
     }),
     new cloudwatch.Alarm(scope, "PinEvictions", {
       alarmDescription: `Toolbelt pin-on-use evicted more than ${evictions} pins in an hour: belts are too small for how agents work (raise TOOLBELT_PIN_BUDGET_BYTES)`,
@@ -134,4 +122,35 @@ export function gatewayMetricAlarms(scope: Construct, options: MetricAlarmOption
   ];
   if (action) for (const a of alarms) a.addAlarmAction(action);
   return alarms;
+}
+
+type RateAlarmSpec = {
+  description: string;
+  /** The count the rate is taken of; below `atLeast` in a period the rate reads 0 (no trend in a quiet period). */
+  of: { name: string; metric: cloudwatch.Metric; atLeast: number };
+  /** The part of it that counts against the rate; a period without it is 0. */
+  part: { name: string; metric: cloudwatch.Metric };
+  label: string;
+  percent: number;
+  /** Breaching periods of the three evaluated that raise the alarm. Default 3. */
+  datapointsToAlarm?: number;
+};
+
+/** An alarm on `100 * part / of` over three periods of the metrics' own length. */
+function rateAlarm(scope: Construct, id: string, spec: RateAlarmSpec): cloudwatch.Alarm {
+  const { of, part } = spec;
+  return new cloudwatch.Alarm(scope, id, {
+    alarmDescription: spec.description,
+    metric: new cloudwatch.MathExpression({
+      expression: `IF(${of.name} >= ${of.atLeast}, 100 * FILL(${part.name}, 0) / ${of.name}, 0)`,
+      usingMetrics: { [of.name]: of.metric, [part.name]: part.metric },
+      period: of.metric.period,
+      label: spec.label,
+    }),
+    threshold: spec.percent,
+    evaluationPeriods: 3,
+    ...(spec.datapointsToAlarm ? { datapointsToAlarm: spec.datapointsToAlarm } : {}),
+    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+  });
 }

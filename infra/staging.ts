@@ -21,7 +21,31 @@ export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..
 export type StagingProps = { artifactDir?: string; registryDir?: string; policy: string | PolicyFile; briefs?: string | unknown[] };
 
 /** Where the staged files are; the bundling hooks copy them into every bundle. */
-export type Staged = { artifactDir: string; policyFile: string; briefsFile?: string };
+export type Staged = { dir: string; artifactDir: string; policyFile: string; briefsFile?: string };
+
+/**
+ * Runs one of the project's TypeScript entry files (relative to the project root) in a child process
+ * with tsx; `what` names it in the error, which carries the child's output.
+ */
+function runScript(file: string, args: string[], what: string): void {
+  try {
+    execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, file), ...args], {
+      cwd: PROJECT_ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+      encoding: "utf8",
+    });
+  } catch (err) {
+    const { stdout = "", stderr = "" } = err as { stdout?: string; stderr?: string };
+    throw new Error(`${what}:\n${`${stdout}${stderr}`.trim()}`);
+  }
+}
+
+/** A copy of the staged artifact without `families` (optional ones whose settings are unset). */
+export function leaveOut(staged: Staged, families: readonly string[]): Staged {
+  const artifactDir = join(staged.dir, "artifact-deployed");
+  runScript("infra/leave-out.ts", [staged.artifactDir, artifactDir, ...families], `leaving out ${families.join(", ")} failed`);
+  return { ...staged, artifactDir };
+}
 
 /**
  * Puts the artifact (built from the registry when one is given), the policy and the briefs where
@@ -37,16 +61,7 @@ export function stageDeploymentFiles(scope: Construct, props: StagingProps): Sta
   } else if (props.registryDir) {
     artifactDir = join(dir, BUNDLED_ARTIFACT_DIR);
     // The same build as `npm run build:artifact`; an invalid registry fails the synth with its report.
-    try {
-      execFileSync(
-        process.execPath,
-        ["--import", "tsx", join(PROJECT_ROOT, "build/cli.ts"), "build", "--registry", resolve(props.registryDir), "--out", artifactDir],
-        { cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" },
-      );
-    } catch (err) {
-      const { stdout = "", stderr = "" } = err as { stdout?: string; stderr?: string };
-      throw new Error(`the registry in ${props.registryDir} does not build:\n${`${stdout}${stderr}`.trim()}`);
-    }
+    runScript("build/cli.ts", ["build", "--registry", resolve(props.registryDir), "--out", artifactDir], `the registry in ${props.registryDir} does not build`);
   } else {
     throw new Error("ToolbeltGateway needs `artifactDir` (a prebuilt artifact) or `registryDir` (built at synth)");
   }
@@ -65,7 +80,7 @@ export function stageDeploymentFiles(scope: Construct, props: StagingProps): Sta
     briefsFile = join(dir, BUNDLED_BRIEFS_FILE);
     writeFileSync(briefsFile, JSON.stringify(readBriefs(props.briefs)));
   }
-  return { artifactDir, policyFile, ...(briefsFile ? { briefsFile } : {}) };
+  return { dir, artifactDir, policyFile, ...(briefsFile ? { briefsFile } : {}) };
 }
 
 /** Briefs from a folder of brief files, one JSON/YAML file holding a list, or the list, through the Lambdas' reader. */

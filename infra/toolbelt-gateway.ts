@@ -6,6 +6,7 @@ import { Annotations, CfnOutput, Duration, RemovalPolicy, Stack, Validations } f
 import { AccessLogFormat } from "aws-cdk-lib/aws-apigateway";
 import * as apigw from "aws-cdk-lib/aws-apigatewayv2";
 import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
+import type * as acm from "aws-cdk-lib/aws-certificatemanager";
 import type * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
 import * as cwActions from "aws-cdk-lib/aws-cloudwatch-actions";
 import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
@@ -14,9 +15,12 @@ import type * as kms from "aws-cdk-lib/aws-kms";
 import * as lambda from "aws-cdk-lib/aws-lambda";
 import { NodejsFunction, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
 import * as logs from "aws-cdk-lib/aws-logs";
+import * as route53 from "aws-cdk-lib/aws-route53";
+import * as route53Targets from "aws-cdk-lib/aws-route53-targets";
 import type * as sns from "aws-cdk-lib/aws-sns";
 import { Construct } from "constructs";
 import { ARTIFACT_FILES, type Catalog, type Manifest } from "../registry/contract/artifact.js";
+import { isCallable } from "../registry/contract/callable.js";
 import type { PolicyFile } from "../registry/contract/policy.js";
 import { MCP_CORS } from "../lambdas/mcp/cors.js";
 import { SECRETS_ENV } from "../lambdas/secrets.js";
@@ -34,7 +38,7 @@ import {
   copyIntoBundleCommands,
 } from "./bundling.js";
 import { ENDPOINT_GROUPS, HTTP_API_INTEGRATION_LIMIT_SECS, type EndpointGroupName, type EndpointGroupSpec } from "./endpoint-groups.js";
-import { PROJECT_ROOT, stageDeploymentFiles, type Staged } from "./staging.js";
+import { leaveOut, PROJECT_ROOT, stageDeploymentFiles, type Staged } from "./staging.js";
 
 /** The project root: handler entries, the lock file and build/cli.ts are resolved from here. */
 export { PROJECT_ROOT };
@@ -70,6 +74,22 @@ export type EndpointGroupOverrides = {
   timeoutSecs?: number;
   /** Caps concurrent invocations (and so DynamoDB and upstream load); unreserved by default. */
   reservedConcurrency?: number;
+  /**
+   * Environments kept initialised (no cold start for that many concurrent requests). The function
+   * gets a version and an alias `live` holding the provisioned concurrency; the routes invoke the alias.
+   * None by default: provisioned concurrency is billed whether used or not.
+   */
+  provisionedConcurrency?: number;
+};
+
+/** A custom domain for the API. */
+export type GatewayDomain = {
+  /** e.g. "tools.example.com". */
+  readonly name: string;
+  /** An ACM certificate for that name, in the stack's region (a regional API Gateway domain). */
+  readonly certificate: acm.ICertificate;
+  /** When given, alias A and AAAA records for `name` in this zone point at the API. */
+  readonly hostedZone?: route53.IHostedZone;
 };
 
 export interface ToolbeltGatewayProps {
@@ -92,6 +112,27 @@ export interface ToolbeltGatewayProps {
   readonly briefs?: string | unknown[];
   /** Always-loaded names or globs; replaces the registry's list. */
   readonly alwaysLoaded?: string[];
+  /**
+   * An existing table instead of one created here (no table is created then). It must have string keys
+   * `pk` (partition) and `sk` (sort) and TTL on `expires_at`; each function is granted exactly the actions
+   * its stores issue on it, and encrypt/decrypt on its key when it has a customer-managed one.
+   * `deletionProtection` and `removalPolicy` do not apply to it.
+   */
+  readonly table?: dynamodb.ITable;
+  /** Serve the API on a custom domain (the `$default` stage is mapped to it); `url` is then `https://NAME/`. */
+  readonly domain?: GatewayDomain;
+  /**
+   * X-Ray active tracing on every function (invocations, cold starts and their duration). The HTTP API
+   * itself cannot be traced: X-Ray supports REST APIs only, and an HTTP API stage has no tracing setting.
+   * Off by default. The roles then get `xray:PutTraceSegments` and `xray:PutTelemetryRecords`, which
+   * take no resource (`*`): the one wildcard resource of the construct, acknowledged for cdk-nag.
+   */
+  readonly tracing?: boolean;
+  /**
+   * The functions' processor. Default ARM_64 (Graviton: about 20% cheaper per GB-second). The bundles are
+   * plain JavaScript with no native module, so X86_64 runs the same code.
+   */
+  readonly architecture?: lambda.Architecture;
   /** Idle session lifetime in seconds (the TTL written to `expires_at`). */
   readonly sessionTtlSecs?: number;
   /** Upstream secrets: environment variable name (as tools reference it, `${NAME}`) → where it lives. */
@@ -158,6 +199,8 @@ export interface ToolbeltGatewayProps {
 
 export type EndpointGroup = {
   readonly fn: NodejsFunction;
+  /** The alias `live` the routes invoke, when the group has provisioned concurrency. */
+  readonly alias?: lambda.Alias;
   readonly role: iam.Role;
   readonly logGroup: logs.LogGroup;
   readonly alarms: cloudwatch.Alarm[];
@@ -169,14 +212,17 @@ const RESERVED_ENV = /^(AWS_|LAMBDA_|TOOLBELT_|_)/;
 const pascal = (s: string) => s.replace(/(^|[-_])(\w)/g, (_m, _sep, c: string) => c.toUpperCase());
 
 export class ToolbeltGateway extends Construct {
-  readonly table: dynamodb.Table;
+  /** The table created here, or the one passed in `table`. */
+  readonly table: dynamodb.ITable;
   readonly api: apigw.HttpApi;
   readonly stage: apigw.HttpStage;
   readonly groups = new Map<string, EndpointGroup>();
   /** The artifact's manifest, read at synth. */
   readonly manifest: Manifest;
-  /** The API's base URL (the $default stage). */
+  /** The API's base URL: `https://DOMAIN/` with a custom domain, else the $default stage's URL. */
   readonly url: string;
+  /** The custom domain, when `domain` is given. */
+  readonly domainName?: apigw.DomainName;
 
   private readonly props: ToolbeltGatewayProps;
   private readonly staged: Staged;
@@ -194,23 +240,28 @@ export class ToolbeltGateway extends Construct {
     if (props.alarmTopic) this.alarmAction = new cwActions.SnsAction(props.alarmTopic);
     this.metricsNamespace = props.metricsNamespace ?? METRICS_NAMESPACE;
 
-    this.staged = stageDeploymentFiles(this, props);
-    const read = (f: string) => JSON.parse(readFileSync(join(this.staged.artifactDir, f), "utf8")) as unknown;
+    let staged = stageDeploymentFiles(this, props);
+    const read = (f: string) => JSON.parse(readFileSync(join(staged.artifactDir, f), "utf8")) as unknown;
+    const provided = new Set([...Object.keys(props.environment ?? {}), ...Object.keys(props.secrets ?? {})]);
+    const leftOut = checkUpstreamSettings(this, (read(ARTIFACT_FILES.catalog) as Catalog).families, provided);
+    if (leftOut.length > 0) staged = leaveOut(staged, leftOut);
+    this.staged = staged;
     this.manifest = read(ARTIFACT_FILES.manifest) as Manifest;
     this.catalog = read(ARTIFACT_FILES.catalog) as Catalog;
-    checkUpstreamSettings(this, this.catalog.families, new Set([...Object.keys(props.environment ?? {}), ...Object.keys(props.secrets ?? {})]));
 
     // One table for sessions, pins and misses (pk/sk), billed per request: traffic is bursty
     // agent work, and idle deployments then cost nothing.
-    this.table = new dynamodb.Table(this, "Table", {
-      partitionKey: { name: "pk", type: dynamodb.AttributeType.STRING },
-      sortKey: { name: "sk", type: dynamodb.AttributeType.STRING },
-      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
-      timeToLiveAttribute: "expires_at",
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      deletionProtection: props.deletionProtection ?? true,
-      removalPolicy,
-    });
+    this.table =
+      props.table ??
+      new dynamodb.Table(this, "Table", {
+        partitionKey: { name: "pk", type: dynamodb.AttributeType.STRING },
+        sortKey: { name: "sk", type: dynamodb.AttributeType.STRING },
+        billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+        timeToLiveAttribute: "expires_at",
+        pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+        deletionProtection: props.deletionProtection ?? true,
+        removalPolicy,
+      });
 
     const accessLogs = new logs.LogGroup(this, "ApiAccessLogs", {
       retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
@@ -229,6 +280,15 @@ export class ToolbeltGateway extends Construct {
         maxAge: Duration.seconds(MCP_CORS.maxAgeSecs),
       },
     });
+    if (props.domain) {
+      // Regional, so the certificate lives in the stack's region; TLS 1.2 at least.
+      this.domainName = new apigw.DomainName(this, "Domain", {
+        domainName: props.domain.name,
+        certificate: props.domain.certificate,
+        endpointType: apigw.EndpointType.REGIONAL,
+        securityPolicy: apigw.SecurityPolicy.TLS_1_2,
+      });
+    }
     this.stage = new apigw.HttpStage(this, "DefaultStage", {
       httpApi: this.api,
       stageName: "$default",
@@ -252,7 +312,16 @@ export class ToolbeltGateway extends Construct {
         ),
       },
     });
-    this.url = this.stage.url;
+    if (this.domainName) new apigw.ApiMapping(this, "DomainMapping", { api: this.api, domainName: this.domainName, stage: this.stage });
+    this.url = props.domain ? `https://${props.domain.name}/` : this.stage.url;
+    if (props.domain?.hostedZone && this.domainName) {
+      const target = route53.RecordTarget.fromAlias(
+        new route53Targets.ApiGatewayv2DomainProperties(this.domainName.regionalDomainName, this.domainName.regionalHostedZoneId),
+      );
+      const zone = props.domain.hostedZone;
+      new route53.ARecord(this, "DomainRecord", { zone, recordName: props.domain.name, target });
+      new route53.AaaaRecord(this, "DomainRecordIpv6", { zone, recordName: props.domain.name, target });
+    }
 
     for (const [name, spec] of Object.entries(ENDPOINT_GROUPS)) this.addEndpointGroup(name, spec);
     serverErrorRateAlarm(this, this.api, props.serverErrorRatePercent ?? 5, this.alarmAction);
@@ -301,6 +370,16 @@ export class ToolbeltGateway extends Construct {
       }),
     );
     role.addToPolicy(new iam.PolicyStatement({ actions: [...spec.tableActions], resources: [this.table.tableArn] }));
+    // A table brought in `table` may be encrypted with a customer-managed key: the actions CDK's table
+    // grants use for reads and writes, on exactly that key.
+    if (this.table.encryptionKey) {
+      role.addToPolicy(
+        new iam.PolicyStatement({
+          actions: ["kms:Decrypt", "kms:Encrypt", "kms:ReEncrypt*", "kms:GenerateDataKey*"],
+          resources: [this.table.encryptionKey.keyArn],
+        }),
+      );
+    }
 
     const environment: Record<string, string> = {
       ...props.environment,
@@ -328,6 +407,10 @@ export class ToolbeltGateway extends Construct {
     }
 
     const timeoutSecs = overrides.timeoutSecs ?? this.timeoutFor(name, spec);
+    const { provisionedConcurrency, reservedConcurrency } = overrides;
+    if (provisionedConcurrency !== undefined && reservedConcurrency !== undefined && provisionedConcurrency > reservedConcurrency) {
+      throw new Error(`groups.${name}: provisionedConcurrency (${provisionedConcurrency}) cannot exceed reservedConcurrency (${reservedConcurrency})`);
+    }
     const staged = this.staged;
     const fn = new NodejsFunction(this, `${Name}Function`, {
       description: spec.description,
@@ -337,7 +420,8 @@ export class ToolbeltGateway extends Construct {
       depsLockFilePath: join(PROJECT_ROOT, "package-lock.json"),
       runtime: props.runtime ?? lambda.Runtime.NODEJS_20_X,
       // Graviton: about 20% cheaper per GB-second and as fast for this JSON- and string-bound work.
-      architecture: lambda.Architecture.ARM_64,
+      architecture: props.architecture ?? lambda.Architecture.ARM_64,
+      ...(props.tracing ? { tracing: lambda.Tracing.ACTIVE } : {}),
       memorySize: overrides.memoryMb ?? spec.memoryMb,
       timeout: Duration.seconds(timeoutSecs),
       ...(overrides.reservedConcurrency !== undefined ? { reservedConcurrentExecutions: overrides.reservedConcurrency } : {}),
@@ -363,7 +447,12 @@ export class ToolbeltGateway extends Construct {
       },
     });
 
-    const integration = new HttpLambdaIntegration(`${Name}Integration`, fn);
+    // Provisioned concurrency lives on an alias of a published version; the routes invoke the alias.
+    const alias =
+      provisionedConcurrency !== undefined
+        ? new lambda.Alias(this, `${Name}Live`, { aliasName: "live", version: fn.currentVersion, provisionedConcurrentExecutions: provisionedConcurrency })
+        : undefined;
+    const integration = new HttpLambdaIntegration(`${Name}Integration`, alias ?? fn);
     const routes = spec.routes.flatMap((r) =>
       this.api.addRoutes({
         path: r.path,
@@ -384,7 +473,14 @@ export class ToolbeltGateway extends Construct {
       reason: "Node 20 is the runtime the project is built and tested on (TypeScript on Node 20); the bundle targets it.",
     });
 
-    const group: EndpointGroup = { fn, role, logGroup, alarms, routes };
+    if (props.tracing) {
+      Validations.of(role).acknowledge({
+        id: "AwsSolutions-IAM5[Resource::*]",
+        reason: "X-Ray's PutTraceSegments and PutTelemetryRecords take no resource-level permission: Resource * is the only form (the `tracing` prop).",
+      });
+    }
+
+    const group: EndpointGroup = { fn, role, logGroup, alarms, routes, ...(alias ? { alias } : {}) };
     this.groups.set(name, group);
     return group;
   }
@@ -419,8 +515,9 @@ export class ToolbeltGateway extends Construct {
     if (!spec.dispatchesTools) return spec.timeoutSecs;
     const limit = HTTP_API_INTEGRATION_LIMIT_SECS - 1;
     const marginSecs = 3;
-    // exec tools answer 501 at once when exec is off, so their timeouts do not count then.
-    const dispatched = this.catalog.tools.filter((t) => this.props.allowExec || t.backend.kind !== "exec");
+    // Tools the gateway cannot run (imported catalog entries without a backend) answer 501 at once, and
+    // so do exec tools when exec is off: their timeouts do not count.
+    const dispatched = this.catalog.tools.filter((t) => isCallable(t) && (this.props.allowExec || t.backend.kind !== "exec"));
     const slowest = Math.max(0, ...dispatched.map((t) => t.timeout_ms));
     const wanted = Math.ceil(slowest / 1000) + marginSecs;
     const tooSlow = dispatched.filter((t) => t.timeout_ms / 1000 + marginSecs > limit).map((t) => t.name);

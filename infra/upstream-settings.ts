@@ -1,7 +1,7 @@
 // Declared upstream settings reach a deployment or the synth fails: every `${NAME}` a family declares
 // (registry `variables`, carried in the artifact's families) must come from the construct's
 // `environment` or `secrets`. A required family without one would answer 503 on its first call;
-// an optional one is deployed with a warning (its tools answer 503 naming the variable until it is set).
+// an optional one is left out of the deployment with a warning, as the build skips an optional family that fails to load.
 import { Annotations } from "aws-cdk-lib";
 import type { Construct } from "constructs";
 import type { FamilyInfo } from "../registry/contract/artifact.js";
@@ -21,7 +21,11 @@ export function unsetSettings(families: readonly FamilyInfo[], provided: Readonl
 
 const how = (m: { name: string; secret: boolean }) => `${m.name} (${m.secret ? "a secret: pass it in `secrets`" : "pass it in `environment`"})`;
 
-export function checkUpstreamSettings(scope: Construct, families: readonly FamilyInfo[], provided: ReadonlySet<string>): void {
+/**
+ * Fails naming each required family's unset variables; warns for each optional family with unset
+ * ones and returns their names, for the caller to leave those families out of the deployment.
+ */
+export function checkUpstreamSettings(scope: Construct, families: readonly FamilyInfo[], provided: ReadonlySet<string>): string[] {
   const unset = unsetSettings(families, provided);
   const required = unset.filter((u) => u.required);
   if (required.length > 0) {
@@ -34,7 +38,8 @@ export function checkUpstreamSettings(scope: Construct, families: readonly Famil
   for (const u of unset) {
     Annotations.of(scope).addWarningV2(
       `toolbelt:unset-settings:${u.family}`,
-      `optional family \`${u.family}\` lacks ${u.missing.map(how).join(", ")}: its tools answer 503 until it is set`,
+      `optional family \`${u.family}\` lacks ${u.missing.map(how).join(", ")}: left out of this deployment (its tools are neither found nor called) until it is set`,
     );
   }
+  return unset.map((u) => u.family);
 }

@@ -2,7 +2,10 @@
 // every acknowledgment carries its reason.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { App, Stack, Validations } from "aws-cdk-lib";
+import * as acm from "aws-cdk-lib/aws-certificatemanager";
 import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
+import * as lambda from "aws-cdk-lib/aws-lambda";
+import * as route53 from "aws-cdk-lib/aws-route53";
 import { HttpJwtAuthorizer } from "aws-cdk-lib/aws-apigatewayv2-authorizers";
 import { AwsSolutionsChecks } from "cdk-nag";
 import type { IConstruct } from "constructs";
@@ -52,6 +55,26 @@ describe("cdk-nag AwsSolutions", () => {
     const acks = acknowledgments(stack);
     expect([...new Set(acks.map((a) => a.id))].sort()).toEqual(["AwsSolutions-APIG4", "AwsSolutions-L1", "CloudFormation-Validate::W2531"]);
     for (const a of acks) expect(a.reason.length, `${a.id} at ${a.path}`).toBeGreaterThan(40);
+  });
+
+  it("finds nothing unacknowledged with every AWS option on (domain, own table, provisioned concurrency, tracing, x86_64)", () => {
+    const imports = new Stack(new App(), "Imports");
+    const { app, stack } = synthStack({
+      artifactDir: fixture.artifactDir,
+      domain: {
+        name: "tools.example.com",
+        certificate: acm.Certificate.fromCertificateArn(imports, "Cert", "arn:aws:acm:eu-west-1:123456789012:certificate/abc"),
+        hostedZone: route53.HostedZone.fromHostedZoneAttributes(imports, "Zone", { hostedZoneId: "Z0123456789", zoneName: "example.com" }),
+      },
+      table: dynamodb.Table.fromTableArn(imports, "Table", "arn:aws:dynamodb:eu-west-1:123456789012:table/agents"),
+      groups: { api: { provisionedConcurrency: 1 } },
+      tracing: true,
+      architecture: lambda.Architecture.X86_64,
+    });
+    const report = new AwsSolutionsChecks(app, { verbose: true }).validateScope(stack);
+    expect(report.violations).toEqual([]);
+    // Tracing adds exactly one acknowledgment per role: X-Ray's two actions take no resource.
+    expect(acknowledgments(stack).filter((a) => a.id === "AwsSolutions-IAM5[Resource::*]")).toHaveLength(3);
   });
 
   it("needs no route acknowledgment when an API Gateway authorizer guards the routes", () => {

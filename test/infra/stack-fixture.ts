@@ -22,10 +22,19 @@ export const TEST_POLICY: PolicyFile = {
 
 export type Fixture = { artifactDir: string; cleanup(): Promise<void> };
 
+/** The default test tools as a deployment has them: each one callable (an http backend), as registry tools are. */
+export function callableTestTools(): CatalogTool[] {
+  return defaultTestTools().map((t) => ({
+    ...t,
+    kind: "http",
+    backend: { kind: "http", method: "POST", url: `https://tools.example.com/${t.name}`, output: "json" },
+  }));
+}
+
 /** A temp artifact; `timeoutMs` sets every tool's timeout (the call group's timeout follows it). */
 export async function makeArtifact(opts: { timeoutMs?: number; tools?: CatalogTool[] } = {}): Promise<Fixture> {
   const dir = await mkdtemp(join(tmpdir(), "toolbelt-infra-"));
-  const tools = (opts.tools ?? defaultTestTools()).map((t) => ({ ...t, timeout_ms: opts.timeoutMs ?? t.timeout_ms }));
+  const tools = (opts.tools ?? callableTestTools()).map((t) => ({ ...t, timeout_ms: opts.timeoutMs ?? t.timeout_ms }));
   await buildTestArtifact(dir, testArtifactInput(tools));
   return { artifactDir: dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }

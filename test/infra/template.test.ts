@@ -5,11 +5,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RemovalPolicy } from "aws-cdk-lib";
+import { App, RemovalPolicy, Stack } from "aws-cdk-lib";
 import { Annotations, Match, type Template } from "aws-cdk-lib/assertions";
+import * as acm from "aws-cdk-lib/aws-certificatemanager";
+import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
+import * as kms from "aws-cdk-lib/aws-kms";
+import * as lambda from "aws-cdk-lib/aws-lambda";
 import * as logs from "aws-cdk-lib/aws-logs";
+import * as route53 from "aws-cdk-lib/aws-route53";
 import { ENDPOINT_GROUPS } from "../../infra/endpoint-groups.js";
 import type { ToolbeltStack } from "../../infra/stack.js";
+import { UNAVAILABLE_HANDLER } from "../../registry/contract/callable.js";
 import { buildTestArtifact, defaultTestTools, testArtifactInput, testTool } from "../helpers/artifact.js";
 import { makeArtifact, removeOutdirs, synthStack, TEST_DIGEST, type Fixture } from "./stack-fixture.js";
 
@@ -138,6 +144,26 @@ describe("functions", () => {
       expect(quickCall.Properties.Timeout).toBe(15);
     } finally {
       await quick.cleanup();
+    }
+  });
+
+  it("regression (issue #10): tools the gateway cannot call count neither for the call timeout nor in its warning", async () => {
+    const tools = [
+      testTool("notes.create", {
+        kind: "http",
+        backend: { kind: "http", method: "POST", url: "https://notes.example.com/create", output: "json" },
+        timeout_ms: 5_000,
+      }),
+      // An imported catalog entry: no backend, answers 501 at once whatever its declared timeout.
+      testTool("metatool.NotesTool", { backend: { kind: "builtin", handler: UNAVAILABLE_HANDLER }, timeout_ms: 60_000 }),
+    ];
+    const imported = await makeArtifact({ tools });
+    try {
+      const { template: t, stack: s } = synthStack({ artifactDir: imported.artifactDir });
+      expect((t.findResources("AWS::Lambda::Function")[functionId(t, "call")] as Resource).Properties.Timeout).toBe(10);
+      expect(Annotations.fromStack(s).findWarning("*", Match.stringLikeRegexp("tool-timeout-above-api-limit"))).toEqual([]);
+    } finally {
+      await imported.cleanup();
     }
   });
 
@@ -377,6 +403,102 @@ describe("HTTP API", () => {
   });
 });
 
+describe("options an AWS user expects (defaults unchanged)", () => {
+  // Existing resources a user's stack passes in, referenced by literal ARNs from a scope of their own.
+  const imports = new Stack(new App(), "Imports", { env: { account: "123456789012", region: "eu-west-1" } });
+  const certificate = acm.Certificate.fromCertificateArn(imports, "Cert", "arn:aws:acm:eu-west-1:123456789012:certificate/abc");
+  const hostedZone = route53.HostedZone.fromHostedZoneAttributes(imports, "Zone", { hostedZoneId: "Z0123456789", zoneName: "example.com" });
+  const tableKey = kms.Key.fromKeyArn(imports, "Key", "arn:aws:kms:eu-west-1:123456789012:key/1234");
+  const table = dynamodb.Table.fromTableAttributes(imports, "Table", {
+    tableArn: "arn:aws:dynamodb:eu-west-1:123456789012:table/agents",
+    encryptionKey: tableKey,
+  });
+
+  it("serve the API on a custom domain with its certificate, and point the hosted zone's A and AAAA records at it", () => {
+    const { template: t, stack: s } = synthStack({ artifactDir: fixture.artifactDir, domain: { name: "tools.example.com", certificate, hostedZone } });
+    const [domainId] = only(t, "AWS::ApiGatewayV2::DomainName", {
+      DomainName: "tools.example.com",
+      DomainNameConfigurations: [{ CertificateArn: "arn:aws:acm:eu-west-1:123456789012:certificate/abc", EndpointType: "REGIONAL", SecurityPolicy: "TLS_1_2" }],
+    });
+    const [apiId] = only(t, "AWS::ApiGatewayV2::Api");
+    const [, mapping] = only(t, "AWS::ApiGatewayV2::ApiMapping");
+    expect(mapping.Properties).toEqual({ ApiId: { Ref: apiId }, DomainName: { Ref: domainId }, Stage: "$default" });
+    for (const type of ["A", "AAAA"]) {
+      t.hasResourceProperties("AWS::Route53::RecordSet", {
+        Name: "tools.example.com.",
+        Type: type,
+        HostedZoneId: "Z0123456789",
+        AliasTarget: {
+          DNSName: { "Fn::GetAtt": [domainId, "RegionalDomainName"] },
+          HostedZoneId: { "Fn::GetAtt": [domainId, "RegionalHostedZoneId"] },
+        },
+      });
+    }
+    expect(s.gateway.url).toBe("https://tools.example.com/");
+    expect(Object.values(t.findOutputs("*")).some((o) => o.Value === "https://tools.example.com/")).toBe(true);
+
+    // Without a zone: the domain and its mapping, no record (the user's DNS points at it).
+    const { template: noZone } = synthStack({ artifactDir: fixture.artifactDir, domain: { name: "tools.example.com", certificate } });
+    noZone.resourceCountIs("AWS::ApiGatewayV2::ApiMapping", 1);
+    noZone.resourceCountIs("AWS::Route53::RecordSet", 0);
+    template.resourceCountIs("AWS::ApiGatewayV2::DomainName", 0);
+  });
+
+  it("use a table the user brings: none created, every function granted its actions on it and told its name, its key granted", () => {
+    const { template: t } = synthStack({ artifactDir: fixture.artifactDir, table });
+    t.resourceCountIs("AWS::DynamoDB::Table", 0);
+    for (const group of Object.keys(ENDPOINT_GROUPS) as (keyof typeof ENDPOINT_GROUPS)[]) {
+      const statements = roleStatements(t, group);
+      expect(statements).toContainEqual({ Effect: "Allow", Action: [...ENDPOINT_GROUPS[group].tableActions], Resource: table.tableArn });
+      expect(statements).toContainEqual({
+        Effect: "Allow",
+        Action: ["kms:Decrypt", "kms:Encrypt", "kms:ReEncrypt*", "kms:GenerateDataKey*"],
+        Resource: tableKey.keyArn,
+      });
+      t.hasResourceProperties("AWS::Lambda::Function", {
+        Description: ENDPOINT_GROUPS[group].description,
+        Environment: { Variables: Match.objectLike({ TOOLBELT_TABLE: "agents" }) },
+      });
+    }
+  });
+
+  it("keep environments warm with provisioned concurrency: a version and an alias `live` the routes invoke", () => {
+    const { template: t } = synthStack({ artifactDir: fixture.artifactDir, groups: { api: { provisionedConcurrency: 2 } } });
+    const apiFn = functionId(t, "api");
+    const [versionId] = only(t, "AWS::Lambda::Version", { FunctionName: { Ref: apiFn } });
+    const [aliasId] = only(t, "AWS::Lambda::Alias", {
+      Name: "live",
+      FunctionName: { Ref: apiFn },
+      FunctionVersion: { "Fn::GetAtt": [versionId, "Version"] },
+      ProvisionedConcurrencyConfig: { ProvisionedConcurrentExecutions: 2 },
+    });
+    const uris = (Object.values(t.findResources("AWS::ApiGatewayV2::Integration")) as Resource[]).map((i) => JSON.stringify(i.Properties.IntegrationUri));
+    expect(uris.filter((u) => u.includes(aliasId))).toHaveLength(1);
+    expect(uris.filter((u) => u.includes(apiFn))).toEqual([]);
+    // The api function is invoked through its alias only; the other groups keep their unqualified function.
+    expect(uris.filter((u) => u.includes(functionId(t, "call")))).toHaveLength(1);
+    template.resourceCountIs("AWS::Lambda::Alias", 0);
+    expect(() => synthStack({ artifactDir: fixture.artifactDir, groups: { call: { provisionedConcurrency: 5, reservedConcurrency: 2 } } })).toThrow(
+      /groups\.call: provisionedConcurrency \(5\) cannot exceed reservedConcurrency \(2\)/,
+    );
+  });
+
+  it("trace every function with X-Ray when asked, granting only the two X-Ray actions (which take no resource)", () => {
+    const { template: t } = synthStack({ artifactDir: fixture.artifactDir, tracing: true });
+    for (const group of Object.keys(ENDPOINT_GROUPS) as (keyof typeof ENDPOINT_GROUPS)[]) {
+      t.hasResourceProperties("AWS::Lambda::Function", { Description: ENDPOINT_GROUPS[group].description, TracingConfig: { Mode: "Active" } });
+      expect(roleStatements(t, group)).toContainEqual({ Effect: "Allow", Action: ["xray:PutTraceSegments", "xray:PutTelemetryRecords"], Resource: "*" });
+    }
+    for (const fn of Object.values(template.findResources("AWS::Lambda::Function")) as Resource[]) expect(fn.Properties.TracingConfig).toBeUndefined();
+  });
+
+  it("run on x86_64 when asked (the bundles hold no native module), arm64 by default", () => {
+    const { template: t } = synthStack({ artifactDir: fixture.artifactDir, architecture: lambda.Architecture.X86_64 });
+    for (const fn of Object.values(t.findResources("AWS::Lambda::Function")) as Resource[]) expect(fn.Properties.Architectures).toEqual(["x86_64"]);
+    for (const fn of Object.values(template.findResources("AWS::Lambda::Function")) as Resource[]) expect(fn.Properties.Architectures).toEqual(["arm64"]);
+  });
+});
+
 describe("alarms and logs", () => {
   it("alarm on the API's 5xx rate, and on each function's errors, throttles and p99 duration, notifying the topic", () => {
     const alarms = Object.values(template.findResources("AWS::CloudWatch::Alarm")) as Resource[];
@@ -499,12 +621,19 @@ describe("refused at synth", () => {
     expect(Annotations.fromStack(stack).findWarning("*", Match.stringLikeRegexp("toolbelt:unset-settings"))).toEqual([]);
   });
 
-  it("an optional family's unset variable is a warning, not a failure", async () => {
+  it("an optional family's unset variable is a warning, and the family is left out of the deployment", async () => {
     const dir = await makeArtifactWithVariables();
     try {
       const { stack } = synthStack({ artifactDir: dir.artifactDir });
-      const warnings = Annotations.fromStack(stack).findWarning("*", Match.stringLikeRegexp("optional family `extra` lacks EXTRA_URL"));
+      const warnings = Annotations.fromStack(stack).findWarning("*", Match.stringLikeRegexp("optional family `extra` lacks EXTRA_URL .*: left out"));
       expect(warnings).toHaveLength(1);
+      const deployed = stack.gateway.manifest;
+      expect(deployed.skipped_families).toEqual(["extra"]);
+      expect(deployed.counts).toEqual({ families: 4, tools: defaultTestTools().length });
+      // Given the variable, the family is deployed with its tool.
+      const { stack: full } = synthStack({ artifactDir: dir.artifactDir, environment: { EXTRA_URL: "https://extra.example.com" } });
+      expect(full.gateway.manifest.skipped_families).toEqual([]);
+      expect(full.gateway.manifest.counts).toEqual({ families: 5, tools: defaultTestTools().length + 1 });
     } finally {
       await dir.cleanup();
     }
