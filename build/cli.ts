@@ -15,6 +15,7 @@ import { loadRegistry } from "./load.js";
 import { FORMATS, formatDiagnostics, type Format } from "./report.js";
 import { configuredRoles, modelRoleWarnings } from "./validate/models.js";
 import { MODELS_ENV } from "../registry/contract/model-roles.js";
+import { declaredSettings } from "../registry/contract/upstream-settings.js";
 
 const USAGE = `usage: tsx build/cli.ts <command> [options]
   check   [--registry DIR] [--format text|json|github]   validate the registry, report every problem
@@ -72,7 +73,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
         const reg = await loadRegistry(v.registry);
         // Warnings only: which model roles the gateway's environment leaves unset.
         reg.diagnostics.push(...modelRoleWarnings(reg.catalog.tools, configuredRoles((io.env ?? process.env)[MODELS_ENV])));
-        io.out(formatDiagnostics(reg.diagnostics, v.format as Format, v.registry, { families: reg.catalog.families.length, tools: reg.catalog.tools.length }));
+        const summary = { families: reg.catalog.families.length, tools: reg.catalog.tools.length, settings: declaredSettings(reg.catalog.families) };
+        io.out(formatDiagnostics(reg.diagnostics, v.format as Format, v.registry, summary));
         return reg.ok ? 0 : 1;
       }
       case "build": {
@@ -194,7 +196,10 @@ export async function run(argv: string[], io: Io): Promise<number> {
         const dir = need(v.registry, "--registry");
         const { initRegistry } = await import("./init.js");
         const r = initRegistry(dir);
-        io.out(`a new registry in ${dir}: ${r.files.join(", ")}\nnext: npm run registry:check -- --registry ${dir}, then npm start -- --registry ${dir}\n`);
+        const env = r.requiredSettings.map((n) => `${n}=… `).join("");
+        io.out(
+          `a new registry in ${dir}: ${r.files.join(", ")}\nnext: npm run registry:check -- --registry ${dir} (it lists the settings each family declares), then ${env}npm start -- --registry ${dir}\n`,
+        );
         return 0;
       }
       case "schema": {

@@ -1,11 +1,12 @@
 // Diagnostics → text for people, JSON for tools, GitHub workflow annotations for CI.
 import { join, relative, sep } from "node:path";
 import type { Diagnostic } from "../registry/contract/diagnostics.js";
+import type { DeclaredSetting } from "../registry/contract/upstream-settings.js";
 
 export const FORMATS = ["text", "json", "github"] as const;
 export type Format = (typeof FORMATS)[number];
 
-export type Summary = { families: number; tools: number };
+export type Summary = { families: number; tools: number; settings?: DeclaredSetting[] };
 
 /** The file as the reader's shell would name it: registry dir + file, relative to the working directory. */
 export function displayPath(registryDir: string, file: string, cwd = process.cwd()): string {
@@ -24,7 +25,18 @@ export function formatDiagnostics(diags: readonly Diagnostic[], format: Format, 
     errors > 0
       ? `${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}`
       : `registry OK${summary ? `: ${summary.tools} tool${summary.tools === 1 ? "" : "s"} in ${summary.families} famil${summary.families === 1 ? "y" : "ies"}` : ""}${warnings ? ` (${warnings} warning${warnings === 1 ? "" : "s"})` : ""}`;
-  return [...lines, tail].join("\n") + "\n";
+  return [...lines, ...(format === "text" ? settingsLines(summary?.settings ?? []) : []), tail].join("\n") + "\n";
+}
+
+/** The settings the registry's families declare: what an operator must give `npm start` or the deployment. */
+function settingsLines(settings: readonly DeclaredSetting[]): string[] {
+  if (settings.length === 0) return [];
+  const label = (s: DeclaredSetting) => `${s.name}${s.secret ? " (secret)" : ""}`;
+  const width = Math.max(...settings.map((s) => label(s).length));
+  return [
+    "settings the families declare (a required family without one stops npm start and synth; an optional one is left out):",
+    ...settings.map((s) => `  ${label(s).padEnd(width)}  ${s.families.map((f) => `${f.name}${f.required ? "" : " (optional)"}`).join(", ")}`),
+  ];
 }
 
 function text(d: Diagnostic, dir: string): string {

@@ -26,6 +26,8 @@ import { DynamoMissStore } from "../stores/misses.js";
 import { jsonLogger, readableLogger } from "../http/logger.js";
 import { startLocalDynamo } from "./dynalite.js";
 import { chooseRegistry } from "./registry-choice.js";
+import { servedArtifact } from "./served-families.js";
+import { describeUnset, providedNames } from "../../registry/contract/upstream-settings.js";
 import { everythingInstalled, startEverything } from "./everything.js";
 import { freePort, waitForPort } from "./ports.js";
 
@@ -120,32 +122,39 @@ async function main(): Promise<void> {
       await buildArtifact(choice.registryDir, choice.artifactDir);
     }
     const { registryDir, artifactDir } = choice;
-    const artifact = loadArtifact(artifactDir);
+    let artifact = loadArtifact(artifactDir);
 
     const dataDir = process.env.TOOLBELT_DATA_DIR?.trim();
     const dynamo = await startLocalDynamo({ table: config.table, ...(dataDir ? { dataDir: resolve(dataDir) } : {}) });
     cleanups.push(() => dynamo.close());
     say(`dynalite on ${dynamo.endpoint} (${dataDir ? `data in ${dataDir}` : "in memory"})`);
 
-    // A development fixture, not part of the gateway: a copy of the gateway without dev/ still starts.
-    if (existsSync(DEMO_ENTRY)) {
+    // Development fixtures, not part of the gateway, started only for a registry that declares their settings
+    // (the example registry does): a copy of the gateway without dev/ still starts.
+    const declared = new Set(artifact.families.flatMap((f) => Object.keys(f.variables ?? {})));
+    if (declared.has("DEMO_SERVICE_URL") && existsSync(DEMO_ENTRY)) {
       const demo = await startDemoProcess(process.env.DEMO_SERVICE_TOKEN || randomBytes(24).toString("hex"));
       cleanups.push(() => demo.close());
       process.env.DEMO_SERVICE_URL = demo.url;
       process.env.DEMO_SERVICE_TOKEN = demo.token;
       say(`demo http service on ${demo.url} (its own process)`);
-    } else {
-      say("dev/demo-service/ not found: the http example families will fail upstream");
+    } else if (declared.has("DEMO_SERVICE_URL")) {
+      say("dev/demo-service/ not found: the http example families need DEMO_SERVICE_URL");
     }
 
-    if (everythingInstalled()) {
+    if (declared.has("EVERYTHING_MCP_URL") && everythingInstalled()) {
       const everything = await startEverything();
       cleanups.push(() => everything.close());
       process.env.EVERYTHING_MCP_URL = everything.url;
       say(`server-everything (MCP) on ${everything.url}`);
-    } else {
-      say("server-everything is not installed: the mcp example family will fail upstream");
+    } else if (declared.has("EVERYTHING_MCP_URL")) {
+      say("server-everything is not installed: the mcp example family needs EVERYTHING_MCP_URL");
     }
+
+    // Declared settings (DEMO_SERVICE_*, EVERYTHING_MCP_URL set above): a required family without one stops here.
+    const served = await servedArtifact(artifact, providedNames(process.env));
+    for (const u of served.leftOut) say(`warning: ${describeUnset(u)}: left out of what is served until set`);
+    artifact = served.artifact;
 
     // An explicit environment beats the registry's file; without either, the local dev key.
     let policy;

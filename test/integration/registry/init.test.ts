@@ -15,6 +15,8 @@ describe("registry:init", () => {
     const r = await cli(["init", "--registry", dir]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain("families.yaml");
+    // The settings of the required http family: npm start stops without them, so the next step names them.
+    expect(r.stdout).toContain(`then WEATHER_API_KEY=… WEATHER_API_URL=… npm start -- --registry ${dir}`);
     const reg = await loadRegistry(dir);
     // Warnings about settings a deployment provides (unset model roles) are fine; errors and conventions the template breaks are not.
     expect(reg.diagnostics.filter((d) => d.severity === "error" || CONVENTION_CODES.includes(d.code) || d.code === "DESCRIPTION_NOT_ONE_SENTENCE")).toEqual([]);
