@@ -10,6 +10,9 @@ import {
   type DynamoDBClientConfig,
 } from "@aws-sdk/client-dynamodb";
 import { DeleteCommand, DynamoDBDocumentClient, paginateQuery, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { Agent as HttpAgent } from "node:http";
+import { Agent as HttpsAgent } from "node:https";
+import { Socket } from "node:net";
 import type { Config } from "../config.js";
 import { ToolbeltError } from "../core/errors.js";
 import { translateSdkError } from "./sdk-errors.js";
@@ -27,8 +30,9 @@ const pinKey = (id: string, name: string) => ({ pk: sessionPk(id), sk: `${PIN_PR
 /**
  * How the client retries throttling and transient failures: at most `maxAttempts` requests, each retry
  * after a full-jitter exponential backoff (a random wait up to base, 2×base, 4×base..., never above
- * `maxDelayMs`); then the error goes up and the caller gets 503 UNAVAILABLE. Each request gives up after
- * `requestTimeoutMs`, so a stalled table cannot hold a call for longer than the sum.
+ * `maxDelayMs`); then the error goes up and the caller gets 503 UNAVAILABLE. A new connection gives up
+ * after `connectTimeoutMs` of connecting, and a request after `requestTimeoutMs` without a byte from
+ * the table, so a stalled table cannot hold a call for longer than the sum.
  */
 export type DynamoRetry = { maxAttempts: number; baseDelayMs: number; maxDelayMs: number; connectTimeoutMs: number; requestTimeoutMs: number };
 /** Worst case before a 503: 4 requests of at most 5 s (within API Gateway's 30 s) and backoffs of at most 50 + 100 + 200 ms. */
@@ -53,13 +57,46 @@ function boundedRetry(r: DynamoRetry): RetryStrategyV2 {
   };
 }
 
+const SILENT = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** The SDK's own pool size: more parallel requests wait in the agent's queue for a socket. */
+const MAX_SOCKETS = 50;
+
+/**
+ * Bounds connecting itself. The SDK's `connectionTimeout` also counts the time a request waits in the
+ * agent's queue for one of its sockets, so in a burst (200 parallel pin writes) requests that only
+ * waited their turn failed as "did not connect", four times over, and the call answered 503 or its pin
+ * was lost. Here a new socket that has not connected in time is destroyed with a transient error.
+ */
+function connectBounded<A extends HttpAgent>(agent: A, ms: number): A {
+  const create = agent.createConnection.bind(agent);
+  agent.createConnection = (options, callback) => {
+    const socket = create(options, callback);
+    if (socket instanceof Socket && socket.connecting) {
+      const timer = setTimeout(() => socket.destroy(Object.assign(new Error(`no connection to the table within ${ms} ms`), { code: "ETIMEDOUT" })), ms);
+      const clear = () => clearTimeout(timer);
+      socket.once("connect", clear).once("close", clear);
+    }
+    return socket;
+  };
+  return agent;
+}
+
 /** One client per cold start; pass `endpoint` for dynalite. */
 export function createDynamoClient(opts: DynamoOptions = {}): DynamoDBDocumentClient {
   const retry = { ...DEFAULT_DYNAMO_RETRY, ...opts.retry };
+  const pool = { keepAlive: true, maxSockets: MAX_SOCKETS };
   const config: DynamoDBClientConfig = {
     region: opts.region ?? "us-east-1",
     retryStrategy: boundedRetry(retry),
-    requestHandler: { connectionTimeout: retry.connectTimeoutMs, requestTimeout: retry.requestTimeoutMs },
+    requestHandler: {
+      httpAgent: connectBounded(new HttpAgent(pool), retry.connectTimeoutMs),
+      httpsAgent: connectBounded(new HttpsAgent(pool), retry.connectTimeoutMs),
+      // An idle timer armed once connected (the SDK's `requestTimeout` also counts queueing, and only warns).
+      socketTimeout: retry.requestTimeoutMs,
+      // Its console warning that requests wait for a socket: in a burst that queue is the intended backpressure.
+      logger: SILENT,
+    },
   };
   if (opts.endpoint) {
     config.endpoint = opts.endpoint;

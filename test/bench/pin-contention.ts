@@ -45,7 +45,8 @@ async function round(n: number, withSession: boolean) {
     tools.slice(0, n).map(async (t) => {
       const t0 = performance.now();
       const res = await api.request("/v1/call", { json: { tool: t.name, args: {}, ...(session ? { session } : {}) } });
-      await res.arrayBuffer();
+      const text = await res.text();
+      if (res.status !== 200) failures.push(`${res.status} ${text.slice(0, 300)}`);
       return { ms: performance.now() - t0, ok: res.status === 200 };
     }),
   );
@@ -65,6 +66,7 @@ async function round(n: number, withSession: boolean) {
 }
 
 const rows = [];
+const failures: string[] = [];
 await round(20, true); // warm up (JIT, connections, the table)
 const print = (r: Awaited<ReturnType<typeof round>>) =>
   console.log(
@@ -77,6 +79,7 @@ for (const n of sizes) {
     if (!values.json) print(r);
   }
 }
+if (failures.length) console.log(`failures (${failures.length}):`, [...new Set(failures)].slice(0, 10));
 await api.close();
 await calls.close();
 upstream.close();

@@ -8,6 +8,8 @@ import type { Pin } from "../../../lambdas/core/ports.js";
 import { defaultTestTools, testArtifactInput, testTool } from "../../helpers/artifact.js";
 import { startTestApi, type TestApi } from "../../helpers/api.js";
 import { startDynalite, type TestDynamo } from "../../helpers/dynalite.js";
+import { createDynamoClient, DynamoSessionStore } from "../../../lambdas/stores/dynamodb.js";
+import { startSlowProxy } from "../faults/proxy.js";
 
 type SurfaceJson = {
   narrowed: boolean;
@@ -161,17 +163,29 @@ describe("200 parallel uses of one session", { timeout: 120_000 }, () => {
   const bounds = (pinBudgetBytes: number) => ({ maxTools: 5, maxSchemaBytes: 1 << 20, pinBudgetBytes, maxTokens: 1500, manifestMaxTokens: 1000 });
   const alice = (api: TestApi) => api.deps.policy.callerById("alice")!;
 
-  it("loses no pin when the budget holds them all", async () => {
+  // Regression: 13 of 200 parallel pinning calls failed. The SDK's connection timeout also counted the
+  // wait for one of the client's 50 pooled sockets, so calls that only queued failed as "did not connect".
+  // The table here answers each request 200 ms late (a proxy): 400 requests through 50 sockets queue for
+  // up to 1.6 s, past the 1 s connect bound. No request is retried, and the idle bound is far off (a loaded
+  // machine slows dynalite): each call's session check and pin write must succeed at the first attempt.
+  it("loses no pin and fails no call when the budget holds them all, though the burst queues for the client's sockets", async () => {
     const total = many.reduce((n, t) => n + toolBytes(t), 0);
-    const api = await startTestApi({ dynamo, input, config: { surface: bounds(total) } });
+    const slow = await startSlowProxy(dynamo.endpoint, 200);
+    const client = createDynamoClient({ endpoint: slow.url, retry: { maxAttempts: 1, connectTimeoutMs: 1000, requestTimeoutMs: 60_000 } });
+    const api = await startTestApi({ dynamo, store: new DynamoSessionStore(client, dynamo.table), input, config: { surface: bounds(total) } });
     try {
       const { session } = (await (await api.request("/v1/sessions", { json: {} })).json()) as SessionJson;
-      const results = await Promise.all(many.map((t) => api.deps.sessions.recordUse(session.id, alice(api), t.name)));
+      // What a call with a session does: check the session, then record the use from that copy.
+      const results = await Promise.all(
+        many.map(async (t) => api.deps.sessions.recordUse(session.id, alice(api), t.name, await api.deps.sessions.check(session.id, alice(api)))),
+      );
       expect(results.every((r) => r.pinned && r.written)).toBe(true);
       const stored = await dynamo.store.get(session.id);
       expect(stored?.pins.map((p) => p.name).sort()).toEqual(many.map((t) => t.name));
     } finally {
       await api.close();
+      client.destroy();
+      await slow.close();
     }
   });
 

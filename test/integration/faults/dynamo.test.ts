@@ -27,13 +27,17 @@ let api: TestApi;
 let calls: CallModule;
 let client: ReturnType<typeof createDynamoClient>;
 
-type Proxy = { url: string; seen: string[]; throttle: number; close(): Promise<void> };
+type Proxy = { url: string; seen: string[]; throttle: number; hold: boolean; close(): Promise<void> };
 
-/** Forwards to dynalite; while `throttle` > 0, answers instead as DynamoDB does when it throttles (HTTP 400, the error's JSON shape). */
+/**
+ * Forwards to dynalite; while `throttle` > 0, answers instead as DynamoDB does when it throttles (HTTP 400,
+ * the error's JSON shape); while `hold`, never answers (a stalled table).
+ */
 async function throttlingProxy(target: string): Promise<Proxy> {
-  const state = { seen: [] as string[], throttle: 0 };
+  const state = { seen: [] as string[], throttle: 0, hold: false };
   const proxy = await startFaultProxy(target, (req, res) => {
     state.seen.push(String(req.headers["x-amz-target"] ?? "").replace(/^DynamoDB_\d+\./, ""));
+    if (state.hold) return true;
     if (state.throttle <= 0) return false;
     state.throttle--;
     res.writeHead(400, { "content-type": "application/x-amz-json-1.0", "x-amzn-requestid": "THROTTLED" });
@@ -136,6 +140,19 @@ describe("DynamoDB throttling (dynalite cannot throttle: a proxy answers with Dy
     proxy.throttle = 2;
     expect((await throttled.request("/v1/sessions", { json: {} })).status).toBe(201);
     expect(proxy.seen).toEqual(["PutItem", "PutItem", "PutItem"]);
+  });
+
+  it("gives up on a table that holds requests unanswered after a bounded number of attempts, each cut at the request timeout (503)", async () => {
+    proxy.seen.length = 0;
+    proxy.hold = true;
+    try {
+      const res = await throttled.request("/v1/sessions", { json: {} });
+      expect(res.status).toBe(503);
+      expect(await res.json()).toMatchObject({ error: { code: "UNAVAILABLE", message: "session store is unavailable; retry shortly" } });
+      expect(proxy.seen).toEqual(Array(MAX_ATTEMPTS).fill("PutItem"));
+    } finally {
+      proxy.hold = false;
+    }
   });
 
   it("gives up after a bounded number of attempts with 503 UNAVAILABLE the caller may retry", async () => {
