@@ -26,6 +26,7 @@ import { DECIDER_TIMEOUT_MS, parseModelRoles } from "../../lambdas/models/roles.
 
 const USAGE =
   "usage: npm run eval [-- --set NAME[,NAME]] [--split dev|heldout] [--json]   (own sets; tune on dev only)\n" +
+  "       npm run eval -- --all [--json]   (every set, ours only; TOOLBELT_EVAL_DIR names the shared eval folder)\n" +
   "       npm run eval -- (--tools FILE | --registry DIR) --queries FILE [--split NAME[,NAME]] [--sample N] [--seed S] [--json]\n" +
   "       tuning: [--min-score X] [--systems ours,bm25,fts5] [--params JSON] [--qparams JSON] [--verdict-sweep] [--verdict on|off]\n" +
   "       decision mode: --mode decision --model-url URL [--model NAME] [--key-env VAR]   (any OpenAI-compatible endpoint)";
@@ -44,6 +45,8 @@ try {
       tools: { type: "string" },
       registry: { type: "string" },
       set: { type: "string" },
+      // Every set (own, paraphrase, cases, livemcpbench, seal-tools, MetaTool) in one process, ours only.
+      all: { type: "boolean", default: false },
       queries: { type: "string" },
       split: { type: "string" },
       sample: { type: "string" },
@@ -110,6 +113,13 @@ const decisionNote = () =>
   decision
     ? `decision mode: ${values.model} at ${values["model-url"]}; fallbacks to keyword: ${[...decision.fallbacks].map(([k, n]) => `${k} ${n}`).join(", ") || "none"}`
     : "";
+
+if (values.all) {
+  const { allRows, formatAll } = await import("./all.js");
+  const rows = await allRows(process.env.TOOLBELT_EVAL_DIR ?? "../shared/eval", { ...(params ? { params } : {}), finder: finderOptions });
+  console.log(values.json ? JSON.stringify({ all: rows }) : formatAll(rows));
+  process.exit(0);
+}
 
 if (!values.tools && !values.registry) {
   if (values.queries) usage("--queries needs --tools or --registry");

@@ -36,16 +36,16 @@ export type VerdictFeatures = {
  * chosen on dev (metatool single dev false-none ≤ 4.5% at the default min_score).
  */
 export const VERDICT_MODEL = {
-  logScore: 1.148,
-  coverage: 1.2261,
-  known: 1.2356,
-  logTerms: -0.0619,
-  question: -1.2311,
-  narrative: -1.5279,
-  language: -1.275,
-  selfContained: -1.7241,
-  fresh: 0.6762,
-  bias: 1.3118,
+  logScore: 1.698,
+  coverage: 0.3764,
+  known: 2.0609,
+  logTerms: -0.2467,
+  question: -1.3484,
+  narrative: -1.7328,
+  language: -1.6087,
+  selfContained: -2.1288,
+  fresh: 0.6835,
+  bias: 2.001,
 };
 export type VerdictModel = typeof VERDICT_MODEL;
 

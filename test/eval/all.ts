@@ -1,0 +1,62 @@
+// Every set in one process (`npm run eval -- --all`): the own small-catalog sets per split, the
+// paraphrase sets' held-out halves, own cases, livemcpbench, seal-tools and MetaTool. Ours only:
+// right tool in the top 3, nDCG@10, false-none and none-rate at the default min_score. The
+// before/after figures of a change come from two runs of this with and without it (--params,
+// --qparams, --verdict), so every set moves under the same code and load.
+import { join } from "node:path";
+import type { FinderOptions } from "../../lambdas/core/find/index.js";
+import type { ScorerParams } from "../../registry/contract/search-options.js";
+import { evaluate, loadJsonlTools, loadRegistry, loadTools, readJsonl, type EvalQuery, type Loaded } from "./harness.js";
+import { loadSet, readSuite, suiteRows } from "./suite.js";
+
+export type AllRow = { set: string; queries: number; top3: number; ndcg10: number; false_none: number | null; none: number | null };
+
+type Public = { set: string; tools: string; queries: string; splits?: string[]; registry?: boolean };
+
+/** The public and own JSONL sets; EVAL is the shared eval folder (TOOLBELT_EVAL_DIR). */
+function publicSets(EVAL: string): Public[] {
+  return [
+    { set: "paraphrase-example test", tools: "registry", registry: true, queries: "test/eval/cases/paraphrase-example.jsonl", splits: ["test"] },
+    { set: "paraphrase-mcp test", tools: join(EVAL, "livemcpbench/tools.jsonl"), queries: "test/eval/cases/paraphrase-mcp.jsonl", splits: ["test"] },
+    { set: "cases", tools: "test/eval/cases/tools.jsonl", queries: "test/eval/cases/queries.jsonl" },
+    { set: "mcp-dev", tools: join(EVAL, "livemcpbench/tools.jsonl"), queries: "test/eval/cases/mcp-dev.jsonl" },
+    { set: "livemcpbench", tools: join(EVAL, "livemcpbench/tools.jsonl"), queries: join(EVAL, "livemcpbench/queries.jsonl") },
+    { set: "seal dev", tools: join(EVAL, "seal-tools/tools.jsonl"), queries: join(EVAL, "seal-tools/queries.jsonl"), splits: ["dev"] },
+    { set: "seal in", tools: join(EVAL, "seal-tools/tools.jsonl"), queries: join(EVAL, "seal-tools/queries.jsonl"), splits: ["test_in_domain"] },
+    { set: "seal out", tools: join(EVAL, "seal-tools/tools.jsonl"), queries: join(EVAL, "seal-tools/queries.jsonl"), splits: ["test_out_domain"] },
+    { set: "metatool single+no_tool", tools: join(EVAL, "metatool/tools.jsonl"), queries: join(EVAL, "metatool/queries.jsonl"), splits: ["single", "no_tool"] },
+  ];
+}
+
+export async function allRows(EVAL: string, opts: { params?: ScorerParams; finder?: FinderOptions }): Promise<AllRow[]> {
+  const out: AllRow[] = [];
+  for (const set of readSuite()) {
+    const loaded = await loadSet(set, opts.params);
+    for (const r of await suiteRows(set, loaded, { finder: opts.finder ?? {} })) {
+      const noGold = r.unanswerable + r.near_miss;
+      const none = noGold ? ((r.none_unanswerable ?? 0) * r.unanswerable + (r.none_near_miss ?? 0) * r.near_miss) / noGold : null;
+      out.push({ set: `${set.name} ${r.split}`, queries: r.answerable + noGold, top3: r.top3, ndcg10: r.ndcg10, false_none: r.false_none, none });
+    }
+  }
+  const cache = new Map<string, Loaded>();
+  for (const p of publicSets(EVAL)) {
+    let loaded = cache.get(p.tools);
+    if (!loaded) {
+      loaded = p.registry ? await loadRegistry(p.tools, opts.params) : await loadTools(loadJsonlTools(p.tools), p.tools, opts.params);
+      cache.set(p.tools, loaded);
+    }
+    const qs = readJsonl<EvalQuery>(p.queries).filter((q) => !p.splits || p.splits.includes(q.split ?? ""));
+    const f = (await evaluate(loaded, qs, { systems: ["ours"], finder: opts.finder ?? {} })).ours;
+    out.push({ set: p.set, queries: qs.length, top3: f.r3, ndcg10: f.ndcg10, false_none: f.false_none, none: f.none_rate });
+  }
+  return out;
+}
+
+export function formatAll(rows: AllRow[]): string {
+  const f = (x: number | null) => (x === null ? "-" : x.toFixed(1));
+  return [
+    "| set | queries | top-3 | nDCG@10 | false-none | none (no tool) |",
+    "|---|---|---|---|---|---|",
+    ...rows.map((r) => `| ${r.set} | ${r.queries} | ${f(r.top3)} | ${f(r.ndcg10)} | ${f(r.false_none)} | ${f(r.none)} |`),
+  ].join("\n");
+}
