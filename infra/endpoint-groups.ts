@@ -55,7 +55,8 @@ export const ENDPOINT_GROUPS = {
     // 10 s bounds a stuck invocation far below the API's 30 s limit.
     timeoutSecs: 10,
     // Sessions: a put on open, a consistent query of the session's partition (its item and its pins).
-    tableActions: ["dynamodb:PutItem", "dynamodb:Query"],
+    // The find-miss log: a counter update, an event put, the ranked copy put and its predecessor deleted.
+    tableActions: ["dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
     dispatchesTools: false,
     upstreamSecrets: false,
     p99AlarmMs: 1000,

@@ -5,10 +5,13 @@ import { UNAVAILABLE_HANDLER } from "../../registry/contract/callable.js";
 import type { BackendContext, BackendOutput, ToolBackend } from "../core/call/types.js";
 import { ToolbeltError } from "../core/errors.js";
 import type { FindRequest, Finder } from "../core/find/types.js";
+import type { FindMissLog } from "../core/misses.js";
 
 export type BuiltinBackendOptions = {
   /** The same finder REST uses; find is filtered by the caller's grants. */
   finder?: Pick<Finder, "find">;
+  /** The find-miss log: toolbelt.find's misses are recorded as REST find's are. */
+  findMisses?: Pick<FindMissLog, "observe">;
 };
 
 /** Split `a.b[0].c`, `$.a.b`, or a JSON pointer `/a/b/0/c` into segments. */
@@ -67,7 +70,9 @@ export function createBuiltinBackend(options: BuiltinBackendOptions = {}): ToolB
           const fields = ["limit", "min_score", "family", "schemas", "explain", "mode", "min_probability", "chunk_size", "model"] as const;
           const picked = Object.fromEntries(fields.filter((f) => args[f] !== undefined).map((f) => [f, args[f]]));
           const req = { ...picked, query: String(args.query ?? "") } as FindRequest;
-          return { result: await options.finder.find(req, ctx.caller.granted) };
+          const result = await options.finder.find(req, ctx.caller.granted);
+          options.findMisses?.observe(req, result, ctx.caller);
+          return { result };
         }
         case "call": {
           if (ctx.depth > 0) {

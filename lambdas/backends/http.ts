@@ -169,13 +169,28 @@ const excerpt = (text: string, secrets: Secrets) => {
 
 /**
  * What an upstream's error status means for the caller: 404/410 say the thing asked for does not exist
- * (404), 400/409/413/422 that the upstream refused this input (422); the rest (401/403: the deployment's
- * credentials, 429, 5xx) are the upstream's or the deployment's failure (502).
+ * (404), 400/409/413/422 that the upstream refused this input (422), 429 that it is rate limiting (429:
+ * retry later, as the caller would retry any 429); the rest (401/403: the deployment's credentials, 5xx)
+ * are the upstream's or the deployment's failure (502).
  */
-export function upstreamStatusCode(status: number): "UPSTREAM_NOT_FOUND" | "UPSTREAM_REJECTED_INPUT" | "UPSTREAM_ERROR" {
+export function upstreamStatusCode(status: number): "UPSTREAM_NOT_FOUND" | "UPSTREAM_REJECTED_INPUT" | "UPSTREAM_RATE_LIMITED" | "UPSTREAM_ERROR" {
   if (status === 404 || status === 410) return "UPSTREAM_NOT_FOUND";
   if (status === 400 || status === 409 || status === 413 || status === 422) return "UPSTREAM_REJECTED_INPUT";
+  if (status === 429) return "UPSTREAM_RATE_LIMITED";
   return "UPSTREAM_ERROR";
+}
+
+/**
+ * An upstream's `Retry-After` as whole seconds from now: delta-seconds, or an HTTP date (RFC 9110
+ * §10.2.3; one in the past is 0). Anything else is ignored rather than passed on.
+ */
+export function retryAfterSecs(value: string | null, now = Date.now()): number | undefined {
+  const v = value?.trim() ?? "";
+  if (/^\d{1,10}$/.test(v)) return Number(v);
+  // An HTTP date names its weekday and month; Date.parse alone would take "1" or "2026" too.
+  if (!/^[A-Za-z]{3},? /.test(v)) return undefined;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
 async function readCapped(res: Response, max: number, tool: string): Promise<string> {
@@ -265,16 +280,19 @@ export function createHttpBackend(options: HttpBackendOptions): ToolBackend {
       const text = await readCapped(res, maxBytes, tool.name);
       if (!res.ok) {
         const code = upstreamStatusCode(res.status);
-        const blame =
-          code === "UPSTREAM_ERROR"
-            ? ""
-            : code === "UPSTREAM_NOT_FOUND"
-              ? " (not found: check the arguments)"
-              : " (it refused this input: change the arguments)";
+        const retryAfter = code === "UPSTREAM_RATE_LIMITED" ? retryAfterSecs(res.headers.get("retry-after")) : undefined;
+        const blame = {
+          UPSTREAM_ERROR: "",
+          UPSTREAM_NOT_FOUND: " (not found: check the arguments)",
+          UPSTREAM_REJECTED_INPUT: " (it refused this input: change the arguments)",
+          UPSTREAM_RATE_LIMITED: ` (rate limited: retry ${retryAfter !== undefined ? `after ${retryAfter} s` : "later, backing off"})`,
+        }[code];
         throw new ToolbeltError(code, `${tool.name}'s upstream answered HTTP ${res.status}${blame}: ${excerpt(text, secrets)}`, {
           tool: tool.name,
           status: res.status,
           body: excerpt(text, secrets),
+          // The HTTP answer carries it as `Retry-After` too (lambdas/http/errors.ts).
+          ...(retryAfter !== undefined ? { retry_after_secs: retryAfter } : {}),
         });
       }
       const upstream_status = res.status;

@@ -13,12 +13,15 @@ import type { EnvMap } from "./templates.js";
 import { parseSecretSpec, SECRETS_ENV } from "../secrets.js";
 import { familyViews } from "./variables.js";
 import { NO_MODELS } from "../models/index.js";
+import type { FindMissLog } from "../core/misses.js";
 
 export type BackendsOptions = {
   /** The gateway's environment: each family sees only the variables it declares in `families`. */
   env: EnvMap;
   families: readonly Pick<FamilyInfo, "name" | "variables">[];
   finder?: Pick<Finder, "find">;
+  /** Where toolbelt.find records its misses (Deps.findMisses). */
+  findMisses?: Pick<FindMissLog, "observe">;
   /** exec runs the registry's commands on the gateway host (default on: the registry is the authority). */
   exec?: boolean;
   /** Directories file and git tools may touch (none: they answer 403 PATH_OUTSIDE_ROOTS). */
@@ -36,7 +39,10 @@ export function createBackends(options: BackendsOptions): { backends: Backends; 
   const backends: Backends = {
     http: createHttpBackend({ views, ...(options.maxResponseBytes ? { maxResponseBytes: options.maxResponseBytes } : {}) }),
     mcp,
-    builtin: createBuiltinBackend(options.finder ? { finder: options.finder } : {}),
+    builtin: createBuiltinBackend({
+      ...(options.finder ? { finder: options.finder } : {}),
+      ...(options.findMisses ? { findMisses: options.findMisses } : {}),
+    }),
     prompt: createPromptBackend({ models: options.models ?? NO_MODELS }),
     ...(options.exec !== false ? { exec: createExecBackend({ env: options.env, views, roots: options.fileRoots ?? [] }) } : {}),
   };

@@ -26,6 +26,8 @@ export const ERROR_STATUS = {
   /** The tool's upstream refused the caller's input (http 400/409/413/422, MCP invalid params): change the arguments, not the deployment. */
   UPSTREAM_REJECTED_INPUT: 422,
   TOO_MANY_REQUESTS: 429,
+  /** The tool's upstream is rate limiting (HTTP 429): back off and retry, after `Retry-After` seconds when it said so. */
+  UPSTREAM_RATE_LIMITED: 429,
   INTERNAL: 500,
   NOT_IMPLEMENTED: 501,
   UPSTREAM_ERROR: 502,

@@ -6,7 +6,7 @@ import { createCallModule } from "../http/routes/call.js";
 import { bedrockModel } from "../models/bedrock.js";
 import { loadSecretsIntoEnv } from "../secrets.js";
 import { DynamoIdempotencyStore } from "../stores/idempotency.js";
-import { DynamoMissStore } from "../stores/misses.js";
+import { DynamoMissStore, FIND_MISSES } from "../stores/misses.js";
 import { wireFromEnv } from "./wiring.js";
 
 // Upstream secrets (`${NAME}` in tool templates, model keys) come from SSM before the first request.
@@ -17,6 +17,7 @@ const { config, client, deps } = wireFromEnv(process.env, { bedrock: bedrockMode
 const calls = createCallModule({
   env: process.env,
   misses: new DynamoMissStore(client, config.table),
+  findMisses: new DynamoMissStore(client, config.table, FIND_MISSES),
   idempotency: { store: new DynamoIdempotencyStore(client, config.table), windowSecs: config.idempotencyTtlSecs },
   // exec runs the registry's commands on the function's host; TOOLBELT_EXEC=off refuses them with 501.
   exec: config.exec,

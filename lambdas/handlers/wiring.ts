@@ -9,6 +9,7 @@ import { createDeps, type Deps } from "../http/deps.js";
 import { jsonLogger } from "../http/logger.js";
 import { createModels, type ModelsOptions } from "../models/index.js";
 import { clientFromConfig, DynamoSessionStore } from "../stores/dynamodb.js";
+import { DynamoMissStore, FIND_MISSES } from "../stores/misses.js";
 
 // The client's type comes from the store: only adapters import the AWS SDK (npm run check).
 export type Wiring = { config: Config; client: ReturnType<typeof clientFromConfig>; deps: Deps };
@@ -27,6 +28,8 @@ export function wireFromEnv(env: Record<string, string | undefined> = process.en
     config,
     logger: jsonLogger(),
     models: createModels(config.models, env, opts),
+    // Queries no tool answered well, for the operator (npm run misses -- --find).
+    findMisses: new DynamoMissStore(client, config.table, FIND_MISSES),
   });
   return { config, client, deps };
 }

@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { CORRELATION_ID_RE } from "../contract/headers.js";
 import { ToolbeltError } from "../core/errors.js";
 import type { Deps } from "./deps.js";
 import type { AppEnv } from "./env.js";
@@ -25,8 +26,7 @@ export type RouteModule = {
 
 const PUBLIC = new Set(["/v1/health", "/v1/openapi.json"]);
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
-/** Printable ASCII without spaces: UUIDs, W3C trace ids and X-Ray headers fit. */
-export const CORRELATION_ID_RE = /^[\x21-\x7E]{1,128}$/;
+export { CORRELATION_ID_RE };
 
 export type AppOptions = {
   extraRoutes?: RouteModule[];

@@ -40,6 +40,7 @@ export function createAppCallGateway(deps: Deps, options: CallGatewayOptions): A
       env: options.env,
       families: deps.artifact.families,
       finder: deps.finder,
+      ...(deps.findMisses ? { findMisses: deps.findMisses } : {}),
       exec: options.exec ?? true,
       fileRoots: options.fileRoots ?? [],
       models: deps.models,

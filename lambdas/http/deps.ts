@@ -7,7 +7,9 @@ import { createFinder } from "../core/find/index.js";
 import { withDecisions, type CandidateSource } from "../core/find/decision.js";
 import type { Finder } from "../core/find/types.js";
 import { globMatcher } from "../../registry/contract/globs.js";
-import type { Artifact, Clock, Models, SessionStore, SurfaceBounds } from "../core/ports.js";
+import type { Artifact, Clock, MissRecorder, Models, SessionStore, SurfaceBounds } from "../core/ports.js";
+import { DEFAULT_MIN_SCORE } from "../core/find/index.js";
+import { createFindMissLog, type FindMissLog } from "../core/misses.js";
 import { NO_MODELS } from "../models/index.js";
 import { createSessions, type Sessions } from "../core/sessions.js";
 import type { Logger } from "./logger.js";
@@ -29,6 +31,8 @@ export type Deps = {
   logger: Logger;
   /** Models by role: prompt tools (and find's decision mode) ask them. */
   models: Models;
+  /** Where find misses go (queries answered none or below the default min_score), in the background; absent: not recorded. */
+  findMisses?: FindMissLog;
 };
 
 export type DepsInput = {
@@ -41,6 +45,8 @@ export type DepsInput = {
   clock?: Clock;
   finder?: Finder;
   models?: Models;
+  /** The find-miss log's store (DynamoMissStore with FIND_MISSES); absent: find misses are not recorded. */
+  findMisses?: MissRecorder;
 };
 
 /** Find as every entry point serves it: keyword ranking, and decision mode when a model role answers. */
@@ -53,9 +59,11 @@ export function createDeps(input: DepsInput): Deps {
   const policy = createPolicy(input.policy);
   const clock = input.clock ?? Date.now;
   const briefs = new Map((input.briefs ?? []).map((b) => [b.name, b]));
+  const finder = input.finder ?? decisionFinder(createFinder(artifact, { alwaysLoaded }), input.models ?? NO_MODELS);
+  const { logger } = input;
   return {
     artifact,
-    finder: input.finder ?? decisionFinder(createFinder(artifact, { alwaysLoaded }), input.models ?? NO_MODELS),
+    finder,
     policy,
     store: input.store,
     sessions: createSessions({
@@ -79,5 +87,16 @@ export function createDeps(input: DepsInput): Deps {
     clock,
     logger: input.logger,
     models: input.models ?? NO_MODELS,
+    ...(input.findMisses
+      ? {
+          findMisses: createFindMissLog({
+            store: input.findMisses,
+            find: (request, granted) => finder.find(request, granted),
+            floor: DEFAULT_MIN_SCORE,
+            log: (level, message, fields) => logger[level](message, fields),
+            now: () => new Date(clock()),
+          }),
+        }
+      : {}),
   };
 }

@@ -39,6 +39,8 @@ export function errorResponse(c: Context, err: unknown, logger: Logger, requestI
     : { error: { code: "INTERNAL", message: `internal error; quote request id ${requestId} when reporting it`, details: { request_id: requestId } } };
   const headers: Record<string, string> = { "x-request-id": requestId };
   if (e.code === "UNAUTHENTICATED") headers["www-authenticate"] = 'Bearer realm="toolbelt"';
+  // An upstream's Retry-After, passed on (checked and in seconds: lambdas/backends/http.ts).
+  if (e.expose && typeof e.details.retry_after_secs === "number") headers["retry-after"] = String(e.details.retry_after_secs);
   // The unread rest of an oversized body would poison a kept-alive connection.
   if (e.code === "PAYLOAD_TOO_LARGE") headers.connection = "close";
   return c.json(body, status as 400, headers);

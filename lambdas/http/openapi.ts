@@ -3,6 +3,7 @@
 // checks every real answer against this document), so it cannot drift from the handlers.
 import { ErrorBody } from "../contract/errors.js";
 import { FindBody, FindResponse } from "../contract/find.js";
+import { CorrelationId } from "../contract/headers.js";
 import { HealthResponse } from "../contract/health.js";
 import { jsonSchema } from "../contract/schema.js";
 import { OpenSessionBody, SessionId, SessionResponse } from "../contract/sessions.js";
@@ -30,6 +31,9 @@ function lazySchema(schema: z.ZodMiniType, io: "input" | "output", omit?: string
 }
 
 const ERROR_REF = { description: "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
+
+/** One error status with its own description and response headers (the body is still the one error body). */
+export const errorWith = (description: string, headers: Record<string, unknown>) => ({ ...ERROR_REF, description, headers });
 
 /** The error statuses an operation answers with, each with the one error body. */
 export const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [String(s), ERROR_REF]));
@@ -94,12 +98,29 @@ export const CORE_PATHS: PathItems = {
   },
 };
 
+/** Every route takes `X-Correlation-Id` (the app's first middleware checks it) and echoes it: on every operation and answer. */
+function withCorrelationId(paths: PathItems): PathItems {
+  const parameter = headerParameter("X-Correlation-Id", CorrelationId);
+  const echoed = { description: "The request's X-Correlation-Id, when it sent one", schema: { type: "string" } };
+  const operation = (op: Operation): Operation => ({
+    ...op,
+    parameters: [...((op.parameters as Operation[] | undefined) ?? []), parameter],
+    responses: Object.fromEntries(
+      Object.entries(op.responses as Record<string, Operation>).map(([status, r]) => [
+        status,
+        { ...r, headers: { ...(r.headers as object), "X-Correlation-Id": echoed } },
+      ]),
+    ),
+  });
+  return Object.fromEntries(Object.entries(paths).map(([path, ops]) => [path, Object.fromEntries(Object.entries(ops).map(([m, op]) => [m, operation(op)]))]));
+}
+
 export function openApiDocument(version: string, extraPaths: PathItems = {}): Record<string, unknown> {
   return {
     openapi: "3.1.0",
     info: { title: "Toolbelt", version, description: "Find, call and keep tools on a session's belt." },
     security: [{ bearer: [] }],
-    paths: { ...CORE_PATHS, ...extraPaths },
+    paths: withCorrelationId({ ...CORE_PATHS, ...extraPaths }),
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "API key; its SHA-256 digest is in the policy" } },
       schemas: { Error: jsonSchema(ErrorBody, "output") },

@@ -1,6 +1,7 @@
-// `npm run misses`: the most frequent tool-name misses, for the operator.
+// `npm run misses`: the most frequent tool-name misses (or find misses), for the operator.
 //   npm run misses                      ask the running gateway (GET /v1/admin/misses; local server by default)
 //   npm run misses -- --name deploy     the latest events for one name
+//   npm run misses -- --find            find queries answered none, or whose best tool scored below the default min_score
 //   npm run misses -- --direct          read the DynamoDB table itself (TOOLBELT_TABLE, AWS credentials)
 // Options: --limit N (20), --url URL (TOOLBELT_URL or http://127.0.0.1:$PORT), --key KEY (TOOLBELT_API_KEY or dev-key).
 import { resolve } from "node:path";
@@ -11,18 +12,18 @@ import { MISSES_LIMITS, MissesQuery, MissesResponse } from "../contract/misses.j
 import { loadConfig } from "../config.js";
 import { describeIssues } from "../core/issues.js";
 import { clientFromConfig } from "../stores/dynamodb.js";
-import { DynamoMissStore } from "../stores/misses.js";
+import { DynamoMissStore, FIND_MISSES } from "../stores/misses.js";
 
-const USAGE = "usage: npm run misses -- [--name NAME] [--limit N] [--url URL] [--key KEY] [--direct] [--json]";
+const USAGE = "usage: npm run misses -- [--find] [--name NAME] [--limit N] [--url URL] [--key KEY] [--direct] [--json]";
 
 type Io = { out: (s: string) => void; err: (s: string) => void; env: NodeJS.ProcessEnv };
 type Answer = MissesResponse;
-type Options = { limit: number; name?: string; url?: string; key?: string; direct: boolean; json: boolean };
+type Options = { limit: number; name?: string; url?: string; key?: string; direct: boolean; json: boolean; find: boolean };
 
 async function viaApi(o: Options, env: NodeJS.ProcessEnv): Promise<Answer> {
   const base = (o.url ?? env.TOOLBELT_URL ?? `http://127.0.0.1:${env.PORT ?? 8787}`).replace(/\/+$/, "");
   const key = o.key ?? env.TOOLBELT_API_KEY ?? "dev-key";
-  const query = new URLSearchParams({ limit: String(o.limit), ...(o.name ? { name: o.name } : {}) });
+  const query = new URLSearchParams({ limit: String(o.limit), ...(o.name ? { name: o.name } : {}), ...(o.find ? { kind: "find" } : {}) });
   let res: Response;
   try {
     res = await fetch(`${base}/v1/admin/misses?${query}`, { headers: { authorization: `Bearer ${key}` } });
@@ -45,29 +46,23 @@ async function direct(o: Options, env: NodeJS.ProcessEnv): Promise<Answer> {
   const config = loadConfig(env);
   const client = clientFromConfig(config);
   try {
-    const store = new DynamoMissStore(client, config.table);
+    const store = o.find ? new DynamoMissStore(client, config.table, FIND_MISSES) : new DynamoMissStore(client, config.table);
     return o.name ? { name: o.name, events: await store.recent(o.name, o.limit) } : { misses: await store.top(o.limit) };
   } finally {
     client.destroy();
   }
 }
 
-function format(answer: Answer, o: Options): string {
-  if (o.json) return JSON.stringify(answer, null, 2);
-  if ("events" in answer) {
-    if (!answer.events.length) return `no misses recorded for ${o.name}`;
-    return answer.events.map((e) => `${e.at}  ${e.principal}  ${e.name}  ${e.outcome}${e.resolved_to ? ` → ${e.resolved_to}` : ""}`).join("\n");
-  }
-  const { misses } = answer;
-  if (!misses.length) return "no tool-name misses recorded";
-  const rows = misses.map((m) => [
-    String(m.count),
-    m.names.join(", "),
-    m.last_outcome === "resolved" ? `→ ${m.resolved_to ?? "?"}` : m.last_outcome,
-    m.last_principal,
-    m.last_at,
-  ]);
-  const head = ["count", "names tried", "outcome", "last principal", "last at"];
+// Callers chose these strings: control and format characters are shown escaped, never sent to the terminal.
+const printable = (s: string) => s.replace(/[\p{Cc}\p{Cf}]/gu, (ch) => `\\u${ch.codePointAt(0)!.toString(16).padStart(4, "0")}`);
+
+const outcomeOf = (m: { last_outcome?: string; outcome?: string; resolved_to?: string; best_tool?: string; best_score?: number }) => {
+  const outcome = m.last_outcome ?? m.outcome ?? "";
+  if (outcome === "resolved") return `→ ${m.resolved_to ?? "?"}`;
+  return m.best_tool ? `${outcome} (best ${m.best_tool} ${m.best_score ?? "?"})` : outcome;
+};
+
+function table(head: string[], rows: string[][]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   return [head, ...rows]
     .map((r) =>
@@ -77,6 +72,18 @@ function format(answer: Answer, o: Options): string {
         .trimEnd(),
     )
     .join("\n");
+}
+
+function format(answer: Answer, o: Options): string {
+  if (o.json) return JSON.stringify(answer, null, 2);
+  if ("events" in answer) {
+    if (!answer.events.length) return `no misses recorded for ${printable(o.name ?? "")}`;
+    return answer.events.map((e) => `${e.at}  ${printable(e.principal)}  ${printable(e.name)}  ${outcomeOf(e)}`).join("\n");
+  }
+  const { misses } = answer;
+  if (!misses.length) return o.find ? "no find misses recorded" : "no tool-name misses recorded";
+  const rows = misses.map((m) => [String(m.count), printable(m.names.join(o.find ? " | " : ", ")), outcomeOf(m), printable(m.last_principal), m.last_at]);
+  return table(["count", o.find ? "queries" : "names tried", "outcome", "last principal", "last at"], rows);
 }
 
 /** The CLI without the process: exit code 0, 1 (the gateway or table said no) or 2 (usage). */
@@ -92,6 +99,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
         key: { type: "string" },
         direct: { type: "boolean", default: false },
         json: { type: "boolean", default: false },
+        find: { type: "boolean", default: false },
         help: { type: "boolean", default: false },
       },
     }).values;

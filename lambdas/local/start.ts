@@ -22,7 +22,7 @@ import { DECIDER_ROLE, DECIDER_UNSET, unsetRoleWarnings } from "../../registry/c
 import { createCallModule } from "../http/routes/call.js";
 import { createMcpModule } from "../http/routes/mcp.js";
 import { DynamoIdempotencyStore } from "../stores/idempotency.js";
-import { DynamoMissStore } from "../stores/misses.js";
+import { DynamoMissStore, FIND_MISSES } from "../stores/misses.js";
 import { jsonLogger, readableLogger } from "../http/logger.js";
 import { startLocalDynamo } from "./dynalite.js";
 import { chooseRegistry } from "./registry-choice.js";
@@ -178,12 +178,20 @@ async function main(): Promise<void> {
     say(models.roles().length ? `model roles: ${models.roles().join(", ")}` : "no model roles configured (TOOLBELT_MODELS)");
     if (!models.get(DECIDER_ROLE)) say(DECIDER_UNSET);
     for (const w of unsetRoleWarnings(artifact.tools, models.roles())) say(`warning: ${w.message}`);
-    const deps = createDeps({ artifact, store: dynamo.store, policy, briefs, config, logger, models });
+    const findMisses = new DynamoMissStore(dynamo.client, dynamo.table, FIND_MISSES);
+    const deps = createDeps({ artifact, store: dynamo.store, policy, briefs, config, logger, models, findMisses });
     // Templates read `${VAR}` from this environment at call time (DEMO_SERVICE_*, EVERYTHING_MCP_URL set above).
     // File and git tools reach the project directory unless TOOLBELT_FILE_ROOTS says otherwise.
     const fileRoots = config.fileRoots ?? [root];
     const idempotency = { store: new DynamoIdempotencyStore(dynamo.client, dynamo.table), windowSecs: config.idempotencyTtlSecs };
-    const call = createCallModule({ env: process.env, misses: new DynamoMissStore(dynamo.client, dynamo.table), exec: config.exec, fileRoots, idempotency });
+    const call = createCallModule({
+      env: process.env,
+      misses: new DynamoMissStore(dynamo.client, dynamo.table),
+      findMisses,
+      exec: config.exec,
+      fileRoots,
+      idempotency,
+    });
     say(
       config.exec ? `file roots: ${fileRoots.join(", ") || "none (file and git tools answer 403)"}` : "exec tools are off (TOOLBELT_EXEC=off): they answer 501",
     );

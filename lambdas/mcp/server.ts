@@ -122,6 +122,7 @@ export function createMcpServer(sd: McpServerDeps, state: McpRequestState): Serv
     const session = belt ? await deps.sessions.get(belt, caller) : await deps.sessions.open(caller, brief?.name);
     const result = await deps.finder.find(request, caller.granted);
     writeFind(deps.logger, result.verdict, { ...state.context }, deps.config.metricsNamespace);
+    deps.findMisses?.observe(request, result, caller);
     const onBelt = new Set(deps.sessions.beltNames(session, caller));
     const structured = {
       belt: session.id,

@@ -60,11 +60,16 @@ const artifactDir = join(work, "artifact");
 type Scenario = { name: string; method: "GET" | "POST"; path: string; body?: unknown };
 type Row = { target: "http" | "handler"; scenario: string; requests: number; rps: number; p50_ms: number; p99_ms: number; errors: number };
 
+/** A request no tool of the example registry serves (verdict none). */
+const NONE_QUERY = "book a table for two at an italian restaurant";
+
 /** find, surface, a builtin call, an http call, the same call with a session (its tool already pinned). */
 function scenarios(session: string): Scenario[] {
   const percentage = { tool: "math.percentage", args: { value: 42, of: 168 } };
   return [
     { name: "find", method: "POST", path: "/v1/find", body: { query: "convert a temperature from celsius to fahrenheit" } },
+    // Answered none: recorded in the find-miss log in the background (the answer must not wait for it).
+    { name: "find, none", method: "POST", path: "/v1/find", body: { query: NONE_QUERY } },
     { name: "surface", method: "GET", path: `/v1/sessions/${session}/surface` },
     { name: "call builtin", method: "POST", path: "/v1/call", body: { tool: "toolbelt.reshape", args: { data: { a: { b: [7] } }, mapping: { x: "a.b[0]" } } } },
     { name: "call http", method: "POST", path: "/v1/call", body: percentage },

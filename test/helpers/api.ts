@@ -8,7 +8,7 @@ import { DEFAULT_HTTP_LIMITS, DEFAULT_SESSION_TTL_SECS, DEFAULT_SURFACE_BOUNDS, 
 import { sha256Hex } from "../../lambdas/core/auth.js";
 import { createApp, type RouteModule } from "../../lambdas/http/app.js";
 import { createDeps, type Deps } from "../../lambdas/http/deps.js";
-import type { Models, SessionStore } from "../../lambdas/core/ports.js";
+import type { MissRecorder, Models, SessionStore } from "../../lambdas/core/ports.js";
 import { memoryLogger } from "../../lambdas/http/logger.js";
 import { buildTestArtifact } from "./artifact.js";
 import { startDynalite, type TestDynamo } from "./dynalite.js";
@@ -47,6 +47,8 @@ export type TestApiOptions = {
   store?: SessionStore;
   /** Models by role (prompt tools, find's decision mode); none by default. */
   models?: Models;
+  /** The find-miss log's store; find misses are not recorded without it. */
+  findMisses?: MissRecorder;
 };
 
 export type TestApi = {
@@ -79,6 +81,7 @@ export async function startTestApi(opts: TestApiOptions = {}): Promise<TestApi> 
     logger,
     ...(opts.clock ? { clock: opts.clock } : {}),
     ...(opts.models ? { models: opts.models } : {}),
+    ...(opts.findMisses ? { findMisses: opts.findMisses } : {}),
   });
   const app = createApp(deps, { extraRoutes: opts.extraRoutes ?? [] });
   const server = await serveApp(app);

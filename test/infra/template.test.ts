@@ -219,7 +219,8 @@ describe("IAM", () => {
       },
       {
         Effect: "Allow",
-        Action: ["dynamodb:PutItem", "dynamodb:Query"],
+        // Sessions (put, query) and the find-miss log (update, put, delete).
+        Action: ["dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
         Resource: { "Fn::GetAtt": [expect.stringMatching(/Table/), "Arn"] },
       },
     ]);

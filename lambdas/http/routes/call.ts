@@ -1,4 +1,4 @@
-// POST /v1/call and GET /v1/admin/misses. Mounted through createApp's `extraRoutes`, and imported
+// POST /v1/call and GET /v1/admin/misses (tool-name misses, and find misses with kind=find). Mounted through createApp's `extraRoutes`, and imported
 // only by the call handler and the local server, so ajv and the backends stay out of the api bundle.
 import { Hono } from "hono";
 import { ToolbeltError } from "../../core/errors.js";
@@ -6,12 +6,16 @@ import type { RouteModule } from "../app.js";
 import { createAppCallGateway, type CallGatewayOptions } from "../call-gateway.js";
 import { CALL_LIMITS, CallBody, IdempotencyKey, type CallResponse } from "../../contract/call.js";
 import { MISSES_LIMITS, MissesQuery, type MissesResponse } from "../../contract/misses.js";
+import type { MissStore } from "../../core/ports.js";
 import { CALL_PATHS } from "../openapi-call.js";
 import type { Deps } from "../deps.js";
 import { callContext, callerOf, type AppEnv } from "../env.js";
 import { checkBody, readJsonBody } from "../parse.js";
 
-export type CallModuleOptions = CallGatewayOptions;
+export type CallModuleOptions = CallGatewayOptions & {
+  /** The find-miss log (DynamoMissStore with FIND_MISSES), read by GET /v1/admin/misses?kind=find. */
+  findMisses?: MissStore;
+};
 
 export type CallModule = RouteModule & {
   /** Close pooled upstream connections (MCP clients). */
@@ -70,12 +74,15 @@ export function createCallModule(options: CallModuleOptions): CallModule {
         }
         const query = MissesQuery.safeParse(c.req.query());
         if (!query.success) {
-          throw new ToolbeltError("INVALID_REQUEST", `limit must be an integer from 1 to ${MISSES_LIMITS.max}`, { limit: c.req.query("limit") });
+          throw new ToolbeltError("INVALID_REQUEST", `limit must be an integer from 1 to ${MISSES_LIMITS.max}, and kind call or find`, {
+            limit: c.req.query("limit"),
+            kind: c.req.query("kind"),
+          });
         }
-        const { limit, name } = query.data;
-        if (!options.misses) return c.json<MissesResponse>({ misses: [] });
-        if (name !== undefined) return c.json<MissesResponse>({ name, events: await options.misses.recent(name, limit) });
-        return c.json<MissesResponse>({ misses: await options.misses.top(limit) });
+        const { limit, name, kind } = query.data;
+        const store = kind === "find" ? options.findMisses : options.misses;
+        if (name !== undefined) return c.json<MissesResponse>({ name, events: store ? await store.recent(name, limit) : [] });
+        return c.json<MissesResponse>({ misses: store ? await store.top(limit) : [] });
       });
       return app;
     },

@@ -15,6 +15,8 @@ export function findRoutes(deps: Deps): Hono<AppEnv> {
     const record = session ? await deps.sessions.get(session, caller) : undefined;
     const result = await deps.finder.find(request, caller.granted);
     writeFind(deps.logger, result.verdict, callContext(c, "rest"), deps.config.metricsNamespace);
+    // A query no tool answered well goes to the find-miss log, in the background (never waited on).
+    deps.findMisses?.observe(request, result, caller);
     if (!record) return c.json<FindResponse>(result);
     // Within a session, say which results are already on its belt (callable without another look-up).
     const belt = new Set(deps.sessions.beltNames(record, caller));

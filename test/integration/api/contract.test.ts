@@ -12,6 +12,7 @@ import { ErrorBody } from "../../../lambdas/contract/errors.js";
 import { FindResponse } from "../../../lambdas/contract/find.js";
 import { HealthResponse } from "../../../lambdas/contract/health.js";
 import { metaToolDefinition } from "../../../lambdas/contract/meta-tools.js";
+import { CORRELATION_ID_RE } from "../../../lambdas/contract/headers.js";
 import { MissesResponse } from "../../../lambdas/contract/misses.js";
 import { SessionResponse } from "../../../lambdas/contract/sessions.js";
 import { sha256Hex } from "../../../lambdas/core/auth.js";
@@ -98,6 +99,11 @@ const problems: string[] = [];
 beforeAll(async () => {
   upstream = await startLoopback((req, res) => {
     if (req.url === "/hang") return; // never answers: only the tool's timeout ends the call
+    if (req.url === "/limited") {
+      res.writeHead(429, { "content-type": "application/json", "retry-after": "30" });
+      res.end('{"error":"slow down"}');
+      return;
+    }
     const failed = req.url === "/fail";
     res.writeHead(failed ? 500 : 200, { "content-type": "application/json" });
     res.end(failed ? '{"oops":true}' : '{"id":"n1"}');
@@ -131,6 +137,7 @@ beforeAll(async () => {
       catalogTool("notes.hang", http("/hang"), { description: "A note tool whose upstream never answers.", timeout_ms: 300 }),
       catalogTool("imported.lookup", { kind: "builtin", handler: "unavailable" }, { description: "Imported without a backend." }),
       catalogTool("admin.reset", http("/reset"), { description: "Reset the workspace." }),
+      catalogTool("quota.check", http("/limited"), { description: "A tool whose upstream is rate limiting." }),
     ]),
     policy: policy(),
     briefs: [{ version: 1, name: "notes", description: "Take notes", tools: ["notes.*"] }],
@@ -228,6 +235,8 @@ describe("every route's answers match their documented schemas", () => {
     expect((await call({ tool: "toolbelt.reshape", args: { data: 1 } })).status).toBe(422);
     expect((await call({ tool: "imported.lookup" })).status).toBe(501);
     expect((await call({ tool: "notes.fail" })).status).toBe(502);
+    const limited = await call({ tool: "quota.check" });
+    expect([limited.status, limited.body.error.code, limited.body.error.details.retry_after_secs]).toEqual([429, "UPSTREAM_RATE_LIMITED", 30]);
     expect((await call({ tool: "notes.hang" })).status).toBe(504);
     expect((await call({ tool: "notes.create", session: BUSY })).status).toBe(503);
     expect((await call({ tool: "notes.create", session: BROKEN })).status).toBe(500);
@@ -246,7 +255,9 @@ describe("every route's answers match their documented schemas", () => {
     expect(top.body.misses.length).toBeGreaterThan(0);
     const events = await answer("/v1/admin/misses", "/v1/admin/misses?name=Notes.Create&limit=5", { as: "carol" });
     expect(events.body).toMatchObject({ name: "Notes.Create", events: [{ name: "Notes.Create", outcome: "resolved", resolved_to: "notes.create" }] });
+    expect((await answer("/v1/admin/misses", "/v1/admin/misses?kind=find", { as: "carol" })).body).toEqual({ misses: [] });
     expect((await answer("/v1/admin/misses", "/v1/admin/misses?limit=0", { as: "carol" })).status).toBe(400);
+    expect((await answer("/v1/admin/misses", "/v1/admin/misses?kind=everything", { as: "carol" })).status).toBe(400);
     expect((await answer("/v1/admin/misses", "/v1/admin/misses", { as: "alice" })).status).toBe(403);
     expect((await answer("/v1/admin/misses", "/v1/admin/misses", { as: null })).status).toBe(401);
     expect(problems).toEqual([]);
@@ -256,6 +267,33 @@ describe("every route's answers match their documented schemas", () => {
     expect((await answer("/v1/nothing", "/v1/nothing")).status).toBe(404);
     expect((await answer("/v1/find", "/v1/find", { method: "GET" })).status).toBe(405);
     expect(problems).toEqual([]);
+  });
+
+  it("documents X-Correlation-Id, with its bounds, on every operation, and its echo on every answer", async () => {
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops) as [string, Operation & { parameters?: Schema[] }][]) {
+        const where = `${method} ${path}`;
+        expect(
+          op.parameters?.find((p) => p.name === "X-Correlation-Id"),
+          where,
+        ).toMatchObject({ in: "header", required: false, schema: { type: "string", minLength: 1, maxLength: 128, pattern: CORRELATION_ID_RE.source } });
+        for (const [status, r] of Object.entries(op.responses))
+          expect((r as { headers?: Schema }).headers, `${where} ${status}`).toHaveProperty("X-Correlation-Id");
+      }
+    }
+    // What the document says is what the gateway does.
+    const ok = await api.request("/v1/find", { json: { query: "create a note" }, headers: { "x-correlation-id": "trace-1" } });
+    expect(ok.headers.get("x-correlation-id")).toBe("trace-1");
+    expect((await answer("/v1/find", "/v1/find", { json: { query: "notes" }, headers: { "x-correlation-id": "c".repeat(129) } })).status).toBe(400);
+    expect(problems).toEqual([]);
+  });
+
+  it("passes an upstream's Retry-After on with 429 UPSTREAM_RATE_LIMITED, and documents both", async () => {
+    const res = await api.request("/v1/call", { json: { tool: "quota.check" } });
+    expect([res.status, res.headers.get("retry-after")]).toEqual([429, "30"]);
+    const documented = doc.paths["/v1/call"]!.post!.responses["429"] as { description: string; headers: Schema };
+    expect(documented.description).toContain("UPSTREAM_RATE_LIMITED");
+    expect(documented.headers).toHaveProperty("Retry-After");
   });
 
   it("covered a success and an error of every documented operation", () => {

@@ -39,6 +39,11 @@ beforeAll(async () => {
     }
     if (url.pathname === "/never") return; // holds the request until the client gives up
     if (url.pathname.startsWith("/status/")) return send(Number(url.pathname.slice(8)), "application/json", '{"error":"as asked"}');
+    if (url.pathname === "/limited") {
+      const after = url.searchParams.get("after");
+      res.writeHead(429, { "content-type": "application/json", ...(after !== null ? { "retry-after": after } : {}) });
+      return res.end('{"error":"slow down"}');
+    }
     send(404, "text/plain", "no such path");
   });
 
@@ -66,6 +71,7 @@ beforeAll(async () => {
     catalogTool("demo.never", { kind: "http", method: "GET", url: `${base}/never`, output: "json" }, { timeout_ms: 200 }),
     catalogTool("demo.unconfigured", { kind: "http", method: "GET", url: `${base}/echo`, headers: { "x-key": "${NOT_SET}" }, output: "json" }),
     catalogTool("demo.status", { kind: "http", method: "GET", url: `${base}/status/{{input.code}}`, output: "json" }),
+    catalogTool("demo.limited", { kind: "http", method: "GET", url: `${base}/limited`, query: { after: "{{input.after}}" }, output: "json" }),
     catalogTool("demo.closed", { kind: "http", method: "GET", url: "http://127.0.0.1:1/", output: "json" }),
     catalogTool(
       "demo.checked",
@@ -104,7 +110,7 @@ describe("http backend", () => {
     expect(JSON.stringify(res)).not.toContain(TOKEN);
   });
 
-  it("answers an upstream's not-found as 404 and its refusal of the input as 422; credentials, throttling and 5xx stay 502", async () => {
+  it("answers an upstream's not-found as 404, its refusal of the input as 422, its rate limit as 429; credentials and 5xx stay 502", async () => {
     const expected: Record<number, [string, number]> = {
       400: ["UPSTREAM_REJECTED_INPUT", 422],
       409: ["UPSTREAM_REJECTED_INPUT", 422],
@@ -114,12 +120,33 @@ describe("http backend", () => {
       410: ["UPSTREAM_NOT_FOUND", 404],
       401: ["UPSTREAM_ERROR", 502],
       403: ["UPSTREAM_ERROR", 502],
-      429: ["UPSTREAM_ERROR", 502],
+      429: ["UPSTREAM_RATE_LIMITED", 429],
       500: ["UPSTREAM_ERROR", 502],
     };
     for (const [status, [code, answered]] of Object.entries(expected)) {
       const err = (await gateway.call({ tool: "demo.status", args: { code: status } }, caller).catch((e: unknown) => e)) as ToolbeltError;
       expect([status, err.code, err.status, err.details.status]).toEqual([status, code, answered, Number(status)]);
+    }
+  });
+
+  // An upstream's 429 used to become 502 UPSTREAM_ERROR: a caller could not tell "retry later" from a broken tool.
+  it("an upstream 429 became 502: it is 429 UPSTREAM_RATE_LIMITED with the upstream's Retry-After in seconds, when it sent a valid one", async () => {
+    const limited = async (retryAfter?: string) =>
+      (await gateway
+        .call({ tool: "demo.limited", args: retryAfter === undefined ? {} : { after: retryAfter } }, caller)
+        .catch((e: unknown) => e)) as ToolbeltError;
+    const err = await limited("120");
+    expect([err.code, err.status, err.details.retry_after_secs]).toEqual(["UPSTREAM_RATE_LIMITED", 429, 120]);
+    expect(err.message).toContain("retry after 120 s");
+    // An HTTP date becomes seconds from now; one in the past is 0.
+    const inAMinute = new Date(Date.now() + 60_000).toUTCString();
+    expect((await limited(inAMinute)).details.retry_after_secs).toBeGreaterThanOrEqual(58);
+    expect((await limited("Wed, 21 Oct 2015 07:28:00 GMT")).details.retry_after_secs).toBe(0);
+    // Absent, or not a Retry-After value: not passed on.
+    for (const odd of [undefined, "soon", "-5", "1e3", "12 Oct 2026"]) {
+      const e = await limited(odd);
+      expect([odd, e.code, "retry_after_secs" in e.details]).toEqual([odd, "UPSTREAM_RATE_LIMITED", false]);
+      expect(e.message).toContain("retry later");
     }
   });
 

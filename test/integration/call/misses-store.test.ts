@@ -1,8 +1,20 @@
 // The miss log against dynalite: counters survive concurrent writers, spellings are folded by
-// canonical name, the top list is ordered, and expired events are ignored.
-import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
+// canonical name, the top list is ordered and read within a bound, expired events are ignored; the
+// find-miss log is the same store in its own partitions.
+import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DynamoMissStore, MAX_NAME, MAX_SPELLINGS, MISSES_PK, missEventPk, SUMMARY_TTL_SECS } from "../../../lambdas/stores/misses.js";
+import {
+  CALL_MISSES,
+  DynamoMissStore,
+  FIND_MISSES,
+  MAX_KEY_BYTES,
+  MAX_NAME,
+  MAX_SPELLINGS,
+  MISSES_PK,
+  missEventPk,
+  SUMMARY_TTL_SECS,
+  TOP_READ_SLACK,
+} from "../../../lambdas/stores/misses.js";
 import { startDynalite, type TestDynamo } from "../../helpers/dynalite.js";
 
 let dynamo: TestDynamo;
@@ -100,5 +112,114 @@ describe("DynamoMissStore", () => {
     expect((await store.top(1000)).map((m) => m.canonical)).not.toContain("stale_name");
     await store.record({ name: "stale_name", principal: "q", at: new Date().toISOString(), outcome: "not_found" });
     expect((await store.top(1000)).find((m) => m.canonical === "stale_name")).toMatchObject({ count: 1, names: ["stale_name"], last_principal: "q" });
+  });
+});
+
+/** The rank entries (and pages) a top() read, counted on the wire: the client's own send, observed. */
+function countingReads(store: DynamoMissStore): { items: number; pages: number } {
+  const seen = { items: 0, pages: 0 };
+  const client = (store as unknown as { client: typeof dynamo.client }).client;
+  const send = client.send.bind(client);
+  (client as { send: unknown }).send = async (command: unknown) => {
+    const out = (await send(command as never)) as { Items?: unknown[] };
+    if (command instanceof QueryCommand) {
+      seen.pages++;
+      seen.items += out.Items?.length ?? 0;
+    }
+    return out;
+  };
+  return seen;
+}
+
+describe("DynamoMissStore.top", () => {
+  // top() once read every summary of the partition (a Query paged to the end) to sort them in memory:
+  // a caller sending thousands of bogus names made every operator read cost thousands of items.
+  it("top() read every summary of the partition: it reads at most 2 × limit + TOP_READ_SLACK ranked entries", async () => {
+    const local = await startDynalite({ table: "toolbelt-misses-top" });
+    try {
+      const writer = new DynamoMissStore(local.client, local.table);
+      const now = new Date().toISOString();
+      const record = (name: string) => writer.record({ name, principal: "p", at: now, outcome: "not_found" });
+      // Three names seen more than once (one of them by 8 concurrent writers), then 200 seen once (more
+      // than the read bound): their ranked copies written as record() writes them, in batches to keep the test quick.
+      await record("bogus-0");
+      const { Items: [copy] = [] } = await local.client.send(
+        new QueryCommand({ TableName: local.table, KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": CALL_MISSES.rank } }),
+      );
+      for (let i = 1; i < 200; i += 25) {
+        const batch = Array.from({ length: Math.min(25, 200 - i) }, (_, j) => `bogus_${i + j}`);
+        const item = (key: string) => ({ ...copy, sk: String(copy!.sk).replace("bogus_0", key), key, names: new Set([key]) });
+        await local.client.send(new BatchWriteCommand({ RequestItems: { [local.table]: batch.map((key) => ({ PutRequest: { Item: item(key) } })) } }));
+      }
+      for (let i = 0; i < 5; i++) await record("deploy");
+      await Promise.all(Array.from({ length: 8 }, () => record("Git.Stauts")));
+      for (let i = 0; i < 3; i++) await record("search");
+
+      const reader = new DynamoMissStore(local.client, local.table);
+      const reads = countingReads(reader);
+      const top = await reader.top(3);
+      expect(top.map((m) => [m.canonical, m.count])).toEqual([
+        ["git_stauts", 8],
+        ["deploy", 5],
+        ["search", 3],
+      ]);
+      expect(reads.items).toBeLessThanOrEqual(2 * 3 + TOP_READ_SLACK);
+
+      // The ties among the names seen once come in key order, each once (superseded copies are skipped).
+      const ten = await reader.top(10);
+      expect(ten.map((m) => m.canonical)).toEqual([
+        "git_stauts",
+        "deploy",
+        "search",
+        ...["bogus_0", "bogus_1", "bogus_10", "bogus_100", "bogus_101", "bogus_102", "bogus_103"],
+      ]);
+      const { Items = [] } = await local.client.send(
+        new QueryCommand({ TableName: local.table, KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": CALL_MISSES.rank } }),
+      );
+      // One ranked copy per name once writers are done (a concurrent pair may leave one superseded copy).
+      expect(Items.length).toBeLessThanOrEqual(203 + 8);
+      expect(Items.length).toBeGreaterThanOrEqual(203);
+    } finally {
+      await local.close();
+    }
+  });
+});
+
+describe("the find-miss log", () => {
+  const find = () => new DynamoMissStore(dynamo.client, dynamo.table, FIND_MISSES);
+
+  it("keeps find misses apart from call misses, keyed by the normalised query, with the best tool and its score", async () => {
+    const at = new Date().toISOString();
+    await find().record({
+      name: "Book a  table",
+      principal: "p1",
+      at: new Date(Date.now() - 1000).toISOString(),
+      outcome: "none",
+      best_tool: "git.diff",
+      best_score: 0.31,
+    });
+    await find().record({ name: "book a table", principal: "p2", at, outcome: "none" });
+    const [top] = await find().top(1);
+    expect(top).toEqual({
+      canonical: "book a table",
+      count: 2,
+      names: ["Book a  table", "book a table"],
+      last_at: at,
+      last_principal: "p2",
+      last_outcome: "none",
+    });
+    expect((await store.top(1000)).map((m) => m.canonical)).not.toContain("book a table");
+    expect((await find().recent("BOOK A TABLE", 5)).map((e) => [e.principal, e.best_tool, e.best_score])).toEqual([
+      ["p2", undefined, undefined],
+      ["p1", "git.diff", 0.31],
+    ]);
+  });
+
+  it("stores a hostile query within DynamoDB's key limits: 1,000 emoji with control characters", async () => {
+    const hostile = `\u001b[2J${"😀".repeat(1000)}\u0000`;
+    await find().record({ name: hostile, principal: "p", at: new Date().toISOString(), outcome: "none" });
+    const entry = (await find().top(1000)).find((m) => m.canonical.includes("😀"))!;
+    expect(Buffer.byteLength(entry.canonical)).toBeLessThanOrEqual(MAX_KEY_BYTES);
+    expect(entry.names[0]!.length).toBeLessThanOrEqual(MAX_NAME);
   });
 });

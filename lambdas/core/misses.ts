@@ -1,0 +1,105 @@
+// Find misses: queries no tool answered well (verdict none, or a best tool below the default
+// min_score), recorded for the operator without making the find wait or fail.
+import type { FindRequest, FindResult } from "../contract/find.js";
+import type { Caller, GrantFilter, Miss, MissOutcome, MissRecorder } from "./ports.js";
+
+/** Longest query kept in the find-miss log, in characters (callers may send 1,000). */
+export const MAX_QUERY_CHARS = 200;
+/** Most find misses being recorded at once; beyond it a miss is dropped (and counted in the log), never queued. */
+export const MAX_FIND_MISSES_IN_FLIGHT = 32;
+
+// Control characters (C0, DEL, C1) would garble an operator's terminal; format characters (bidi
+// overrides, zero-width) can make one query look like another.
+const CONTROL = /\p{Cc}+/gu;
+const FORMAT = /\p{Cf}+/gu;
+// Lone surrogates (JSON can carry them) are not text DynamoDB can store.
+const LONE_SURROGATE = /\p{Cs}/gu;
+
+/** A caller's query as the log keeps it: control characters as spaces, format characters dropped, valid UTF-16, trimmed, at most MAX_QUERY_CHARS. */
+export function cleanQuery(query: string): string {
+  const clean = query.replace(LONE_SURROGATE, "\uFFFD").replace(CONTROL, " ").replace(FORMAT, "").trim();
+  if (clean.length <= MAX_QUERY_CHARS) return clean;
+  // Cut on a code point, not inside a surrogate pair.
+  const cut = clean.slice(0, MAX_QUERY_CHARS);
+  return (/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut).trimEnd();
+}
+
+/** The key find misses are counted under: the cleaned query, lowercase, whitespace collapsed. */
+export function queryKey(query: string): string {
+  // Lowercased before the cut: a lowercase form can be longer ("İ" is two code units).
+  return cleanQuery(query.toLowerCase()).replace(/\s+/g, " ");
+}
+
+/** Whether a find answer is a miss: none, or a keyword ranking whose best tool scored below `floor` (the caller lowered min_score). */
+export function findMissOutcome(result: FindResult, floor: number): Extract<MissOutcome, "none" | "low_score"> | undefined {
+  if (result.verdict === "none") return "none";
+  const best = result.tools[0];
+  return result.mode === "keyword" && best && best.score < floor ? "low_score" : undefined;
+}
+
+export type FindMissLog = {
+  /** Call after answering a find: records it in the background if it was a miss; never throws, never waits. */
+  observe(request: FindRequest, result: FindResult, caller: Caller): void;
+  /** Resolves once the misses being recorded are written (tests, shutdown). */
+  idle(): Promise<void>;
+};
+
+export type FindMissLogPorts = {
+  store: MissRecorder;
+  /** Asked once more for a miss answered none, for the best tool below min_score (the answer left it out). */
+  find: (request: FindRequest, granted?: GrantFilter) => Promise<FindResult>;
+  /** The default min_score: a best tool below it is a miss even when the caller asked for less. */
+  floor: number;
+  log: (level: "warn" | "error", message: string, fields: Record<string, unknown>) => void;
+  now?: () => Date;
+  maxInFlight?: number;
+};
+
+export function createFindMissLog(ports: FindMissLogPorts): FindMissLog {
+  const now = ports.now ?? (() => new Date());
+  const max = ports.maxInFlight ?? MAX_FIND_MISSES_IN_FLIGHT;
+  const pending = new Set<Promise<void>>();
+  let dropped = 0;
+
+  const best = async (request: FindRequest, result: FindResult, outcome: MissOutcome, caller: Caller): Promise<Pick<Miss, "best_tool" | "best_score">> => {
+    const top =
+      outcome === "none"
+        ? (
+            await ports.find(
+              { query: request.query, ...(request.family ? { family: request.family } : {}), min_score: 0, limit: 1, schemas: "none", mode: "keyword" },
+              caller.granted,
+            )
+          ).tools[0]
+        : result.tools[0];
+    return top ? { best_tool: top.name, best_score: top.score } : {};
+  };
+
+  const record = async (request: FindRequest, result: FindResult, outcome: MissOutcome, caller: Caller, at: string): Promise<void> => {
+    // After the answer is on its way: the second look-up is CPU on the same event loop.
+    await new Promise((r) => setImmediate(r));
+    const name = cleanQuery(request.query);
+    if (!name) return;
+    try {
+      await ports.store.record({ name, principal: caller.principal, at, outcome, ...(await best(request, result, outcome, caller)) });
+    } catch (e) {
+      ports.log("error", "could not record a find miss", { query: name, error: e });
+    }
+  };
+
+  return {
+    observe(request, result, caller) {
+      const outcome = findMissOutcome(result, ports.floor);
+      if (!outcome) return;
+      if (pending.size >= max) {
+        // Logged at 1, 10, 100, ... drops: a flood of misses must not become a flood of log lines.
+        if (Number.isInteger(Math.log10(++dropped))) ports.log("warn", "find-miss log busy: misses dropped", { dropped, in_flight: pending.size });
+        return;
+      }
+      const p = record(request, result, outcome, caller, now().toISOString()).finally(() => pending.delete(p));
+      pending.add(p);
+    },
+    async idle() {
+      while (pending.size) await Promise.all(pending);
+    },
+  };
+}
