@@ -147,7 +147,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
           replace: v.replace,
         });
         io.out(
-          `${r.tools} tools copied to ${r.file}${r.family !== "unchanged" ? `; family \`${v.family}\` ${EDITED[r.family]} families.yaml` : ""}; run \`npm run registry:check\`\n`,
+          `${r.tools} tool${r.tools === 1 ? "" : "s"} copied to ${r.file}${r.family !== "unchanged" ? `; family \`${v.family}\` ${EDITED[r.family]} families.yaml` : ""}; run \`npm run registry:check\`\n`,
         );
         return 0;
       }

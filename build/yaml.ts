@@ -55,10 +55,13 @@ export function parseYaml(text: string, file: string): ParsedFile {
   return { value, diagnostics: [], lineOf };
 }
 
-/** JSON files (snapshots) get the same treatment, with the line of a syntax error when Node reports a position. */
+/** JSON files (snapshots) get the same treatment: lines of diagnostics, and of a syntax error when Node reports a position. */
 export function parseJson(text: string, file: string): ParsedFile {
   try {
-    return { value: JSON.parse(text) as unknown, diagnostics: [], lineOf: noLines };
+    const value = JSON.parse(text) as unknown;
+    // JSON is YAML: its lines come from a YAML parse, made only when a diagnostic asks for one.
+    let lines: ParsedFile["lineOf"] | undefined;
+    return { value, diagnostics: [], lineOf: (path) => (lines ??= parseYaml(text, file).lineOf)(path) };
   } catch (e) {
     const message = (e as Error).message;
     const pos = /position (\d+)/.exec(message);

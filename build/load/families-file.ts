@@ -81,9 +81,8 @@ export async function readFamiliesFile(fs: RegistryFs, diagnostics: Diagnostic[]
   const defs: { def: FamilyDef; index: number }[] = [];
   const familyNames = new Map<string, number>();
   rawFamilies.forEach((raw, index) => {
-    const parsed = FamilyDef.safeParse(raw);
-    if (!parsed.success) return;
-    const def = parsed.data;
+    const def = parseFamilyDef(raw);
+    if (!def) return;
     const at = (...rest: Segment[]) => ["families", index, ...rest];
     const problems: Finding[] = [];
     if (!FAMILY_NAME_RE.test(def.name)) {
@@ -106,6 +105,24 @@ export async function readFamiliesFile(fs: RegistryFs, diagnostics: Diagnostic[]
     if (!problems.some((f) => (f.severity ?? "error") === "error")) defs.push({ def, index });
   });
   return { value, top, defs };
+}
+
+/**
+ * An entry whose only problems are unknown keys (reported above) is read without them, so a typo such as
+ * `egres` does not hide the family's tools and their problems until it is fixed.
+ */
+function parseFamilyDef(raw: unknown): FamilyDef | undefined {
+  const parsed = FamilyDef.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  if (!parsed.error.issues.every((i) => i.code === "unrecognized_keys")) return undefined;
+  const copy = structuredClone(raw);
+  for (const issue of parsed.error.issues) {
+    let node: unknown = copy;
+    for (const key of issue.path) node = isRecord(node) || Array.isArray(node) ? (node as Record<PropertyKey, unknown>)[key] : undefined;
+    if (isRecord(node) && issue.code === "unrecognized_keys") for (const key of issue.keys) delete node[key];
+  }
+  const again = FamilyDef.safeParse(copy);
+  return again.success ? again.data : undefined;
 }
 
 function checkSource(source: FamilySource, at: Segment[]): Finding[] {

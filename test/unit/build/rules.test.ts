@@ -58,9 +58,10 @@ describe("registry rules", () => {
     `);
   });
 
-  it("regression (issue #10): one run reports every mistake of a family: an unknown key no longer hides template and schema problems, a broken tool's name still collides, a file that does not parse (with a hint to quote) hides nothing in its neighbours", async () => {
+  it("regression (issue #10): one run reports every mistake of a family: an unknown key no longer hides template and schema problems, a broken tool's name still collides, a file that does not parse (with a hint to quote) hides nothing in its neighbours, a typo in a family's entry (`egres`) hides none of its tools' problems", async () => {
     expect(await check("many-mistakes")).toMatchInlineSnapshot(`
       [
+        "error UNKNOWN_KEY families.yaml:8 - $.families[1].egres: unknown key \`egres\` (did you mean \`egress\`?)",
         "error YAML_SYNTAX families/weather/alerts.yaml:6 - $: YAML syntax: Nested mappings are not allowed in compact mappings (line 6); a plain value containing ": " (colon and space) reads as a nested key: quote the value (\`description: "Returns: the list"\`), or check the indentation of the line below",
         "error UNKNOWN_KEY families/weather/tools.yaml:7 weather.current $.tools[0].timeout: unknown key \`timeout\`: a http tool takes \`name\`, \`description\`, \`input_schema\`, \`output_schema\`, \`timeout_secs\`, \`tags\`, \`examples\`, \`aliases\`, \`read_only\`, \`destructive\`, \`idempotent\`, \`consequential\`, \`affects\`, \`impact\`, \`audit_args\`, \`kind\`, \`method\`, \`url\`, \`headers\`, \`query\`, \`body\`, \`output\`",
         "error SCHEMA_INVALID families/weather/tools.yaml:10 weather.current $.tools[0].input_schema.requird: unknown keyword \`requird\` (did you mean \`required\`?): it would be ignored, so the schema would not enforce it (vendor keywords start with \`x-\`)",
@@ -72,6 +73,8 @@ describe("registry rules", () => {
         "error MISSING_FIELD families/weather/tools.yaml:20 weather.Current $.tools[2].url: missing required field \`url\`",
         "error NAME_COLLISION families/weather/tools.yaml:20 weather.Current $.tools[2]: \`weather.Current\` collides with \`weather.current\` defined in families/weather/tools.yaml:2 $.tools[0]: names that differ only by case or \`_\`/\`-\`/\`.\` are one tool to the gateway",
         "error FAMILY_LOAD_FAILED families.yaml:4 - $.families[0].source: required family \`weather\` cannot load: families/weather/alerts.yaml does not parse",
+        "error INVALID_VALUE families/util/tools.yaml:2 util.nope $.tools[0].handler: \`nope\` is not a builtin handler of this gateway, so every call would fail: use one of \`find\`, \`call\`, \`reshape\`, or another kind (http, mcp, exec, prompt)",
+        "error UNDECLARED_VARIABLE families/util/tools.yaml:6 util.fetch $.tools[1].url: \`\${UTIL_URL}\` is not a variable of family \`util\`: declare it under the family's \`variables\` in families.yaml (its tools see no other setting of the gateway)",
       ]
     `);
   });
@@ -141,6 +144,17 @@ describe("registry rules", () => {
         "warning FAMILY_SKIPPED families.yaml:8 - $.families[1].source: optional family \`flaky\` skipped: families/flaky/tools.yaml does not parse",
         "warning FILE_UNREADABLE snapshots/remote.json - $: cannot read: no such file or folder",
         "warning FAMILY_SKIPPED families.yaml:12 - $.families[2].source: optional family \`remote\` skipped: snapshots/remote.json: cannot read: no such file or folder",
+      ]
+    `);
+  });
+
+  it("regression (issue #10): MCP snapshots and JSONL catalogs carry other people's schemas: unknown keywords are warnings with their line, a type that cannot compile stays an error", async () => {
+    expect(await check("imported-schemas")).toMatchInlineSnapshot(`
+      [
+        "warning SCHEMA_INVALID snapshots/upstream.json:10 upstream.search $.tools[0].inputSchema.requird: unknown keyword \`requird\` (did you mean \`required\`?): it would be ignored, so the schema would not enforce it (vendor keywords start with \`x-\`)",
+        "warning SCHEMA_INVALID snapshots/upstream.json:11 upstream.search $.tools[0].inputSchema.properties.q.descripton: unknown keyword \`descripton\` (did you mean \`description\`?): it would be ignored, so the schema would not enforce it (vendor keywords start with \`x-\`)",
+        "warning SCHEMA_INVALID catalogs/catalog.jsonl:1 catalog.lookup $[0].input_schema.properties.id.minLenght: unknown keyword \`minLenght\` (did you mean \`minLength\`?): it would be ignored, so the schema would not enforce it (vendor keywords start with \`x-\`)",
+        "error SCHEMA_INVALID catalogs/catalog.jsonl:2 catalog.count $[1].input_schema.properties.limit.type: type \`integr\` is not a JSON Schema type: use one of array, boolean, integer, null, number, object, string (did you mean \`integer\`?)",
       ]
     `);
   });
