@@ -1,6 +1,8 @@
-// The esbuild settings every Lambda bundle is built with. The construct (through NodejsFunction),
-// the bundle tests and the cold-start bench all read them from here, so what is tested is what ships.
-import { join } from "node:path";
+// The esbuild settings every Lambda bundle is built with. The construct (esbuild at synth), the
+// package build (prebuilt bundles), the bundle tests and the cold-start bench all read them from here,
+// so what is tested is what ships.
+import { copyFileSync, mkdirSync } from "node:fs";
+import { extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BuildOptions } from "esbuild";
 import { ARTIFACT_FILES } from "../registry/contract/artifact.js";
@@ -22,7 +24,10 @@ export const ESM_REQUIRE_BANNER = "import { createRequire as __tbCreateRequire }
  * they load they were 123 KB of every bundle. Each is aliased to a stand-in whose link says "try the
  * next one", as the real provider does when its source is missing.
  */
-export const CREDENTIAL_PROVIDER_STAND_IN = fileURLToPath(new URL("../lambdas/stores/aws-credential-links.ts", import.meta.url));
+export const CREDENTIAL_PROVIDER_STAND_IN = fileURLToPath(
+  // `.ts` in a clone, `.js` in the compiled package (where it bundles a user's own entry).
+  new URL(`../lambdas/stores/aws-credential-links${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
+);
 export const BUNDLE_ALIASES: Readonly<Record<string, string>> = Object.fromEntries([
   ...["ini", "sso", "process", "web-identity"].map((p) => [`@aws-sdk/credential-provider-${p}`, CREDENTIAL_PROVIDER_STAND_IN]),
   // The Bedrock client's bearer-token providers (Bedrock API keys, SSO token caches with their OIDC client).
@@ -55,12 +60,7 @@ export const BUNDLE_SETTINGS = {
   alias: BUNDLE_ALIASES,
 } as const;
 
-/** The same aliases as esbuild CLI arguments, for NodejsFunction's `esbuildArgs`. */
-export const ESBUILD_CLI_ARGS: Record<string, string[]> = {
-  "--alias": Object.entries(BUNDLE_ALIASES).map(([from, to]) => `${from}=${to}`),
-};
-
-/** Options for a direct `esbuild.build` of one entry file (bundle tests, bench). */
+/** Options for an esbuild build of one entry file (the construct, the package build, bundle tests, bench). */
 export function esbuildOptions(entry: string, outfile: string): BuildOptions {
   return {
     entryPoints: [entry],
@@ -90,20 +90,18 @@ export const BUNDLED_BRIEFS_FILE = "briefs.json";
 /** The Lambda runtime unpacks the bundle here. */
 export const LAMBDA_TASK_ROOT = "/var/task";
 
-const shellQuote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
+/** The bundle's file name: the handler is `index.handler`. */
+export const BUNDLE_FILE = "index.mjs";
 
 /**
- * Shell commands that copy the staged deployment files (the artifact's four files, the policy,
- * the briefs) next to the bundle. Only the named artifact files are copied: whatever else sits in
- * the artifact folder stays out of the Lambda.
+ * Copies the staged deployment files (the artifact's four files, the policy, the briefs) next to a
+ * bundle. Only the named artifact files are copied: whatever else sits in the artifact folder stays
+ * out of the Lambda.
  */
-export function copyIntoBundleCommands(outputDir: string, staged: { artifactDir: string; policyFile?: string; briefsFile?: string }): string[] {
+export function copyIntoBundle(outputDir: string, staged: { artifactDir: string; policyFile?: string; briefsFile?: string }): void {
   const artifactOut = join(outputDir, BUNDLED_ARTIFACT_DIR);
-  const commands = [`mkdir -p ${shellQuote(artifactOut)}`];
-  for (const file of Object.values(ARTIFACT_FILES)) {
-    commands.push(`cp ${shellQuote(join(staged.artifactDir, file))} ${shellQuote(join(artifactOut, file))}`);
-  }
-  if (staged.policyFile) commands.push(`cp ${shellQuote(staged.policyFile)} ${shellQuote(join(outputDir, BUNDLED_POLICY_FILE))}`);
-  if (staged.briefsFile) commands.push(`cp ${shellQuote(staged.briefsFile)} ${shellQuote(join(outputDir, BUNDLED_BRIEFS_FILE))}`);
-  return commands;
+  mkdirSync(artifactOut, { recursive: true });
+  for (const file of Object.values(ARTIFACT_FILES)) copyFileSync(join(staged.artifactDir, file), join(artifactOut, file));
+  if (staged.policyFile) copyFileSync(staged.policyFile, join(outputDir, BUNDLED_POLICY_FILE));
+  if (staged.briefsFile) copyFileSync(staged.briefsFile, join(outputDir, BUNDLED_BRIEFS_FILE));
 }

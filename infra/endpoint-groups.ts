@@ -17,7 +17,7 @@ export type TableAction =
   | "dynamodb:ConditionCheckItem";
 
 export type EndpointGroupSpec = {
-  /** Handler entry file relative to the project root; it exports `handler`. */
+  /** Handler entry file, relative to the project root (the built-in handlers) or absolute (a handler of your own); it exports `handler`. */
   entry: string;
   description: string;
   routes: readonly RouteSpec[];

@@ -14,8 +14,14 @@ import { parseBrief, parseBriefs } from "../lambdas/core/deployment-files.js";
 import { describeIssues } from "../lambdas/core/issues.js";
 import { BUNDLED_ARTIFACT_DIR, BUNDLED_BRIEFS_FILE, BUNDLED_POLICY_FILE } from "./bundling.js";
 
-/** The project root: handler entries, the lock file and build/cli.ts are resolved from here. */
+/**
+ * The folder holding infra/, build/ and lambdas/: the project root in a clone, `dist/package` in the
+ * installed package. Handler entries and the scripts the synth runs are resolved from here.
+ */
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** Compiled JavaScript (the installed package) or the TypeScript sources (a clone, run with tsx). */
+const COMPILED = extname(fileURLToPath(import.meta.url)) === ".js";
 
 /** The gateway props staging reads (see ToolbeltGatewayProps for each). */
 export type StagingProps = { artifactDir?: string; registryDir?: string; policy: string | PolicyFile; briefs?: string | unknown[] };
@@ -24,12 +30,14 @@ export type StagingProps = { artifactDir?: string; registryDir?: string; policy:
 export type Staged = { dir: string; artifactDir: string; policyFile: string; briefsFile?: string };
 
 /**
- * Runs one of the project's TypeScript entry files (relative to the project root) in a child process
- * with tsx; `what` names it in the error, which carries the child's output.
+ * Runs one of the project's entry files (`build/cli.ts`, relative to the project root) in a child
+ * process: its compiled `.js` in the package, the source with tsx in a clone. `what` names it in the
+ * error, which carries the child's output.
  */
 function runScript(file: string, args: string[], what: string): void {
+  const script = COMPILED ? [join(PROJECT_ROOT, file.replace(/\.ts$/, ".js"))] : ["--import", "tsx", join(PROJECT_ROOT, file)];
   try {
-    execFileSync(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, file), ...args], {
+    execFileSync(process.execPath, [...script, ...args], {
       cwd: PROJECT_ROOT,
       stdio: ["ignore", "pipe", "pipe"],
       encoding: "utf8",

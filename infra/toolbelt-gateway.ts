@@ -13,7 +13,6 @@ import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as iam from "aws-cdk-lib/aws-iam";
 import type * as kms from "aws-cdk-lib/aws-kms";
 import * as lambda from "aws-cdk-lib/aws-lambda";
-import { NodejsFunction, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
 import * as logs from "aws-cdk-lib/aws-logs";
 import * as route53 from "aws-cdk-lib/aws-route53";
 import * as route53Targets from "aws-cdk-lib/aws-route53-targets";
@@ -28,15 +27,8 @@ import { functionAlarms, gatewayMetricAlarms, serverErrorRateAlarm, type MetricA
 import { METRICS_NAMESPACE } from "../lambdas/http/telemetry.js";
 import { MODELS_ENV, parseModelRoles, type ModelRole } from "../lambdas/models/roles.js";
 import { checkUpstreamSettings } from "./upstream-settings.js";
-import {
-  BUNDLE_SETTINGS,
-  ESBUILD_CLI_ARGS,
-  BUNDLED_ARTIFACT_DIR,
-  BUNDLED_BRIEFS_FILE,
-  BUNDLED_POLICY_FILE,
-  LAMBDA_TASK_ROOT,
-  copyIntoBundleCommands,
-} from "./bundling.js";
+import { BUNDLED_ARTIFACT_DIR, BUNDLED_BRIEFS_FILE, BUNDLED_POLICY_FILE, LAMBDA_TASK_ROOT } from "./bundling.js";
+import { lambdaCode } from "./lambda-code.js";
 import { ENDPOINT_GROUPS, HTTP_API_INTEGRATION_LIMIT_SECS, type EndpointGroupName, type EndpointGroupSpec } from "./endpoint-groups.js";
 import { leaveOut, PROJECT_ROOT, stageDeploymentFiles, type Staged } from "./staging.js";
 
@@ -45,6 +37,8 @@ export { PROJECT_ROOT };
 
 /** The environment variable through which the call function learns where its secrets live. */
 export { SECRETS_ENV };
+/** This module is the package entry (`toolbelt/infra`): what a user's stack needs beside the construct. */
+export { ENDPOINT_GROUPS, type EndpointGroupName, type EndpointGroupSpec, type MetricAlarmOptions };
 /** SSM exposes Secrets Manager secrets under this read-only parameter path. */
 export const SECRETS_MANAGER_REFERENCE_PREFIX = "/aws/reference/secretsmanager/";
 
@@ -198,7 +192,7 @@ export interface ToolbeltGatewayProps {
 }
 
 export type EndpointGroup = {
-  readonly fn: NodejsFunction;
+  readonly fn: lambda.Function;
   /** The alias `live` the routes invoke, when the group has provisioned concurrency. */
   readonly alias?: lambda.Alias;
   readonly role: iam.Role;
@@ -411,40 +405,20 @@ export class ToolbeltGateway extends Construct {
     if (provisionedConcurrency !== undefined && reservedConcurrency !== undefined && provisionedConcurrency > reservedConcurrency) {
       throw new Error(`groups.${name}: provisionedConcurrency (${provisionedConcurrency}) cannot exceed reservedConcurrency (${reservedConcurrency})`);
     }
-    const staged = this.staged;
-    const fn = new NodejsFunction(this, `${Name}Function`, {
+    const fn = new lambda.Function(this, `${Name}Function`, {
       description: spec.description,
-      entry: join(PROJECT_ROOT, spec.entry),
-      handler: "handler",
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: join(PROJECT_ROOT, "package-lock.json"),
+      code: lambdaCode(spec.entry, this.staged),
+      handler: "index.handler",
       runtime: props.runtime ?? lambda.Runtime.NODEJS_20_X,
       // Graviton: about 20% cheaper per GB-second and as fast for this JSON- and string-bound work.
       architecture: props.architecture ?? lambda.Architecture.ARM_64,
       ...(props.tracing ? { tracing: lambda.Tracing.ACTIVE } : {}),
       memorySize: overrides.memoryMb ?? spec.memoryMb,
       timeout: Duration.seconds(timeoutSecs),
-      ...(overrides.reservedConcurrency !== undefined ? { reservedConcurrentExecutions: overrides.reservedConcurrency } : {}),
+      ...(reservedConcurrency !== undefined ? { reservedConcurrentExecutions: reservedConcurrency } : {}),
       role,
       logGroup,
       environment,
-      bundling: {
-        format: OutputFormat.ESM,
-        target: BUNDLE_SETTINGS.target,
-        minify: BUNDLE_SETTINGS.minify,
-        keepNames: BUNDLE_SETTINGS.keepNames,
-        sourceMap: BUNDLE_SETTINGS.sourcemap,
-        mainFields: [...BUNDLE_SETTINGS.mainFields],
-        externalModules: [...BUNDLE_SETTINGS.externals],
-        bundleAwsSDK: true,
-        banner: BUNDLE_SETTINGS.banner,
-        esbuildArgs: ESBUILD_CLI_ARGS,
-        commandHooks: {
-          beforeBundling: () => [],
-          beforeInstall: () => [],
-          afterBundling: (_inputDir: string, outputDir: string) => copyIntoBundleCommands(outputDir, staged),
-        },
-      },
     });
 
     // Provisioned concurrency lives on an alias of a published version; the routes invoke the alias.
@@ -515,9 +489,10 @@ export class ToolbeltGateway extends Construct {
     if (!spec.dispatchesTools) return spec.timeoutSecs;
     const limit = HTTP_API_INTEGRATION_LIMIT_SECS - 1;
     const marginSecs = 3;
-    // Tools the gateway cannot run (imported catalog entries without a backend) answer 501 at once, and
-    // so do exec tools when exec is off: their timeouts do not count.
-    const dispatched = this.catalog.tools.filter((t) => isCallable(t) && (this.props.allowExec || t.backend.kind !== "exec"));
+    // Only tools that wait on something count: not the ones the gateway cannot run (imported catalog
+    // entries without a backend answer 501 at once), not builtins (they run in the function and wait on
+    // nothing; toolbelt.call's target counts itself), not exec tools while exec is off (501 too).
+    const dispatched = this.catalog.tools.filter((t) => isCallable(t) && t.backend.kind !== "builtin" && (this.props.allowExec || t.backend.kind !== "exec"));
     const slowest = Math.max(0, ...dispatched.map((t) => t.timeout_ms));
     const wanted = Math.ceil(slowest / 1000) + marginSecs;
     const tooSlow = dispatched.filter((t) => t.timeout_ms / 1000 + marginSecs > limit).map((t) => t.name);

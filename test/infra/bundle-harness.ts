@@ -1,14 +1,15 @@
 // Bundle a handler exactly as the construct does (infra/bundling.ts), lay out its folder as the
-// Lambda sees /var/task (bundle + artifact + policy, copied by the construct's own hook commands),
+// Lambda sees /var/task (bundle + artifact + policy, copied by the construct's own copyIntoBundle),
 // and invoke it in a fresh Node process with API Gateway v2 events. Shared by the bundle tests and
 // the cold-start bench.
 import { execFile } from "node:child_process";
-import { execSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { build, type Metafile } from "esbuild";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
-import { copyIntoBundleCommands, esbuildOptions } from "../../infra/bundling.js";
+import { copyIntoBundle, esbuildOptions } from "../../infra/bundling.js";
+import { httpApiV2Event } from "../helpers/lambda-events.js";
 import { PROJECT_ROOT } from "../../infra/toolbelt-gateway.js";
 
 export type BundleResult = {
@@ -57,9 +58,9 @@ export function importersOf(bundle: BundleResult, module: string): Set<string> {
   return found;
 }
 
-/** Runs the construct's afterBundling commands, so the test checks them too. */
+/** Copies the deployment files the way the construct does, so the test checks that too. */
 export function copyDeploymentFiles(bundleDir: string, staged: { artifactDir: string; policyFile?: string; briefsFile?: string }): void {
-  for (const command of copyIntoBundleCommands(bundleDir, staged)) execSync(command, { shell: "/bin/bash", stdio: "ignore" });
+  copyIntoBundle(bundleDir, staged);
 }
 
 export type Invocation = { event: APIGatewayProxyEventV2 };
@@ -125,4 +126,21 @@ export async function invokeInFreshProcess(bundle: BundleResult, events: APIGate
     if (typeof r.body === "string" && String(r.headers?.["content-type"] ?? "").includes("json")) r.json = JSON.parse(r.body) as unknown;
   }
   return run;
+}
+
+/**
+ * GET /v1/health from a synthesized asset folder, run as Lambda runs it: the bundle with its artifact,
+ * policy and (when present) briefs beside it, and no DynamoDB behind it (health reads none).
+ */
+export async function healthFromAsset(dir: string): Promise<InvocationResult> {
+  const briefs = join(dir, "briefs.json");
+  const run = await invokeInFreshProcess({ dir, file: join(dir, "index.mjs") } as BundleResult, [httpApiV2Event({ method: "GET", path: "/v1/health" })], {
+    AWS_REGION: "us-east-1",
+    TOOLBELT_ARTIFACT_DIR: join(dir, "artifact"),
+    TOOLBELT_POLICY: join(dir, "policy.json"),
+    ...(existsSync(briefs) ? { TOOLBELT_BRIEFS: briefs } : {}),
+    TOOLBELT_TABLE: "toolbelt-asset",
+    DYNAMODB_ENDPOINT: "http://127.0.0.1:9",
+  });
+  return run.results[0]!;
 }

@@ -147,7 +147,7 @@ describe("functions", () => {
     }
   });
 
-  it("regression (issue #10): tools the gateway cannot call count neither for the call timeout nor in its warning", async () => {
+  it("regression (issue #10): tools that wait on nothing (uncallable imports, builtins) count neither for the call timeout nor in its warning", async () => {
     const tools = [
       testTool("notes.create", {
         kind: "http",
@@ -156,6 +156,8 @@ describe("functions", () => {
       }),
       // An imported catalog entry: no backend, answers 501 at once whatever its declared timeout.
       testTool("metatool.NotesTool", { backend: { kind: "builtin", handler: UNAVAILABLE_HANDLER }, timeout_ms: 60_000 }),
+      // A builtin runs in the function: the registry's default timeout does not make the function wait longer.
+      testTool("shape.reshape", { backend: { kind: "builtin", handler: "reshape" }, timeout_ms: 60_000 }),
     ];
     const imported = await makeArtifact({ tools });
     try {
