@@ -1,5 +1,6 @@
 // The family list (`families.yaml`): its version, each entry's source, name, description and
-// variables. Problems in one entry do not hide the others: entries are validated one by one.
+// variables. Problems in one entry do not hide the others, nor its own tools' (unless its name or
+// source is wrong): entries are validated one by one.
 import type { Diagnostic } from "../../registry/contract/diagnostics.js";
 import { FamiliesFile, FamilyDef, type FamilySource, FamilyVariable, JsonlSource, McpSource, ToolsSource } from "../../registry/contract/family.js";
 import { FAMILY_NAME_RE, canonicalName } from "../../registry/contract/names.js";
@@ -102,7 +103,10 @@ export async function readFamiliesFile(fs: RegistryFs, diagnostics: Diagnostic[]
     problems.push(...checkFamilyVariables(def, at));
     problems.push(...checkEgressList(def.egress, at("egress")));
     diagnostics.push(...problems.map((f) => diag(f, top)));
-    if (!problems.some((f) => (f.severity ?? "error") === "error")) defs.push({ def, index });
+    // Its tools are still checked in this run unless the family's name or source is what is wrong
+    // (the errors above already fail the check).
+    const blocking = problems.some((f) => (f.severity ?? "error") === "error" && (f.at[2] === "name" || f.at[2] === "source"));
+    if (!blocking) defs.push({ def, index });
   });
   return { value, top, defs };
 }

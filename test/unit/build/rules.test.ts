@@ -58,10 +58,11 @@ describe("registry rules", () => {
     `);
   });
 
-  it("regression (issue #10): one run reports every mistake of a family: an unknown key no longer hides template and schema problems, a broken tool's name still collides, a file that does not parse (with a hint to quote) hides nothing in its neighbours, a typo in a family's entry (`egres`) hides none of its tools' problems", async () => {
+  it("regression (issue #10): one run reports every mistake of a family: an unknown key no longer hides template and schema problems, a broken tool's name still collides, a file that does not parse (with a hint to quote) hides nothing in its neighbours, a typo or an empty description in a family's entry hides none of its tools' problems", async () => {
     expect(await check("many-mistakes")).toMatchInlineSnapshot(`
       [
         "error UNKNOWN_KEY families.yaml:8 - $.families[1].egres: unknown key \`egres\` (did you mean \`egress\`?)",
+        "error DESCRIPTION_NOT_ONE_SENTENCE families.yaml:6 - $.families[1].description: the description is empty: say in one sentence what the family does",
         "error YAML_SYNTAX families/weather/alerts.yaml:6 - $: YAML syntax: Nested mappings are not allowed in compact mappings (line 6); a plain value containing ": " (colon and space) reads as a nested key: quote the value (\`description: "Returns: the list"\`), or check the indentation of the line below",
         "error UNKNOWN_KEY families/weather/tools.yaml:7 weather.current $.tools[0].timeout: unknown key \`timeout\`: a http tool takes \`name\`, \`description\`, \`input_schema\`, \`output_schema\`, \`timeout_secs\`, \`tags\`, \`examples\`, \`aliases\`, \`read_only\`, \`destructive\`, \`idempotent\`, \`consequential\`, \`affects\`, \`impact\`, \`audit_args\`, \`kind\`, \`method\`, \`url\`, \`headers\`, \`query\`, \`body\`, \`output\`",
         "error SCHEMA_INVALID families/weather/tools.yaml:10 weather.current $.tools[0].input_schema.requird: unknown keyword \`requird\` (did you mean \`required\`?): it would be ignored, so the schema would not enforce it (vendor keywords start with \`x-\`)",
@@ -232,6 +233,13 @@ describe("registry rules", () => {
         "error UNDECLARED_VARIABLE families/demo/tools.yaml:8 demo.fetch $.tools[0].body.nested[0]: \`\${AWS_SECRET_ACCESS_KEY}\` is not a variable of family \`demo\`: declare it under the family's \`variables\` in families.yaml (its tools see no other setting of the gateway)",
         "error UNDECLARED_VARIABLE families/demo/tools.yaml:16 demo.run $.tools[1].cwd: \`\${HOME}\` is not a variable of family \`demo\`: declare it under the family's \`variables\` in families.yaml (its tools see no other setting of the gateway)",
         "error UNDECLARED_VARIABLE families/demo/tools.yaml:17 demo.run $.tools[1].env.PATH_TOO: \`\${PATH}\` is not a variable of family \`demo\`: declare it under the family's \`variables\` in families.yaml (its tools see no other setting of the gateway)",
+        "error UNDECLARED_VARIABLE families/demo/tools.yaml:5 broken.fetch $.tools[0].url: \`\${DEMO_ULR}\` is not a variable of family \`broken\`: declare it under the family's \`variables\` in families.yaml (its tools see no other setting of the gateway)",
+        "error UNDECLARED_VARIABLE families/demo/tools.yaml:6 broken.fetch $.tools[0].headers.Authorization: \`\${TOOLBELT_API_KEY}\` is not a variable of family \`broken\`: declare it under the family's \`variables\` in families.yaml (its tools see no other setting of the gateway)",
+        "error UNDECLARED_VARIABLE families/demo/tools.yaml:7 broken.fetch $.tools[0].query.key: \`\${DEMO_TOKEN}\` is not a variable of family \`broken\`: declare it under the family's \`variables\` in families.yaml (its tools see no other setting of the gateway)",
+        "error UNDECLARED_VARIABLE families/demo/tools.yaml:8 broken.fetch $.tools[0].body.nested[0]: \`\${AWS_SECRET_ACCESS_KEY}\` is not a variable of family \`broken\`: declare it under the family's \`variables\` in families.yaml (its tools see no other setting of the gateway)",
+        "error UNDECLARED_VARIABLE families/demo/tools.yaml:16 broken.run $.tools[1].cwd: \`\${HOME}\` is not a variable of family \`broken\`: declare it under the family's \`variables\` in families.yaml (its tools see no other setting of the gateway)",
+        "error UNDECLARED_VARIABLE families/demo/tools.yaml:17 broken.run $.tools[1].env.TOKEN: \`\${DEMO_TOKEN}\` is not a variable of family \`broken\`: declare it under the family's \`variables\` in families.yaml (its tools see no other setting of the gateway)",
+        "error UNDECLARED_VARIABLE families/demo/tools.yaml:17 broken.run $.tools[1].env.PATH_TOO: \`\${PATH}\` is not a variable of family \`broken\`: declare it under the family's \`variables\` in families.yaml (its tools see no other setting of the gateway)",
       ]
     `);
   });
