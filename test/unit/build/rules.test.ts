@@ -311,13 +311,16 @@ describe("registry rules", () => {
     `);
   });
 
-  it("reports missing fields and invalid values", async () => {
+  it("reports missing fields and invalid values: the allowed values of a kind or method (with the closest), a number or boolean written in quotes", async () => {
     expect(await check("missing-field")).toMatchInlineSnapshot(`
       [
         "error MISSING_FIELD families/demo/tools.yaml:2 demo.nokind $.tools[0].kind: missing required field \`kind\`",
         "error MISSING_FIELD families/demo/tools.yaml:4 demo.nourl $.tools[1].url: missing required field \`url\`",
-        "error INVALID_VALUE families/demo/tools.yaml:8 demo.badkind $.tools[2].kind: Invalid discriminator value. Expected 'http' | 'mcp' | 'exec' | 'builtin' | 'prompt'",
-        "error INVALID_VALUE families/demo/tools.yaml:12 demo.badmethod $.tools[3].method: Invalid option: expected one of "GET"|"POST"|"PUT"|"PATCH"|"DELETE"",
+        "error INVALID_VALUE families/demo/tools.yaml:8 demo.badkind $.tools[2].kind: \`shell\` is not one of \`http\`, \`mcp\`, \`exec\`, \`builtin\`, \`prompt\`",
+        "error INVALID_VALUE families/demo/tools.yaml:12 demo.badmethod $.tools[3].method: \`FETCH\` is not one of \`GET\`, \`POST\`, \`PUT\`, \`PATCH\`, \`DELETE\`",
+        "error INVALID_VALUE families/demo/tools.yaml:19 demo.quoted $.tools[4].timeout_secs: expected number, received string: write \`5\` without quotes",
+        "error INVALID_VALUE families/demo/tools.yaml:20 demo.quoted $.tools[4].read_only: expected boolean, received string: write \`true\` without quotes",
+        "error UNKNOWN_KEY families/demo/tools.yaml:18 demo.quoted $.tools[4].kind_of: unknown key \`kind_of\`: a builtin tool takes \`name\`, \`description\`, \`input_schema\`, \`output_schema\`, \`timeout_secs\`, \`tags\`, \`examples\`, \`aliases\`, \`read_only\`, \`destructive\`, \`idempotent\`, \`consequential\`, \`affects\`, \`impact\`, \`audit_args\`, \`kind\`, \`handler\`",
       ]
     `);
   });
