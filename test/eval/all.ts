@@ -9,7 +9,17 @@ import type { ScorerParams } from "../../registry/contract/search-options.js";
 import { evaluate, loadJsonlTools, loadRegistry, loadTools, readJsonl, type EvalQuery, type Loaded } from "./harness.js";
 import { loadSet, readSuite, suiteRows } from "./suite.js";
 
-export type AllRow = { set: string; queries: number; top3: number; ndcg10: number; false_none: number | null; none: number | null };
+export type AllRow = {
+  set: string;
+  queries: number;
+  top3: number;
+  ndcg10: number;
+  false_none: number | null;
+  /** % of requests without a tool answered none (own sets: unanswerable and near-miss together). */
+  none: number | null;
+  /** Own sets: % of unanswerable requests answered none (the target's figure). */
+  none_unanswerable: number | null;
+};
 
 type Public = { set: string; tools: string; queries: string; splits?: string[]; registry?: boolean };
 
@@ -35,7 +45,15 @@ export async function allRows(EVAL: string, opts: { params?: ScorerParams; finde
     for (const r of await suiteRows(set, loaded, { finder: opts.finder ?? {} })) {
       const noGold = r.unanswerable + r.near_miss;
       const none = noGold ? ((r.none_unanswerable ?? 0) * r.unanswerable + (r.none_near_miss ?? 0) * r.near_miss) / noGold : null;
-      out.push({ set: `${set.name} ${r.split}`, queries: r.answerable + noGold, top3: r.top3, ndcg10: r.ndcg10, false_none: r.false_none, none });
+      out.push({
+        set: `${set.name} ${r.split}`,
+        queries: r.answerable + noGold,
+        top3: r.top3,
+        ndcg10: r.ndcg10,
+        false_none: r.false_none,
+        none,
+        none_unanswerable: r.none_unanswerable,
+      });
     }
   }
   const cache = new Map<string, Loaded>();
@@ -47,7 +65,7 @@ export async function allRows(EVAL: string, opts: { params?: ScorerParams; finde
     }
     const qs = readJsonl<EvalQuery>(p.queries).filter((q) => !p.splits || p.splits.includes(q.split ?? ""));
     const f = (await evaluate(loaded, qs, { systems: ["ours"], finder: opts.finder ?? {} })).ours;
-    out.push({ set: p.set, queries: qs.length, top3: f.r3, ndcg10: f.ndcg10, false_none: f.false_none, none: f.none_rate });
+    out.push({ set: p.set, queries: qs.length, top3: f.r3, ndcg10: f.ndcg10, false_none: f.false_none, none: f.none_rate, none_unanswerable: null });
   }
   return out;
 }
@@ -55,8 +73,8 @@ export async function allRows(EVAL: string, opts: { params?: ScorerParams; finde
 export function formatAll(rows: AllRow[]): string {
   const f = (x: number | null) => (x === null ? "-" : x.toFixed(1));
   return [
-    "| set | queries | top-3 | nDCG@10 | false-none | none (no tool) |",
-    "|---|---|---|---|---|---|",
-    ...rows.map((r) => `| ${r.set} | ${r.queries} | ${f(r.top3)} | ${f(r.ndcg10)} | ${f(r.false_none)} | ${f(r.none)} |`),
+    "| set | queries | top-3 | nDCG@10 | false-none | none (no tool) | unanswerable none |",
+    "|---|---|---|---|---|---|---|",
+    ...rows.map((r) => `| ${r.set} | ${r.queries} | ${f(r.top3)} | ${f(r.ndcg10)} | ${f(r.false_none)} | ${f(r.none)} | ${f(r.none_unanswerable)} |`),
   ].join("\n");
 }
