@@ -1,7 +1,7 @@
 // The HTTP app: served by the Lambda adapter and by the Node server alike. Handlers are thin;
 // the core decides. Other route modules (call, MCP) are mounted through `extraRoutes`.
 import { randomUUID } from "node:crypto";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { CORRELATION_ID_RE } from "../contract/headers.js";
 import { ToolbeltError } from "../core/errors.js";
@@ -61,23 +61,29 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
       });
     }
     await next();
-    c.header("x-request-id", requestId);
-    if (correlationId !== undefined) c.header("x-correlation-id", correlationId);
+    // On the answer's own headers: `c.header` after the answer exists copies it into a new one whose
+    // body is a stream, which the Node server then pipes instead of writing the JSON text at once.
+    c.res.headers.set("x-request-id", requestId);
+    if (correlationId !== undefined) c.res.headers.set("x-correlation-id", correlationId);
   });
 
-  app.use(
-    "*",
-    bodyLimit({
-      maxSize: maxBodyBytes,
-      onError: (c) =>
-        errorResponse(
-          c,
-          new ToolbeltError("PAYLOAD_TOO_LARGE", `request body exceeds ${maxBodyBytes} bytes: send a smaller body`, { limit_bytes: maxBodyBytes }),
-          deps.logger,
-          c.get("requestId") ?? "unknown",
-        ),
-    }),
-  );
+  const tooLarge = (c: Context<AppEnv>) =>
+    errorResponse(
+      c,
+      new ToolbeltError("PAYLOAD_TOO_LARGE", `request body exceeds ${maxBodyBytes} bytes: send a smaller body`, { limit_bytes: maxBodyBytes }),
+      deps.logger,
+      c.get("requestId") ?? "unknown",
+    );
+  const countingLimit = bodyLimit({ maxSize: maxBodyBytes, onError: tooLarge });
+  app.use("*", (c, next) => {
+    // A declared length is checked from the header. Hono's middleware would first read `c.req.raw.body`,
+    // which makes the Node server build a whole web Request (a stream, an AbortController) per request.
+    // A body without a declared length is counted as it streams, by Hono's middleware.
+    if (c.req.method === "GET" || c.req.method === "HEAD") return next();
+    const length = c.req.header("content-length");
+    if (length === undefined || c.req.header("transfer-encoding") !== undefined) return countingLimit(c, next);
+    return Number.parseInt(length, 10) > maxBodyBytes ? Promise.resolve(tooLarge(c)) : next();
+  });
 
   app.use("/v1/*", async (c, next) => {
     if (!publicPaths.has(c.req.path)) c.set("caller", deps.policy.authenticate(c.req.header("authorization")));
