@@ -39,9 +39,9 @@ const AUDIT_KEYS = [
 ] as const;
 
 /** One record as a terminal line: `call` records as a summary, `find` metric lines dropped, others as `key=value`. */
-export function readableLine(level: string, message: string, fields: LogFields, at = new Date()): string | undefined {
-  const time = at.toISOString().slice(11, 23);
+export function readableLine(level: string, message: string, fields: LogFields, at?: Date): string | undefined {
   if (message === "find") return undefined;
+  const time = (at ?? new Date()).toISOString().slice(11, 23);
   if (message === "call") {
     const f = fields as Record<string, unknown>;
     const sent = f.resolved_from !== undefined ? ` (sent ${JSON.stringify(f.resolved_from)})` : "";

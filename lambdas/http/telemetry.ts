@@ -55,19 +55,32 @@ export function writeAudit(logger: Logger, r: CallAudit, namespace = METRICS_NAM
   logger.info("call", auditFields(r, Date.now(), namespace));
 }
 
-/** Write a find's verdict as metrics (message `find`): the none-rate is FindNone / Finds. */
-export function writeFind(logger: Logger, verdict: string, fields: LogFields = {}, namespace = METRICS_NAMESPACE): void {
-  const none = verdict === "none" ? 1 : 0;
-  logger.info("find", {
-    ...fields,
-    verdict,
-    ...emf(
+// A find's metrics are the same two every time: their directive is built once per namespace, not per find.
+const findDirectives = new Map<string, LogFields[]>();
+function findDirective(namespace: string): LogFields[] {
+  let d = findDirectives.get(namespace);
+  if (!d) {
+    const { _aws } = emf(
       [
         { name: METRIC.finds, unit: "Count", value: 1, dimensions: [[]] },
-        { name: METRIC.findNone, unit: "Count", value: none, dimensions: [[]] },
+        { name: METRIC.findNone, unit: "Count", value: 0, dimensions: [[]] },
       ],
-      Date.now(),
+      0,
       namespace,
-    ),
-  });
+    ) as { _aws: { CloudWatchMetrics: LogFields[] } };
+    findDirectives.set(namespace, (d = _aws.CloudWatchMetrics));
+  }
+  return d;
+}
+
+/** Write a find's verdict as metrics (message `find`): the none-rate is FindNone / Finds. */
+export function writeFind(logger: Logger, verdict: string, fields: LogFields = {}, namespace = METRICS_NAMESPACE): void {
+  const metrics = {
+    verdict,
+    _aws: { Timestamp: Date.now(), CloudWatchMetrics: findDirective(namespace) },
+    [METRIC.finds]: 1,
+    [METRIC.findNone]: verdict === "none" ? 1 : 0,
+  };
+  // Not `{ ...fields, verdict, ... }`: on Node 20 a spread followed by new keys costs microseconds (measured), this is far less.
+  logger.info("find", Object.assign({}, fields, metrics));
 }
