@@ -5,7 +5,7 @@ import type { Caller, GrantFilter, Miss, MissOutcome, MissRecorder } from "./por
 
 /** Longest query kept in the find-miss log, in characters (callers may send 1,000). */
 export const MAX_QUERY_CHARS = 200;
-/** Most find misses being recorded at once; beyond it a miss is dropped (and counted in the log), never queued. */
+/** Most distinct queries being recorded at once; a miss of another query beyond it is dropped (and counted in the log), never queued. */
 export const MAX_FIND_MISSES_IN_FLIGHT = 32;
 
 // Control characters (C0, DEL, C1) would garble an operator's terminal; format characters (bidi
@@ -55,13 +55,19 @@ export type FindMissLogPorts = {
   maxInFlight?: number;
 };
 
+/** One miss waiting to be written, with how many misses of the same key it stands for. */
+type Pending = { request: FindRequest; result: FindResult; outcome: MissOutcome; caller: Caller; at: string; times: number };
+
 export function createFindMissLog(ports: FindMissLogPorts): FindMissLog {
   const now = ports.now ?? (() => new Date());
   const max = ports.maxInFlight ?? MAX_FIND_MISSES_IN_FLIGHT;
-  const pending = new Set<Promise<void>>();
+  /** Keys being written, each with the write loop's promise. */
+  const writing = new Map<string, Promise<void>>();
+  /** Misses of a key that arrived while it was being written: folded into its next write (latest fields, all counted). */
+  const waiting = new Map<string, Pending>();
   let dropped = 0;
 
-  const best = async (request: FindRequest, result: FindResult, outcome: MissOutcome, caller: Caller): Promise<Pick<Miss, "best_tool" | "best_score">> => {
+  const best = async ({ request, result, outcome, caller }: Pending): Promise<Pick<Miss, "best_tool" | "best_score">> => {
     const top =
       outcome === "none"
         ? (
@@ -74,32 +80,47 @@ export function createFindMissLog(ports: FindMissLogPorts): FindMissLog {
     return top ? { best_tool: top.name, best_score: top.score } : {};
   };
 
-  const record = async (request: FindRequest, result: FindResult, outcome: MissOutcome, caller: Caller, at: string): Promise<void> => {
-    // After the answer is on its way: the second look-up is CPU on the same event loop.
-    await new Promise((r) => setImmediate(r));
-    const name = cleanQuery(request.query);
-    if (!name) return;
+  const write = async (p: Pending): Promise<void> => {
+    const name = cleanQuery(p.request.query);
     try {
-      await ports.store.record({ name, principal: caller.principal, at, outcome, ...(await best(request, result, outcome, caller)) });
+      await ports.store.record({ name, principal: p.caller.principal, at: p.at, outcome: p.outcome, ...(await best(p)) }, p.times);
     } catch (e) {
-      ports.log("error", "could not record a find miss", { query: name, error: e });
+      ports.log("error", "could not record a find miss", { query: name, times: p.times, error: e });
     }
+  };
+
+  // One write at a time per key: a burst of one query costs one write (and one look-up for its best tool) per round trip, not one per miss.
+  const drain = async (key: string, first: Pending): Promise<void> => {
+    // After the answer is on its way: the look-up for the best tool is CPU on the same event loop.
+    await new Promise((r) => setImmediate(r));
+    let next: Pending | undefined = first;
+    while (next) {
+      await write(next);
+      next = waiting.get(key);
+      waiting.delete(key);
+    }
+    writing.delete(key);
   };
 
   return {
     observe(request, result, caller) {
       const outcome = findMissOutcome(result, ports.floor);
-      if (!outcome) return;
-      if (pending.size >= max) {
-        // Logged at 1, 10, 100, ... drops: a flood of misses must not become a flood of log lines.
-        if (Number.isInteger(Math.log10(++dropped))) ports.log("warn", "find-miss log busy: misses dropped", { dropped, in_flight: pending.size });
+      const key = outcome ? queryKey(request.query) : "";
+      if (!outcome || !key) return;
+      const miss: Pending = { request, result, outcome, caller, at: now().toISOString(), times: 1 };
+      if (writing.has(key)) {
+        waiting.set(key, { ...miss, times: (waiting.get(key)?.times ?? 0) + 1 });
         return;
       }
-      const p = record(request, result, outcome, caller, now().toISOString()).finally(() => pending.delete(p));
-      pending.add(p);
+      if (writing.size >= max) {
+        // Logged at 1, 10, 100, ... drops: a flood of misses must not become a flood of log lines.
+        if (Number.isInteger(Math.log10(++dropped))) ports.log("warn", "find-miss log busy: misses dropped", { dropped, in_flight: writing.size });
+        return;
+      }
+      writing.set(key, drain(key, miss));
     },
     async idle() {
-      while (pending.size) await Promise.all(pending);
+      while (writing.size) await Promise.all(writing.values());
     },
   };
 }

@@ -82,7 +82,10 @@ export interface SessionStore {
 }
 
 /** Where the call core writes misses. */
-export type MissRecorder = { record(miss: Miss): Promise<void> };
+export type MissRecorder = {
+  /** `times`: how many misses of the same key this one stands for (folded by the caller; 1 by default). */
+  record(miss: Miss, times?: number): Promise<void>;
+};
 
 /** The miss log: written by the call core, read back by operators. */
 export interface MissStore extends MissRecorder {

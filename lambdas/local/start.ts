@@ -180,6 +180,8 @@ async function main(): Promise<void> {
     for (const w of unsetRoleWarnings(artifact.tools, models.roles())) say(`warning: ${w.message}`);
     const findMisses = new DynamoMissStore(dynamo.client, dynamo.table, FIND_MISSES);
     const deps = createDeps({ artifact, store: dynamo.store, policy, briefs, config, logger, models, findMisses });
+    // Find misses still being written land before the table closes (cleanups run in reverse).
+    cleanups.push(() => deps.findMisses?.idle());
     // Templates read `${VAR}` from this environment at call time (DEMO_SERVICE_*, EVERYTHING_MCP_URL set above).
     // File and git tools reach the project directory unless TOOLBELT_FILE_ROOTS says otherwise.
     const fileRoots = config.fileRoots ?? [root];

@@ -87,14 +87,16 @@ export class DynamoMissStore implements MissStore {
     return clipUtf8(this.log.key(name.slice(0, MAX_NAME)), MAX_KEY_BYTES);
   }
 
-  async record(miss: Miss): Promise<void> {
+  /** `times` misses of one key in one write (a burst folded by the caller): the count grows by `times`, one event is kept. */
+  async record(miss: Miss, times = 1): Promise<void> {
+    const n = Math.max(1, Math.floor(times));
     // Lone surrogates are not text DynamoDB stores.
     const name = miss.name.slice(0, MAX_NAME).replace(/\p{Cs}/gu, "\uFFFD");
     const key = this.keyOf(name);
     const epoch = Math.floor(Date.parse(miss.at) / 1000);
     try {
       await Promise.all([
-        this.count(key, { ...miss, name }, epoch).then((summary) => this.rank(key, summary)),
+        this.count(key, { ...miss, name }, epoch, n).then((summary) => this.rank(key, summary, n)),
         this.client.send(
           new PutCommand({
             TableName: this.table,
@@ -120,7 +122,7 @@ export class DynamoMissStore implements MissStore {
    * is older than SUMMARY_TTL_SECS starts over. Usually one write; a new name or a full set takes two
    * or three, and a concurrent creator one more round. Returns the summary as written.
    */
-  private async count(key: string, miss: Miss, epoch: number): Promise<Record<string, unknown>> {
+  private async count(key: string, miss: Miss, epoch: number, n: number): Promise<Record<string, unknown>> {
     const optional = LAST_OPTIONAL.filter((f) => miss[f] !== undefined);
     const removed = LAST_OPTIONAL.filter((f) => miss[f] === undefined);
     const last: Record<string, unknown> = {
@@ -151,10 +153,10 @@ export class DynamoMissStore implements MissStore {
             TableName: this.table,
             Key: itemKey,
             // ADD keeps concurrent writers from losing counts; the spelling set is a DynamoDB string set.
-            UpdateExpression: `ADD #count :one, #names :name ${set}`,
+            UpdateExpression: `ADD #count :n, #names :name ${set}`,
             ConditionExpression: `${live} AND (contains(#names, :spelling) OR size(#names) < :max)`,
             ExpressionAttributeNames: names,
-            ExpressionAttributeValues: { ...last, ":one": 1, ":name": new Set([miss.name]), ":spelling": miss.name, ":max": MAX_SPELLINGS, ":now": epoch },
+            ExpressionAttributeValues: { ...last, ":n": n, ":name": new Set([miss.name]), ":spelling": miss.name, ":max": MAX_SPELLINGS, ":now": epoch },
             ReturnValues: "ALL_NEW",
           }),
         ),
@@ -167,10 +169,10 @@ export class DynamoMissStore implements MissStore {
           new UpdateCommand({
             TableName: this.table,
             Key: itemKey,
-            UpdateExpression: `ADD #count :one ${set}`,
+            UpdateExpression: `ADD #count :n ${set}`,
             ConditionExpression: `${live} AND size(#names) >= :max`,
             ExpressionAttributeNames: names,
-            ExpressionAttributeValues: { ...last, ":one": 1, ":now": epoch, ":max": MAX_SPELLINGS },
+            ExpressionAttributeValues: { ...last, ":n": n, ":now": epoch, ":max": MAX_SPELLINGS },
             ReturnValues: "ALL_NEW",
           }),
         ),
@@ -180,7 +182,7 @@ export class DynamoMissStore implements MissStore {
       const item = {
         ...itemKey,
         type: "miss_summary",
-        count: 1,
+        count: n,
         names: new Set([miss.name]),
         last_at: miss.at,
         last_principal: miss.principal,
@@ -206,15 +208,15 @@ export class DynamoMissStore implements MissStore {
 
   /**
    * The summary's copy in the rank partition at its new count, and the copy at the count before
-   * deleted. Two concurrent writers may leave a superseded copy (its delete ran before its put):
+   * (n fewer) deleted. Two concurrent writers may leave a superseded copy (its delete ran before its put):
    * top() skips it, and it expires no later than the summary it copies.
    */
-  private async rank(key: string, summary: Record<string, unknown>): Promise<void> {
-    const count = Number(summary.count ?? 1);
+  private async rank(key: string, summary: Record<string, unknown>, n: number): Promise<void> {
+    const count = Number(summary.count ?? n);
     const { pk: _pk, sk: _sk, ...fields } = summary;
     await Promise.all([
       this.client.send(new PutCommand({ TableName: this.table, Item: { ...fields, pk: this.log.rank, sk: rankKey(count, key), key, type: "miss_rank" } })),
-      count > 1 ? this.client.send(new DeleteCommand({ TableName: this.table, Key: { pk: this.log.rank, sk: rankKey(count - 1, key) } })) : undefined,
+      count > n ? this.client.send(new DeleteCommand({ TableName: this.table, Key: { pk: this.log.rank, sk: rankKey(count - n, key) } })) : undefined,
     ]);
   }
 

@@ -1,4 +1,4 @@
-// npm run bench:http -- [--json] [--seconds 5] [--connections 16] [--max-requests 30000]
+// npm run bench:http -- [--json] [--seconds 5] [--connections 16] [--max-requests 30000] [--only find]
 // The local gateway (`npm start`, its own process) driven from this process with autocannon over
 // loopback, then the same requests against the bundled Lambda handlers (api and call) invoked
 // in-process, to tell HTTP server cost from handler cost. Each run is bounded by time and by count.
@@ -44,6 +44,8 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "5" },
     connections: { type: "string", default: "16" },
     "max-requests": { type: "string", default: "30000" },
+    // Only the scenarios whose name starts with this (e.g. `find`: find and find answered none).
+    only: { type: "string" },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -66,7 +68,7 @@ const NONE_QUERY = "book a table for two at an italian restaurant";
 /** find, surface, a builtin call, an http call, the same call with a session (its tool already pinned). */
 function scenarios(session: string): Scenario[] {
   const percentage = { tool: "math.percentage", args: { value: 42, of: 168 } };
-  return [
+  const all: Scenario[] = [
     { name: "find", method: "POST", path: "/v1/find", body: { query: "convert a temperature from celsius to fahrenheit" } },
     // Answered none: recorded in the find-miss log in the background (the answer must not wait for it).
     { name: "find, none", method: "POST", path: "/v1/find", body: { query: NONE_QUERY } },
@@ -75,6 +77,7 @@ function scenarios(session: string): Scenario[] {
     { name: "call http", method: "POST", path: "/v1/call", body: percentage },
     { name: "call http, session", method: "POST", path: "/v1/call", body: { ...percentage, session } },
   ];
+  return all.filter((s) => s.name.startsWith(values.only ?? ""));
 }
 
 // ---- the local gateway over HTTP ----
@@ -199,8 +202,9 @@ async function inProcess(demoUrl: string): Promise<Row[]> {
       await drive(handler, s, 60, WARMUP_REQUESTS);
       rows.push({ target: "handler", scenario: s.name, ...(await drive(handler, s, SECONDS, MAX_REQUESTS)) });
     }
-    // Pin writes the last calls left in flight (calls wait for them at most PIN_WAIT_MS) land before the table goes.
-    await new Promise((r) => setTimeout(r, 2000));
+    // Pin writes the last calls left in flight (calls wait for them at most PIN_WAIT_MS), and the find-miss
+    // writes still running in the background (at most 32), land before the table goes.
+    await new Promise((r) => setTimeout(r, 5000));
     return rows;
   } finally {
     await dynamo.close();
@@ -227,7 +231,8 @@ try {
 }
 const after = machine();
 
-const find = (target: Row["target"], scenario: string) => rows.find((r) => r.target === target && r.scenario === scenario)!;
+const find = (target: Row["target"], scenario: string) =>
+  rows.find((r) => r.target === target && r.scenario === scenario) ?? { rps: Number.NaN, p99_ms: Number.NaN };
 const sessionRatio = (target: Row["target"]) => Math.round((find(target, "call http").rps / find(target, "call http, session").rps) * 100) / 100;
 const report = {
   date: new Date().toISOString(),

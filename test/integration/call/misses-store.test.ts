@@ -215,6 +215,17 @@ describe("the find-miss log", () => {
     ]);
   });
 
+  it("counts a folded burst by its size, and keeps one ranked copy of the key", async () => {
+    const at = new Date().toISOString();
+    await find().record({ name: "order pizza", principal: "p", at, outcome: "none" }, 5);
+    await find().record({ name: "Order Pizza", principal: "q", at, outcome: "none" }, 3);
+    expect((await find().top(1000)).find((m) => m.canonical === "order pizza")).toMatchObject({ count: 8, names: ["Order Pizza", "order pizza"] });
+    const { Items = [] } = await dynamo.client.send(
+      new QueryCommand({ TableName: dynamo.table, KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": FIND_MISSES.rank } }),
+    );
+    expect(Items.filter((i) => i.key === "order pizza").map((i) => i.count)).toEqual([8]);
+  });
+
   it("stores a hostile query within DynamoDB's key limits: 1,000 emoji with control characters", async () => {
     const hostile = `\u001b[2J${"😀".repeat(1000)}\u0000`;
     await find().record({ name: hostile, principal: "p", at: new Date().toISOString(), outcome: "none" });

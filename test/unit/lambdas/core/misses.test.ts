@@ -56,17 +56,21 @@ describe("cleanQuery and queryKey", () => {
 });
 
 describe("createFindMissLog", () => {
-  const setup = (record: (m: Miss) => Promise<void>, maxInFlight = 4) => {
+  const setup = (record: (m: Miss, times?: number) => Promise<void>, maxInFlight = 4) => {
     const logs: { level: string; message: string; fields: Record<string, unknown> }[] = [];
+    let lookups = 0;
     const log = createFindMissLog({
       store: { record },
-      find: async () => weak,
+      find: async () => {
+        lookups++;
+        return weak;
+      },
       floor: 0.4,
       log: (level, message, fields) => logs.push({ level, message, fields }),
       now: () => new Date("2026-12-01T00:00:00Z"),
       maxInFlight,
     });
-    return { log, logs };
+    return { log, logs, lookups: () => lookups };
   };
 
   it("records a miss answered none with the best tool found below min_score, and nothing for a good match", async () => {
@@ -80,7 +84,28 @@ describe("createFindMissLog", () => {
     ]);
   });
 
-  it("a store that never answers does not hold find: observe returns at once, misses past the in-flight bound are dropped and counted", async () => {
+  it("folds a burst of one query into one write per round trip: the count is kept, the latest miss's fields win, one look-up per write", async () => {
+    const writes: [Miss, number | undefined][] = [];
+    let release = () => {};
+    const { log, lookups } = setup((m, times) => {
+      writes.push([m, times]);
+      return writes.length === 1 ? new Promise<void>((r) => (release = r)) : Promise.resolve();
+    });
+    log.observe({ query: "Order pizza" }, none, caller);
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    // 50 more while the first is being written (spellings differ, the key is the same).
+    for (let i = 0; i < 50; i++) log.observe({ query: i % 2 ? "order  PIZZA" : "order pizza" }, none, { principal: `p${i}` } as Caller);
+    release();
+    await log.idle();
+    expect(writes.map(([m, times]) => [m.name, m.principal, times])).toEqual([
+      ["Order pizza", "alice", 1],
+      ["order  PIZZA", "p49", 50],
+    ]);
+    expect(lookups()).toBe(2);
+  });
+
+  it("a store that never answers does not hold find: observe returns at once, misses of other queries past the in-flight bound are dropped and counted", async () => {
     const { log, logs } = setup(() => new Promise<void>(() => undefined), 4);
     for (let i = 0; i < 14; i++) log.observe({ query: `q${i}` }, none, caller);
     expect(logs.map((l) => [l.message, l.fields.dropped])).toEqual([
