@@ -36,6 +36,16 @@ const alwaysLoaded = ctx("alwaysLoaded")
   .filter(Boolean);
 const retentionDays = Number(ctx("logRetentionDays") ?? 30) as logs.RetentionDays;
 const throwaway = ctx("throwaway") === "true";
+// `-c domainName=tools.example.com -c certificateArn=arn:...` (and `-c hostedZoneId=Z... -c hostedZoneName=example.com` for DNS records).
+const domainName = ctx("domainName");
+const certificateArn = ctx("certificateArn");
+if (domainName && !certificateArn) throw new Error("-c domainName needs -c certificateArn (an ACM certificate for it in the stack's region)");
+const hostedZoneId = ctx("hostedZoneId");
+const hostedZoneName = ctx("hostedZoneName");
+// `-c architecture=x86_64` (default arm64), `-c tracing=true` (X-Ray), `-c tableName=NAME` (an existing table).
+const architecture = ctx("architecture");
+if (architecture && !["arm64", "x86_64"].includes(architecture)) throw new Error(`-c architecture must be arm64 or x86_64, got ${architecture}`);
+const tableName = ctx("tableName");
 // `-c runtime=nodejs22.x` moves off Node 20 (see ToolbeltGatewayProps.runtime).
 const runtimeName = ctx("runtime");
 const runtime = runtimeName ? new lambda.Runtime(runtimeName, lambda.RuntimeFamily.NODEJS, { supportsInlineCode: true }) : undefined;
@@ -44,6 +54,16 @@ const stack = new ToolbeltStack(app, ctx("stackName") ?? "Toolbelt", {
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
   description: "Toolbelt: a tool gateway for AI agents (find, surface, sessions, call)",
   ...(alarmTopicArn ? { alarmTopicArn } : {}),
+  ...(domainName && certificateArn
+    ? {
+        domain: {
+          name: domainName,
+          certificateArn,
+          ...(hostedZoneId && hostedZoneName ? { hostedZone: { id: hostedZoneId, name: hostedZoneName } } : {}),
+        },
+      }
+    : {}),
+  ...(tableName ? { tableName } : {}),
   gateway: {
     ...(artifactDir ? { artifactDir } : { registryDir }),
     policy,
@@ -53,6 +73,8 @@ const stack = new ToolbeltStack(app, ctx("stackName") ?? "Toolbelt", {
     ...(settings.secrets ? { secrets: settings.secrets } : {}),
     logRetention: retentionDays,
     ...(runtime ? { runtime } : {}),
+    ...(architecture === "x86_64" ? { architecture: lambda.Architecture.X86_64 } : {}),
+    ...(ctx("tracing") === "true" ? { tracing: true } : {}),
     // `-c throwaway=true` for test stacks: the table and logs go with the stack.
     deletionProtection: !throwaway,
     removalPolicy: throwaway ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,

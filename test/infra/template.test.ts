@@ -495,6 +495,30 @@ describe("options an AWS user expects (defaults unchanged)", () => {
     for (const fn of Object.values(template.findResources("AWS::Lambda::Function")) as Resource[]) expect(fn.Properties.TracingConfig).toBeUndefined();
   });
 
+  it("come to the stack of `npm run deploy` as ARNs and names (-c domainName, certificateArn, hostedZoneId/Name, tableName)", () => {
+    const { template: t } = synthStack(
+      { artifactDir: fixture.artifactDir },
+      {
+        stack: {
+          domain: {
+            name: "tools.example.com",
+            certificateArn: "arn:aws:acm:eu-west-1:123456789012:certificate/abc",
+            hostedZone: { id: "Z0123", name: "example.com" },
+          },
+          tableName: "agents",
+        },
+      },
+    );
+    only(t, "AWS::ApiGatewayV2::DomainName", {
+      DomainName: "tools.example.com",
+      DomainNameConfigurations: [Match.objectLike({ CertificateArn: "arn:aws:acm:eu-west-1:123456789012:certificate/abc" })],
+    });
+    t.resourceCountIs("AWS::Route53::RecordSet", 2);
+    t.hasResourceProperties("AWS::Route53::RecordSet", { HostedZoneId: "Z0123", Name: "tools.example.com." });
+    t.resourceCountIs("AWS::DynamoDB::Table", 0);
+    expect(JSON.stringify(roleStatements(t, "api")[1]!.Resource)).toContain(":table/agents");
+  });
+
   it("run on x86_64 when asked (the bundles hold no native module), arm64 by default", () => {
     const { template: t } = synthStack({ artifactDir: fixture.artifactDir, architecture: lambda.Architecture.X86_64 });
     for (const fn of Object.values(t.findResources("AWS::Lambda::Function")) as Resource[]) expect(fn.Properties.Architectures).toEqual(["x86_64"]);
