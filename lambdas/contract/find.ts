@@ -23,12 +23,12 @@ export const FindInput = z.strictObject({
   ),
   limit: described(z._default(z.number().check(z.int(), z.minimum(1), z.maximum(FIND_LIMITS.maxResults)), FIND_LIMITS.defaultResults), "Most tools to return."),
   min_score: described(z.optional(z.number().check(z.minimum(0), z.maximum(1))), "Leave out tools scoring below this; if none reach it, the verdict is none."),
-  family: described(z.optional(z.string().check(z.minLength(1), z.maxLength(64))), "Search only this family (such as git) instead of the whole registry."),
+  family: described(z.optional(z.string().check(z.minLength(1), z.maxLength(64))), "Search only this family (such as git)."),
   schemas: described(
     z._default(z.literal(["top", "all", "none", true, false]), "top"),
-    `Schemas for the top ${FIND_SCHEMA_TOP} results (default), all (with the always-loaded tools) or none; true/false: all/none. Search an exact name for its schema.`,
+    `Which results carry input schemas: the top ${FIND_SCHEMA_TOP} (default), all (and the always-loaded tools) or none; true/false: all/none.`,
   ),
-  explain: described(z.optional(z.boolean()), "Per tool, the query words that matched and the field each matched in."),
+  explain: described(z.optional(z.boolean()), "Per tool, which query words matched in which fields."),
   mode: described(
     z.optional(z.enum(["keyword", "decision", "auto"])),
     "keyword; decision (a model chooses, keyword on failure); auto (default): decision if a decider is configured.",

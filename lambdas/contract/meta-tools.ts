@@ -14,7 +14,7 @@ export const META_TOOL_CONTRACTS = {
     input: FindInput,
   },
   "toolbelt.call": {
-    description: "Call any tool you are allowed to use by its full name with its arguments, after its arguments are validated.",
+    description: "Call any tool you may use by name, with its arguments checked against its input schema.",
     input: CallInput,
   },
   "toolbelt.reshape": {
@@ -38,3 +38,21 @@ export function metaToolDefinition(name: MetaToolName): { description: string; i
 }
 
 export const isMetaToolName = (name: string): name is MetaToolName => Object.hasOwn(META_TOOL_CONTRACTS, name);
+
+/**
+ * toolbelt.find's options that only decision mode reads (lambdas/core/find/decision.ts). A surface
+ * advertises them only where a decider is configured: elsewhere they cost every surface about 175
+ * tokens for a mode that answers by keywords anyway. A call may still send them (validated as before).
+ */
+export const DECISION_OPTIONS = ["mode", "min_probability", "chunk_size", "model"] as const;
+
+/** o200k_base tokens the decision options add to toolbelt.find's surface entry (a unit test counts them). */
+export const DECISION_OPTIONS_TOKENS = 134;
+
+/** A find input schema without the decision options, and whether it had any. */
+export function withoutDecisionOptions(schema: JsonSchema): { schema: JsonSchema; removed: boolean } {
+  const props = schema.properties as Record<string, unknown> | undefined;
+  if (!props || !DECISION_OPTIONS.some((k) => Object.hasOwn(props, k))) return { schema, removed: false };
+  const kept = Object.fromEntries(Object.entries(props).filter(([k]) => !(DECISION_OPTIONS as readonly string[]).includes(k)));
+  return { schema: { ...schema, properties: kept }, removed: true };
+}

@@ -15,6 +15,8 @@ export type SessionsDeps = {
   briefs: ReadonlyMap<string, BriefFile>;
   isAlwaysLoaded: (name: string) => boolean;
   bounds: SurfaceBounds;
+  /** A decider is configured: surfaces advertise find's decision-mode options (surface.ts). */
+  decisionMode?: boolean;
   ttlSecs: number;
   /** Epoch milliseconds. */
   clock?: Clock;
@@ -112,7 +114,7 @@ export function createSessions(deps: SessionsDeps): Sessions {
   const views = new WeakMap<GrantFilter, GrantedView>();
   const viewFor = (granted: GrantFilter) => {
     let v = views.get(granted);
-    if (!v) views.set(granted, (v = grantedView(deps.artifact, granted)));
+    if (!v) views.set(granted, (v = grantedView(deps.artifact, granted, deps.decisionMode)));
     return v;
   };
 

@@ -5,7 +5,8 @@ import { META_TOOLS, modelName } from "../../registry/contract/names.js";
 import { manifestEntry, surfaceEntry } from "../../registry/contract/surface-entry.js";
 import type { Artifact, Pin, SurfaceBounds } from "./ports.js";
 import { globMatcher } from "../../registry/contract/globs.js";
-import { isMetaToolName, metaToolDefinition } from "../contract/meta-tools.js";
+import { isCallable } from "../../registry/contract/callable.js";
+import { DECISION_OPTIONS_TOKENS, isMetaToolName, metaToolDefinition, withoutDecisionOptions } from "../contract/meta-tools.js";
 import type { BeltReason, Manifest, ManifestFamily, SizeFigure, Surface, SurfaceTool } from "../contract/sessions.js";
 
 export type { BeltReason, Manifest, ManifestFamily, SizeFigure, Surface, SurfaceTool };
@@ -18,6 +19,8 @@ export type SurfaceInput = {
   declared: readonly string[];
   pins: readonly Pin[];
   bounds: SurfaceBounds;
+  /** A decider is configured: toolbelt.find advertises its decision-mode options (meta-tools.ts DECISION_OPTIONS). */
+  decisionMode?: boolean;
 };
 
 type Entry = Omit<SurfaceTool, "on_belt">;
@@ -66,13 +69,13 @@ const costOf = (tokens: number | undefined, value: unknown) => tokens ?? Math.ce
 function closing(total: number, omitted: readonly ManifestFamily[], named: number): Pick<Manifest, "omitted" | "note"> {
   const tools = omitted.reduce((n, f) => n + f.tool_count, 0);
   const names = omitted.slice(0, named).map((f) => `${f.name} (${f.tool_count})`);
-  if (named < omitted.length) names.push(`${omitted.length - named} others`);
+  if (named > 0 && named < omitted.length) names.push(`${omitted.length - named} others`);
   const list = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : (names[0] ?? "");
   const n = omitted.length;
   const note =
     n === 0
       ? `Every family you may use is listed (${total}); toolbelt.find searches all their tools.`
-      : `${n} more ${n === 1 ? "family" : "families"} (${tools} tools) not listed in full: ${list}. toolbelt.find searches them all.`;
+      : `${n} more ${n === 1 ? "family" : "families"} (${tools} tools)${list ? `: ${list}` : ""}. toolbelt.find searches them all.`;
   return { omitted: { families: omitted.length, tools }, note };
 }
 
@@ -81,6 +84,11 @@ function closing(total: number, omitted: readonly ManifestFamily[], named: numbe
  * 34-60 tokens for 130-190 bytes). The budget takes bytes / 3 (never under), the size figure bytes / 3.5 (nearest).
  */
 const closingCost = (rest: Pick<Manifest, "omitted" | "note">, per = 3) => Math.ceil(byteSize(rest) / per);
+
+/** What naming families adds to the closing line besides the names: ": ", " and ", "976 others". */
+const NAMES_TAIL_TOKENS = 6;
+/** Room kept for the tail and about three names when not every family is listed in full. */
+const NAMES_RESERVE_TOKENS = NAMES_TAIL_TOKENS + 24;
 
 /** A family named in the closing line: name, count and separators are short pieces, so bytes / 3 plus the punctuation. */
 const nameCost = (f: ManifestFamily) => Math.ceil(f.name.length / 3) + 4;
@@ -116,19 +124,27 @@ function budgetedManifest(
   });
   // The budget counts conservatively (a separator per entry, names at bytes / 3); `tokens` are the best estimates the size figure adds up.
   const tokens: number[] = [];
-  // The closing line is always there: its longest form without names is reserved first.
-  let used = closingCost(closing(all.length, all, 0)) + 4;
-  let full = 0;
-  for (; full < order.length; full++) {
-    const i = order[full]!;
-    const cost = costOf(view.manifestTokens[i], all[i]);
-    if (used + cost + 1 > room) break;
-    used += cost + 1;
-    tokens.push(cost);
-  }
+  // The closing line is always there: its form without names is reserved first.
+  const closingReserve = closingCost(closing(all.length, all, 0)) + 4;
+  const fill = (limit: number) => {
+    let used = closingReserve;
+    let full = 0;
+    for (; full < order.length; full++) {
+      const i = order[full]!;
+      const cost = costOf(view.manifestTokens[i], all[i]);
+      if (used + cost + 1 > limit) break;
+      used += cost + 1;
+    }
+    return { used, full };
+  };
+  // Families that do not all fit leave room to name a few more in the closing line (a name costs a fifth of an entry).
+  let { used, full } = fill(room);
+  if (full < order.length) ({ used, full } = fill(room - NAMES_RESERVE_TOKENS));
+  for (let k = 0; k < full; k++) tokens.push(costOf(view.manifestTokens[order[k]!], all[order[k]!]));
   const omitted = order.slice(full).map((i) => all[i]!);
+  // Naming families also adds the line's tail (": … and 976 others").
   let named = 0;
-  while (named < omitted.length && used + nameCost(omitted[named]!) <= room) used += nameCost(omitted[named++]!);
+  while (named < omitted.length && used + NAMES_TAIL_TOKENS + nameCost(omitted[named]!) <= room) used += nameCost(omitted[named++]!);
   const families = order.slice(0, full).map((i) => all[i]!);
   const rest = closing(all.length, omitted, named);
   tokens.push(closingCost(rest, 3.5));
@@ -150,20 +166,26 @@ export type GrantedView = {
   catalog: SizeFigure;
 };
 
-export function grantedView(artifact: SurfaceInput["artifact"], granted: (name: string) => boolean): GrantedView {
+export function grantedView(artifact: SurfaceInput["artifact"], granted: (name: string) => boolean, decisionMode = false): GrantedView {
   const meta = new Set(META_TOOLS);
   const grantedTools = artifact.tools.filter((t) => granted(t.name) && !meta.has(t.name));
+  const metaTokens: (number | undefined)[] = [];
   const metaEntries: Entry[] = META_TOOLS.map((name) => {
     const t = artifact.byName.get(name);
-    if (t) return toolEntry(t);
     // The contract's definition when the catalog does not carry the meta-tool.
     const def = isMetaToolName(name) ? metaToolDefinition(name) : { description: name, input_schema: { type: "object" } };
-    return { name, model_name: modelName(name), ...def };
+    const entry = t ? toolEntry(t) : { name, model_name: modelName(name), ...def };
+    if (name !== "toolbelt.find" || decisionMode) {
+      metaTokens.push(t?.tokens);
+      return entry;
+    }
+    const lean = withoutDecisionOptions(entry.input_schema);
+    metaTokens.push(t?.tokens === undefined ? undefined : t.tokens - (lean.removed ? DECISION_OPTIONS_TOKENS : 0));
+    return { ...entry, input_schema: lean.schema };
   });
   const grantedEntries = grantedTools.map(toolEntry);
   const families = capabilityManifest(artifact.families, grantedTools);
   const manifest = { families, ...closing(families.length, [], 0) };
-  const metaTokens = META_TOOLS.map((name) => artifact.byName.get(name)?.tokens);
   const familyTokens = new Map(artifact.families.map((f) => [f.name, f.tokens]));
   const manifestTokens = manifest.families.map((f) => familyTokens.get(f.name));
   return {
@@ -203,7 +225,7 @@ type BeltRules = {
   overCount: boolean;
   overBytes: boolean;
   /** Why a granted, non-meta tool is on the belt, or undefined when it is not. */
-  reasonOf: (name: string) => BeltReason | undefined;
+  reasonOf: (tool: CatalogTool) => BeltReason | undefined;
 };
 
 /** The belt rules computeSurface and beltNames share: narrowing by the bounds, then always-loaded, declared, pinned. */
@@ -214,30 +236,38 @@ function beltRules(input: SurfaceInput, view: GrantedView): BeltRules {
   const narrowed = overCount || overBytes;
   const isDeclared = declarationMatcher(input.declared);
   const pinned = new Set(input.pins.map((p) => p.name));
-  const reasonOf = (name: string): BeltReason | undefined =>
-    isAlwaysLoaded(name) ? "always" : isDeclared(name) ? "declared" : pinned.has(name) ? "pinned" : narrowed ? undefined : "granted";
+  // A tool the gateway cannot run (an imported catalog entry) is never on a belt, whatever lists it: its schema would cost
+  // every surface for a call that can only answer 501, and MCP has no way to mark a listed tool as not callable.
+  // find still shows it, flagged callable: false.
+  const reasonOf = (t: CatalogTool): BeltReason | undefined => {
+    if (!isCallable(t)) return undefined;
+    if (isAlwaysLoaded(t.name)) return "always";
+    if (isDeclared(t.name)) return "declared";
+    if (pinned.has(t.name)) return "pinned";
+    return narrowed ? undefined : "granted";
+  };
   return { isDeclared, narrowed, overCount, overBytes, reasonOf };
 }
 
 /** The names computeSurface would put on the belt, in the same order, without building entries or measuring bytes. */
 export function beltNames(input: SurfaceInput & { view?: GrantedView }): string[] {
-  const view = input.view ?? grantedView(input.artifact, input.granted);
+  const view = input.view ?? grantedView(input.artifact, input.granted, input.decisionMode);
   const { reasonOf } = beltRules(input, view);
   const names = view.metaEntries.map((e) => e.name);
-  for (const t of view.grantedTools) if (reasonOf(t.name)) names.push(t.name);
+  for (const t of view.grantedTools) if (reasonOf(t)) names.push(t.name);
   return names;
 }
 
 export function computeSurface(input: SurfaceInput & { view?: GrantedView }): Surface {
   const { bounds, granted } = input;
-  const view = input.view ?? grantedView(input.artifact, granted);
+  const view = input.view ?? grantedView(input.artifact, granted, input.decisionMode);
   const { grantedTools, grantedEntries, metaEntries, grantedBytes } = view;
   const { isDeclared, narrowed, overCount, overBytes, reasonOf } = beltRules(input, view);
   const reason = overCount
     ? `granted catalog has ${grantedTools.length} tools, over the bound of ${bounds.maxTools}`
     : overBytes
       ? `granted catalog schemas take ${grantedBytes} bytes, over the bound of ${bounds.maxSchemaBytes}`
-      : `granted catalog (${grantedTools.length} tools, ${grantedBytes} bytes) is under both bounds: everything is advertised`;
+      : `granted catalog (${grantedTools.length} tools, ${grantedBytes} bytes) is under both bounds: every tool it can run is advertised`;
 
   // The view's entries are reused as they are (grantedEntries[i] is grantedTools[i]'s entry); `entries` is the
   // surface without the on_belt field, as it is measured.
@@ -245,7 +275,7 @@ export function computeSurface(input: SurfaceInput & { view?: GrantedView }): Su
   const tokenCounts = [...view.metaTokens];
   const tools: SurfaceTool[] = metaEntries.map((e) => ({ ...e, on_belt: "meta" }));
   grantedTools.forEach((t, i) => {
-    const why = reasonOf(t.name);
+    const why = reasonOf(t);
     if (!why) return;
     const e = grantedEntries[i] ?? toolEntry(t);
     entries.push(e);

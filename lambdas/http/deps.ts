@@ -11,6 +11,7 @@ import type { Artifact, Clock, MissRecorder, Models, SessionStore, SurfaceBounds
 import { DEFAULT_MIN_SCORE } from "../core/find/index.js";
 import { createFindMissLog, type FindMissLog } from "../core/misses.js";
 import { NO_MODELS } from "../models/index.js";
+import { DECIDER_ROLE } from "../../registry/contract/model-roles.js";
 import { createSessions, type Sessions } from "../core/sessions.js";
 import type { Logger } from "./logger.js";
 
@@ -49,6 +50,9 @@ export type DepsInput = {
   findMisses?: MissRecorder;
 };
 
+/** A model is configured for find's decision mode (in this function or not: every entry point advertises the same surface). */
+export const hasDecider = (models: Models): boolean => models.roles().includes(DECIDER_ROLE);
+
 /** Find as every entry point serves it: keyword ranking, and decision mode when a model role answers. */
 const decisionFinder = (keyword: Finder & CandidateSource, models: Models): Finder => withDecisions(keyword, keyword, { models });
 
@@ -59,7 +63,8 @@ export function createDeps(input: DepsInput): Deps {
   const policy = createPolicy(input.policy);
   const clock = input.clock ?? Date.now;
   const briefs = new Map((input.briefs ?? []).map((b) => [b.name, b]));
-  const finder = input.finder ?? decisionFinder(createFinder(artifact, { alwaysLoaded }), input.models ?? NO_MODELS);
+  const models = input.models ?? NO_MODELS;
+  const finder = input.finder ?? decisionFinder(createFinder(artifact, { alwaysLoaded }), models);
   const { logger } = input;
   return {
     artifact,
@@ -72,6 +77,7 @@ export function createDeps(input: DepsInput): Deps {
       briefs,
       isAlwaysLoaded,
       bounds: config.surface,
+      decisionMode: hasDecider(models),
       ttlSecs: config.sessionTtlSecs,
       clock,
     }),
@@ -86,7 +92,7 @@ export function createDeps(input: DepsInput): Deps {
     },
     clock,
     logger: input.logger,
-    models: input.models ?? NO_MODELS,
+    models,
     ...(input.findMisses
       ? {
           findMisses: createFindMissLog({

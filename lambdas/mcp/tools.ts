@@ -4,6 +4,7 @@
 // `belt` handle in find_tool/call_tool arguments and results.
 import type { CatalogTool } from "../../registry/contract/artifact.js";
 import type { BriefFile } from "../../registry/contract/brief.js";
+import { isCallable } from "../../registry/contract/callable.js";
 import { META_TOOLS, modelNameOf } from "../../registry/contract/names.js";
 import type { JsonSchema } from "../../registry/contract/schema-types.js";
 import { withoutExamples } from "../../registry/contract/surface-entry.js";
@@ -12,14 +13,12 @@ import { CallInput, IdempotencyKey } from "../contract/call.js";
 import { FindInput } from "../contract/find.js";
 import { described, jsonSchema } from "../contract/schema.js";
 import { SessionId, type Manifest } from "../contract/sessions.js";
+import { withoutDecisionOptions } from "../contract/meta-tools.js";
 import { declarationMatcher } from "../core/surface.js";
 import * as z from "../core/zod-mini.js";
 
 export const FIND_TOOL = "find_tool";
 export const CALL_TOOL = "call_tool";
-
-/** Above this many bytes of names (about 5 tokens a name), call_tool's `tool` names families and counts instead of an enum. */
-export const MAX_ENUM_BYTES = 6 * 1024;
 
 const belt = described(
   z.optional(SessionId),
@@ -78,7 +77,9 @@ export function directTool(t: CatalogTool): McpTool {
   };
 }
 
-function findTool(): McpTool {
+/** find_tool; its decision-mode options only where a decider is configured (as on the REST surface). */
+function findTool(decisionMode: boolean): McpTool {
+  const schema = toSchema(FindToolInput);
   return {
     name: FIND_TOOL,
     title: "Find a tool",
@@ -86,25 +87,22 @@ function findTool(): McpTool {
       "Search every tool you may call by one capability, in words, and get the best matches (the top 3 with their input schemas; search a tool's exact name for its schema), plus the tools already pinned on your belt. " +
       "The first call opens a belt and returns its id as `belt`; pass it back on later find_tool and call_tool calls (it is the same id as a Toolbelt REST session). " +
       "Call a found tool with call_tool, by the `name` shown.",
-    inputSchema: toSchema(FindToolInput),
+    inputSchema: decisionMode ? schema : withoutDecisionOptions(schema).schema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   };
 }
 
-function callTool(granted: readonly CatalogTool[]): McpTool {
+/**
+ * call_tool. Its `tool` argument is a plain string, not an enum of the granted names: an enum costs about
+ * 5 tokens a name on every tools/list (1,500 at 6 KB of names) for names the model learns from find_tool
+ * anyway, and the gateway checks every name (404 with the nearest names) and resolves either spelling.
+ */
+function callTool(): McpTool {
   const schema = toSchema(CallToolInput);
-  const names = granted.map(modelNameOf);
-  const enumBytes = Buffer.byteLength(JSON.stringify(names), "utf8");
-  const byFamily = new Map<string, number>();
-  for (const t of granted) byFamily.set(t.family, (byFamily.get(t.family) ?? 0) + 1);
-  const families = [...byFamily].map(([f, n]) => `${f} (${n})`).join(", ");
-  schema.properties.tool =
-    names.length > 0 && enumBytes <= MAX_ENUM_BYTES
-      ? { type: "string", enum: names, description: "The tool to call: one of the names find_tool shows" }
-      : {
-          ...schema.properties.tool,
-          description: `The tool to call, as find_tool names it (\`family_verb\`; \`family.verb\` works too). You may call ${granted.length} tools in these families: ${families || "none"}`,
-        };
+  schema.properties.tool = {
+    ...schema.properties.tool,
+    description: "The tool to call, by the `name` find_tool shows (`family_verb`; `family.verb` works too).",
+  };
   return {
     name: CALL_TOOL,
     title: "Call a tool",
@@ -116,7 +114,10 @@ function callTool(granted: readonly CatalogTool[]): McpTool {
   };
 }
 
-/** The tools a principal's list carries directly: always-loaded and brief-declared, granted, never a meta-tool. */
+/**
+ * The tools a principal's list carries directly: always-loaded and brief-declared, granted, callable (as on the
+ * REST belt: a tool without a backend is found, flagged, never listed), never a meta-tool.
+ */
 function directCatalogTools(tools: readonly CatalogTool[], caller: Caller, isAlwaysLoaded: (name: string) => boolean, brief?: BriefFile): CatalogTool[] {
   const isDeclared = brief ? declarationMatcher(brief.tools) : () => false;
   const meta = new Set(META_TOOLS);
@@ -124,6 +125,7 @@ function directCatalogTools(tools: readonly CatalogTool[], caller: Caller, isAlw
     (t) =>
       caller.granted(t.name) &&
       !meta.has(t.name) &&
+      isCallable(t) &&
       (isAlwaysLoaded(t.name) || isDeclared(t.name)) &&
       // A catalog tool whose projection is a meta-tool's name stays reachable through call_tool only.
       modelNameOf(t) !== FIND_TOOL &&
@@ -142,10 +144,15 @@ export type ToolLists = {
   list(caller: Caller, brief?: BriefFile): McpTool[];
 };
 
+export type ToolListOptions = {
+  /** A decider is configured: find_tool advertises its decision-mode options. */
+  decisionMode?: boolean;
+};
+
 /** Lists are computed once per principal and brief per cold start (callers are one object per principal). */
-export function createToolLists(tools: readonly CatalogTool[], isAlwaysLoaded: (name: string) => boolean): ToolLists {
+export function createToolLists(tools: readonly CatalogTool[], isAlwaysLoaded: (name: string) => boolean, options: ToolListOptions = {}): ToolLists {
   const cache = new WeakMap<Caller, Map<string, McpTool[]>>();
-  const meta = new Set(META_TOOLS);
+  const meta = [findTool(options.decisionMode ?? false), callTool()];
   return {
     list(caller, brief) {
       let byBrief = cache.get(caller);
@@ -153,8 +160,7 @@ export function createToolLists(tools: readonly CatalogTool[], isAlwaysLoaded: (
       const key = brief?.name ?? "";
       let list = byBrief.get(key);
       if (!list) {
-        const granted = tools.filter((t) => caller.granted(t.name) && !meta.has(t.name));
-        list = [findTool(), callTool(granted), ...directCatalogTools(tools, caller, isAlwaysLoaded, brief).map(directTool)];
+        list = [...meta, ...directCatalogTools(tools, caller, isAlwaysLoaded, brief).map(directTool)];
         byBrief.set(key, list);
       }
       return list;

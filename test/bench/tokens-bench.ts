@@ -22,6 +22,7 @@ import { createFinder } from "../../lambdas/core/find/index.js";
 import type { Caller } from "../../lambdas/core/ports.js";
 import { createSessions } from "../../lambdas/core/sessions.js";
 import { computeSurface, type Surface } from "../../lambdas/core/surface.js";
+import { createToolLists, manifestText } from "../../lambdas/mcp/tools.js";
 import type { CatalogTool, FamilyInfo } from "../../registry/contract/artifact.js";
 import { globMatcher } from "../../registry/contract/globs.js";
 import { loadJsonlTools, readJsonl, scale } from "../eval/harness.js";
@@ -59,6 +60,8 @@ type Row = {
   ratio: number;
   saving_pct: number;
   saving_pct_approx: number;
+  /** MCP: tools/list and the server's instructions (the manifest as text), as a client hands them to its model. */
+  mcp: { tokens: number; list: number; instructions: number };
   /** open session + find + call request + find again (the pin shows as on_belt), vs the catalog + the same call request. */
   task: { tokens: number; catalog_tokens: number; saving_pct: number; pinned_seen: boolean };
 };
@@ -115,6 +118,9 @@ async function measure(set: string, artifact: Artifact, queries: string[], brief
     approx: Math.round(approxTotal / steps.length),
   };
   const task = await simulateTask(artifact, finder, isAlwaysLoaded, queries[0]!, brief, catalog.tokens);
+  const caller: Caller = { principal: "bench", admin: false, granted: () => true };
+  const list = tokensOf({ tools: createToolLists(artifact.tools, isAlwaysLoaded).list(caller, brief && { version: 1, description: "bench", ...brief }) });
+  const instructions = countTokens(manifestText(s.manifest));
   return {
     set,
     families: artifact.families.length,
@@ -126,6 +132,7 @@ async function measure(set: string, artifact: Artifact, queries: string[], brief
     ratio: Math.round((catalog.tokens / (surface.tokens + find.mean)) * 10) / 10,
     saving_pct: pct(surface.tokens + find.mean, catalog.tokens),
     saving_pct_approx: pct(surface.approx + find.approx, catalog.approx),
+    mcp: { tokens: list + instructions, list, instructions },
     task,
   };
 }
@@ -174,6 +181,13 @@ async function catalogArtifact(families: FamilyInfo[], tools: CatalogTool[], alw
   return artifactFromFiles(await emitArtifact({ families, tools, always_loaded }));
 }
 
+/** A seal-tools entry as an http tool (the bench never calls it): what the surface and MCP lists advertise of a callable tool. */
+const withBackend = (t: CatalogTool): CatalogTool => ({
+  ...t,
+  kind: "http",
+  backend: { kind: "http", method: "POST", url: `http://127.0.0.1/${t.name}`, output: "json" },
+});
+
 const rows: Row[] = [];
 const example = await compileRegistry(join(ROOT, "registry"));
 if (!example.files) throw new Error("the example registry does not build: run npm run registry:check");
@@ -213,7 +227,8 @@ for (const [set, data] of [
   ["seal-tools dealt into 1,000 families", sealRows.map((r, i) => ({ ...r, family: `fam${String(i % 1000).padStart(4, "0")}` }))],
 ] as const) {
   const catalog = catalogFromJsonl(data as JsonlTool[], { source: "seal-tools" });
-  const artifact = await catalogArtifact(catalog.families, catalog.tools);
+  // As a registry of tools with backends: imported entries are never on a belt, so a brief of them would advertise nothing.
+  const artifact = await catalogArtifact(catalog.families, catalog.tools.map(withBackend));
   rows.push(await measure(set, artifact, sealQ));
   rows.push(await measure(set, artifact, sealQ, sealBrief(artifact)));
 }
@@ -226,7 +241,7 @@ if (values.json) {
   const n = (x: number | undefined) => (x === undefined ? "-" : x.toLocaleString("en"));
   console.log(`o200k_base tokens (bytes / 4 in brackets), ${date}, ${cpu}`);
   console.log(
-    "set | families / tools | brief | surface (reported) | find step mean / max | full catalog | ratio | saving o200k (bytes/4) | task: ours / catalog, saving",
+    "set | families / tools | brief | surface (reported) | find step mean / max | full catalog | ratio | saving o200k (bytes/4) | task: ours / catalog, saving | MCP tools/list + instructions",
   );
   for (const r of rows) {
     console.log(
@@ -240,6 +255,7 @@ if (values.json) {
         `${r.ratio}x`,
         `${r.saving_pct}% (${r.saving_pct_approx}%)`,
         `${n(r.task.tokens)} / ${n(r.task.catalog_tokens)}, ${r.task.saving_pct}%${r.task.pinned_seen ? "" : " (pin not seen)"}`,
+        `${n(r.mcp.tokens)} (${n(r.mcp.list)} + ${n(r.mcp.instructions)})`,
       ].join(" | "),
     );
   }

@@ -4,12 +4,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { emitArtifact, writeArtifact, type ArtifactInput, type EmitOptions } from "../../build/artifact.js";
 import type { CatalogTool, FamilyInfo } from "../../registry/contract/artifact.js";
+import { BUILTIN_HANDLERS } from "../../registry/contract/callable.js";
 import type { JsonSchema } from "../../registry/contract/schema-types.js";
 import { artifactFromFiles, loadArtifact, type Artifact } from "../../lambdas/artifact.js";
 
-/** A catalog tool with sensible defaults (builtin backend); override any field. */
+/**
+ * A catalog tool with sensible defaults, override any field: a callable backend, as the build would accept it
+ * (the meta-tools' builtin handlers; for other tools an http endpoint on a port nothing listens on).
+ */
 export function testTool(name: string, over: Partial<CatalogTool> = {}): CatalogTool {
   const family = name.slice(0, name.indexOf("."));
+  const verb = name.slice(family.length + 1);
+  const builtin = family === "toolbelt" && (BUILTIN_HANDLERS as readonly string[]).includes(verb) ? verb : undefined;
   const input_schema: JsonSchema = over.input_schema ?? {
     type: "object",
     properties: { text: { type: "string", description: `Text for ${name}` } },
@@ -19,12 +25,12 @@ export function testTool(name: string, over: Partial<CatalogTool> = {}): Catalog
   return {
     name,
     family,
-    kind: "builtin",
+    kind: builtin ? "builtin" : "http",
     description: `Does ${name.replace(/[._]/g, " ")}.`,
     input_schema,
     governance: {},
     timeout_ms: 60_000,
-    backend: { kind: "builtin", handler: name },
+    backend: builtin ? { kind: "builtin", handler: builtin } : { kind: "http", method: "POST", url: `http://127.0.0.1:9/${name}`, output: "json" },
     source: `families/${family}/tools.yaml`,
     ...over,
   };

@@ -17,7 +17,7 @@ import { createMcpServer, type McpRequestState, type McpServerDeps } from "../..
 import { createToolLists } from "../../mcp/tools.js";
 import type { RouteModule } from "../app.js";
 import { createAppCallGateway, type AppCallGateway, type CallGatewayOptions } from "../call-gateway.js";
-import type { Deps } from "../deps.js";
+import { hasDecider, type Deps } from "../deps.js";
 import { MCP_PATHS } from "../openapi-mcp.js";
 import { callContext, type AppEnv } from "../env.js";
 import { MAX_JSON_DEPTH, jsonDepth } from "../parse.js";
@@ -59,7 +59,7 @@ export function createMcpModule(options: McpModuleOptions): McpModule {
       const sd: McpServerDeps = {
         deps,
         gateway,
-        lists: createToolLists(deps.artifact.tools, deps.isAlwaysLoaded),
+        lists: createToolLists(deps.artifact.tools, deps.isAlwaysLoaded, { decisionMode: hasDecider(deps.models) }),
         version: deps.artifact.manifest.registry_hash.slice(0, 12),
       };
       const stateOf = (ctx: McpRequestContext): McpRequestState => {

@@ -51,9 +51,10 @@ describe.each(REVISIONS)("the MCP endpoint under %s", (revision) => {
     expect(tools.map((t) => t.name)).toEqual(["find_tool", "call_tool", "toolbelt_reshape"]);
     for (const t of tools) expect(t.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
     expect(tools[2]!.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
-    // The granted names fit the enum bound: the ungranted admin.reset is not among them.
+    // call_tool's `tool` is a plain string (no enum of names), and nothing ungranted (admin.reset) is named anywhere.
     const tool = (tools[1]!.inputSchema.properties as Record<string, { enum?: string[] }>).tool;
-    expect(tool?.enum).toEqual(["everything_echo", "everything_get-sum", "everything_weather", "git_status", "toolbelt_reshape"]);
+    expect(tool?.enum).toBeUndefined();
+    expect(JSON.stringify(tools)).not.toContain("admin");
     // Fixed per principal: a second client gets the same list, in the same order.
     expect((await (await client(revision)).listTools()).tools).toEqual(tools);
   });

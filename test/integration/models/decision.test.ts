@@ -216,3 +216,22 @@ describe("the request", () => {
     expect((await find(api, { query: "time", mode: "oracle" })).status).toBe(400);
   });
 });
+
+describe("what surfaces advertise", () => {
+  const findProps = async (on: TestApi) => {
+    const { surface } = (await (await on.request("/v1/sessions", { json: {}, as: "alice" })).json()) as {
+      surface: { tools: { name: string; input_schema: { properties: Record<string, unknown> } }[] };
+    };
+    return Object.keys(surface.tools.find((t) => t.name === "toolbelt.find")!.input_schema.properties);
+  };
+
+  it("shows find's decision-mode options only where a decider is configured; without one a call sending them still works", async () => {
+    expect(await findProps(api)).toEqual(expect.arrayContaining(["mode", "min_probability", "chunk_size", "model"]));
+    const lean = await findProps(bare);
+    expect(lean).toContain("query");
+    for (const option of ["mode", "min_probability", "chunk_size", "model"]) expect(lean).not.toContain(option);
+    const res = await find(bare, { query: "list recent commits", mode: "keyword", min_probability: 0.5, chunk_size: 9 });
+    expect(res.status).toBe(200);
+    expect((await json(res)).mode).toBe("keyword");
+  });
+});

@@ -5,7 +5,16 @@ import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import { FIND_LIMITS, FindInput } from "../../../../lambdas/contract/find.js";
 import { CALL_LIMITS, CallInput } from "../../../../lambdas/contract/call.js";
-import { META_TOOL_CONTRACTS, metaToolDefinition, type MetaToolName } from "../../../../lambdas/contract/meta-tools.js";
+import {
+  DECISION_OPTIONS,
+  DECISION_OPTIONS_TOKENS,
+  META_TOOL_CONTRACTS,
+  metaToolDefinition,
+  withoutDecisionOptions,
+  type MetaToolName,
+} from "../../../../lambdas/contract/meta-tools.js";
+import { jsonTokens } from "../../../../build/tokens.js";
+import { surfaceEntry } from "../../../../registry/contract/surface-entry.js";
 import { MAX_LIMIT } from "../../../../lambdas/core/find/index.js";
 
 const file = "registry/families/toolbelt/tools.yaml";
@@ -31,5 +40,26 @@ describe("the unified limits", () => {
     expect(FindInput.safeParse({ query: "q", limit: 51 }).success).toBe(false);
     expect(CallInput.safeParse({ tool: "t".repeat(256) }).success).toBe(true);
     expect(CallInput.safeParse({ tool: "t".repeat(257) }).success).toBe(false);
+  });
+});
+
+describe("toolbelt.find without its decision-mode options", () => {
+  const find = declared.find((t) => t.name === "find")!;
+  const entry = surfaceEntry({ name: "toolbelt.find", description: find.description, input_schema: find.input_schema as Record<string, unknown> });
+  const lean = { ...entry, input_schema: withoutDecisionOptions(entry.input_schema).schema };
+
+  it("drops exactly those options and keeps the rest of the schema", () => {
+    const props = (s: unknown) => Object.keys((s as { properties: object }).properties);
+    expect(props(entry.input_schema)).toEqual(expect.arrayContaining([...DECISION_OPTIONS]));
+    expect(props(lean.input_schema)).toEqual(props(entry.input_schema).filter((k) => !(DECISION_OPTIONS as readonly string[]).includes(k)));
+    expect(withoutDecisionOptions(lean.input_schema)).toEqual({ schema: lean.input_schema, removed: false });
+  });
+
+  it("saves DECISION_OPTIONS_TOKENS o200k tokens on the registry's entry (what surfaces subtract from the build's count)", () => {
+    expect(jsonTokens(entry) - jsonTokens(lean)).toBe(DECISION_OPTIONS_TOKENS);
+  });
+
+  it("still accepts calls that send the options (a call is validated by the whole contract)", () => {
+    expect(FindInput.safeParse({ query: "q", mode: "decision", min_probability: 0.2, chunk_size: 9, model: "decider" }).success).toBe(true);
   });
 });

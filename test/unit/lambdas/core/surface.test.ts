@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { META_TOOLS } from "../../../../registry/contract/family.js";
-import { metaToolDefinition } from "../../../../lambdas/contract/meta-tools.js";
-import { byteSize, computeSurface, toolBytes, toolEntry } from "../../../../lambdas/core/surface.js";
+import { DECISION_OPTIONS, DECISION_OPTIONS_TOKENS, metaToolDefinition, withoutDecisionOptions } from "../../../../lambdas/contract/meta-tools.js";
+import { beltNames, byteSize, computeSurface, toolBytes, toolEntry } from "../../../../lambdas/core/surface.js";
+import { UNAVAILABLE_HANDLER } from "../../../../registry/contract/callable.js";
 import { countTokens } from "../../../../build/tokens.js";
 import { globMatcher } from "../../../../registry/contract/globs.js";
 import { defaultTestTools, memoryTestArtifact, testArtifactInput, testTool } from "../../../helpers/artifact.js";
@@ -45,7 +46,47 @@ describe("computeSurface", () => {
     const s = computeSurface({ artifact, granted: () => false, isAlwaysLoaded: () => true, declared: ["git.log"], pins: [], bounds });
     expect(s.tools.map((t) => t.name)).toEqual(META_TOOLS);
     expect(s.manifest.families).toEqual([]);
-    expect(s.tools[0]?.input_schema).toEqual(metaToolDefinition("toolbelt.find").input_schema);
+    // No decider configured: find's decision-mode options are accepted but not advertised.
+    expect(s.tools[0]?.input_schema).toEqual(withoutDecisionOptions(metaToolDefinition("toolbelt.find").input_schema).schema);
+  });
+
+  it("advertises find's decision-mode options only where a decider is configured, and counts what leaving them out saves", async () => {
+    const { description, input_schema } = metaToolDefinition("toolbelt.find");
+    const artifact = await memoryTestArtifact(
+      testArtifactInput([...defaultTestTools(), testTool("toolbelt.find", { description, input_schema }), testTool("toolbelt.call")]),
+      {
+        countTokens: true,
+      },
+    );
+    const input = { artifact, granted: () => true, isAlwaysLoaded: () => false, declared: [], pins: [], bounds };
+    const find = (s: ReturnType<typeof computeSurface>) => s.tools.find((t) => t.name === "toolbelt.find")!;
+    const lean = computeSurface(input);
+    const full = computeSurface({ ...input, decisionMode: true });
+    expect(Object.keys(find(full).input_schema.properties as object)).toEqual(expect.arrayContaining([...DECISION_OPTIONS]));
+    expect(Object.keys(find(lean).input_schema.properties as object)).not.toContain("mode");
+    expect(full.size.surface.o200k_tokens! - lean.size.surface.o200k_tokens!).toBe(DECISION_OPTIONS_TOKENS);
+    // The subtracted count is the lean entry's own (the registry's key order and the contract's differ by a token or two).
+    const { on_belt: _, ...entry } = find(lean);
+    expect(Math.abs(countTokens(JSON.stringify(entry)) - (artifact.byName.get("toolbelt.find")!.tokens! - DECISION_OPTIONS_TOKENS))).toBeLessThanOrEqual(2);
+  });
+
+  it("regression: a brief or the always-loaded list naming a tool without a backend put it on the belt (a call can only answer 501); such tools are never on a belt", async () => {
+    const imported = testTool("imported.lookup", { kind: "builtin", backend: { kind: "builtin", handler: UNAVAILABLE_HANDLER } });
+    const artifact = await memoryTestArtifact(testArtifactInput([...defaultTestTools(), imported]));
+    for (const input of [
+      { declared: ["imported.*"], isAlwaysLoaded: () => false, pins: [] },
+      { declared: [], isAlwaysLoaded: (n: string) => n === "imported.lookup", pins: [] },
+      { declared: [], isAlwaysLoaded: () => false, pins: [{ name: "imported.lookup", bytes: 10, last_used: 1 }] },
+    ]) {
+      for (const b of [bounds, { ...bounds, maxTools: 1 }]) {
+        const s = computeSurface({ artifact, granted: () => true, ...input, bounds: b });
+        expect(s.tools.map((t) => t.name)).not.toContain("imported.lookup");
+        expect(beltNames({ artifact, granted: () => true, ...input, bounds: b })).toEqual(s.tools.map((t) => t.name));
+      }
+    }
+    // Still counted where find reaches it: the manifest.
+    const s = computeSurface({ artifact, granted: () => true, declared: [], isAlwaysLoaded: () => false, pins: [], bounds });
+    expect(s.manifest.families.find((f) => f.name === "imported")?.tool_count).toBe(1);
   });
 
   it("uses the catalog's definition of a meta-tool when the registry has one", async () => {
@@ -130,9 +171,7 @@ describe("computeSurface", () => {
       expect(listed).toBeGreaterThan(4);
       expect(s.manifest.omitted).toEqual({ families: 1000 - listed, tools: 3 * (1000 - listed) });
       expect(s.manifest.note).toMatch(
-        new RegExp(
-          `^${1000 - listed} more families \\(${3 * (1000 - listed)} tools\\) not listed in full: .+ and \\d+ others\\. toolbelt\\.find searches them all\\.$`,
-        ),
+        new RegExp(`^${1000 - listed} more families \\(${3 * (1000 - listed)} tools\\): .+ and \\d+ others\\. toolbelt\\.find searches them all\\.$`),
       );
       expect(s.bounds).toMatchObject({ max_tokens: 1500, manifest_max_tokens: 1000 });
     });

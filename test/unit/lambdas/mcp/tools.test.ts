@@ -1,8 +1,10 @@
 // The MCP tools/list: fixed per principal and brief, model-safe names, governance as annotations,
-// and call_tool's `tool` argument as an enum only while the names stay under their byte bound.
+// call_tool's `tool` a plain string, find_tool's decision-mode options only with a decider.
 import { describe, expect, it } from "vitest";
 import type { Caller } from "../../../../lambdas/core/ports.js";
-import { annotationsOf, createToolLists, MAX_ENUM_BYTES } from "../../../../lambdas/mcp/tools.js";
+import { DECISION_OPTIONS } from "../../../../lambdas/contract/meta-tools.js";
+import { annotationsOf, createToolLists } from "../../../../lambdas/mcp/tools.js";
+import { UNAVAILABLE_HANDLER } from "../../../../registry/contract/callable.js";
 import { globMatcher } from "../../../../registry/contract/globs.js";
 import { testTool } from "../../../helpers/artifact.js";
 
@@ -12,7 +14,8 @@ const toolProp = (list: ReturnType<ReturnType<typeof createToolLists>["list"]>) 
 
 describe("MCP tool lists", () => {
   // In catalog order (the artifact sorts by name), which is the list's order.
-  const tools = [testTool("git.diff"), testTool("git.log"), testTool("notes.create"), testTool("toolbelt.find"), testTool("toolbelt.reshape")];
+  const imported = testTool("imported.lookup", { kind: "builtin", backend: { kind: "builtin", handler: UNAVAILABLE_HANDLER } });
+  const tools = [testTool("git.diff"), testTool("git.log"), imported, testTool("notes.create"), testTool("toolbelt.find"), testTool("toolbelt.reshape")];
   const lists = createToolLists(tools, (n) => n === "toolbelt.reshape");
 
   it("lists find_tool, call_tool, then always-loaded and declared granted tools, never a meta-tool, the same object each time", () => {
@@ -21,15 +24,26 @@ describe("MCP tool lists", () => {
     expect(lists.list(git).map((t) => t.name)).toEqual(["find_tool", "call_tool", "toolbelt_reshape"]);
     expect(lists.list(git, brief).map((t) => t.name)).toEqual(["find_tool", "call_tool", "git_log", "toolbelt_reshape"]);
     expect(lists.list(git)).toBe(lists.list(git));
-    expect(toolProp(lists.list(git)).enum).toEqual(["git_diff", "git_log", "toolbelt_reshape"]);
   });
 
-  it("names families and counts instead of an enum when the granted names pass the byte bound", () => {
-    const many = Array.from({ length: Math.ceil(MAX_ENUM_BYTES / 20) + 10 }, (_, i) => testTool(`bulk.tool_number_${i}`));
-    const big = createToolLists([...many, testTool("git.log")], () => false).list(caller("*"));
-    const tool = toolProp(big);
-    expect(tool.enum).toBeUndefined();
-    expect(tool.description).toContain(`You may call ${many.length + 1} tools in these families: bulk (${many.length}), git (1)`);
+  it("regression: a brief naming a tool without a backend listed it as callable (a call can only answer 501); it is left off", () => {
+    const brief = { version: 1, name: "all", description: "All", tools: ["*"] };
+    expect(lists.list(caller("*"), brief).map((t) => t.name)).toEqual(["find_tool", "call_tool", "git_diff", "git_log", "notes_create", "toolbelt_reshape"]);
+  });
+
+  it("regression: call_tool's `tool` was an enum of every granted name (about 1,500 tokens at its 6 KB bound): it is a plain string at any size", () => {
+    const many = Array.from({ length: 400 }, (_, i) => testTool(`bulk.tool_number_${i}`));
+    for (const list of [lists.list(caller("*")), createToolLists(many, () => false).list(caller("*"))]) {
+      const tool = toolProp(list);
+      expect(tool.enum).toBeUndefined();
+      expect(tool.description).toBe("The tool to call, by the `name` find_tool shows (`family_verb`; `family.verb` works too).");
+    }
+  });
+
+  it("advertises find_tool's decision-mode options only where a decider is configured", () => {
+    const props = (l: ReturnType<ReturnType<typeof createToolLists>["list"]>) => Object.keys(l[0]!.inputSchema.properties as object);
+    expect(props(lists.list(caller("*")))).not.toEqual(expect.arrayContaining(["mode"]));
+    expect(props(createToolLists(tools, () => false, { decisionMode: true }).list(caller("*")))).toEqual(expect.arrayContaining([...DECISION_OPTIONS, "belt"]));
   });
 
   it("derives the hints from governance: read-only, destructive, idempotent, open-world beyond the gateway", () => {
