@@ -1,9 +1,10 @@
 // Declared upstream settings reach `npm start` or it says what is missing (issue #10): the real
 // start.ts as a child process on a real port, a fixture registry whose required family `partner`
 // declares PARTNER_URL and PARTNER_TOKEN and whose optional family `extra` declares EXTRA_URL, and a
-// loopback partner API that records what reaches it.
+// loopback partner API that records what reaches it. The first start builds the fixture's artifact
+// (a user's own, in TOOLBELT_ARTIFACT_DIR); the second serves it without naming its registry.
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,9 +18,9 @@ const artifactDir = join(mkdtempSync(join(tmpdir(), "toolbelt-settings-")), "art
 type Started = { code: Promise<number | null>; url: Promise<string>; output: () => string; stop: () => void };
 
 /** start.ts with only the settings given (none of the caller's shell leaks in); `url` resolves once it listens. */
-function start(settings: Record<string, string>): Started {
+function start(settings: Record<string, string>, args = ["--registry", REGISTRY]): Started {
   let out = "";
-  const proc = spawn(process.execPath, ["--import", "tsx", "lambdas/local/start.ts", "--registry", REGISTRY], {
+  const proc = spawn(process.execPath, ["--import", "tsx", "lambdas/local/start.ts", ...args], {
     env: { PATH: process.env.PATH ?? "", PORT: "0", TOOLBELT_ARTIFACT_DIR: artifactDir, TOOLBELT_API_KEY: KEY, ...settings },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -62,10 +63,14 @@ describe("npm start with declared upstream settings", () => {
     expect(s.output()).not.toContain("listening on");
   }, 60_000);
 
-  it("serves an optional family's neighbours without it, and says so", async () => {
-    const s = start({ PARTNER_URL: partnerUrl, PARTNER_TOKEN: "partner-secret" });
+  it("serves an optional family's neighbours without it, and says so; the user's artifact, named without its registry, is served as built", async () => {
+    // The first start built the fixture's artifact (a user's own); with no --registry it is served, not rebuilt from registry/.
+    const built = statSync(join(artifactDir, "manifest.json")).mtimeMs;
+    const s = start({ PARTNER_URL: partnerUrl, PARTNER_TOKEN: "partner-secret" }, []);
     try {
       const url = await s.url;
+      expect(s.output()).toContain(`serving the artifact in ${artifactDir} as it is (built from ${REGISTRY})`);
+      expect(statSync(join(artifactDir, "manifest.json")).mtimeMs).toBe(built);
       expect(s.output()).toContain("warning: optional family `extra` needs EXTRA_URL (Base URL of the extra API): left out of what is served until set");
       const post = (path: string, body: unknown) =>
         fetch(url + path, { method: "POST", headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" }, body: JSON.stringify(body) });
