@@ -62,6 +62,26 @@ export async function emitArtifact(input: ArtifactInput, opts: EmitOptions = {})
   } as ArtifactFiles;
 }
 
+/** A built artifact as loaded: what emitWithoutFamilies re-emits. */
+export type BuiltArtifact = { families: readonly FamilyInfo[]; tools: readonly CatalogTool[]; manifest: Manifest };
+
+/**
+ * The artifact without some families (optional ones whose declared settings are unset: `npm start`
+ * and the construct's synth), re-emitted from the loaded catalog with each tool's token count as built.
+ */
+export function emitWithoutFamilies(artifact: BuiltArtifact, families: Iterable<string>): Promise<ArtifactFiles> {
+  const out = new Set(families);
+  return emitArtifact(
+    {
+      families: artifact.families.filter((f) => !out.has(f.name)),
+      tools: artifact.tools.filter((t) => !out.has(t.family)),
+      always_loaded: artifact.manifest.always_loaded,
+      skipped_families: [...new Set([...artifact.manifest.skipped_families, ...out])],
+    },
+    { countTokens: false },
+  );
+}
+
 /**
  * Non-ASCII characters as \u escapes (the same JSON value): an all-ASCII file decodes to a one-byte
  * string at import, where one Chinese description or curly quote would make the whole catalog a

@@ -5,19 +5,7 @@
 import { Annotations } from "aws-cdk-lib";
 import type { Construct } from "constructs";
 import type { FamilyInfo } from "../registry/contract/artifact.js";
-
-export type UnsetFamily = { family: string; required: boolean; missing: { name: string; secret: boolean }[] };
-
-export function unsetSettings(families: readonly FamilyInfo[], provided: ReadonlySet<string>): UnsetFamily[] {
-  const out: UnsetFamily[] = [];
-  for (const f of families) {
-    const missing = Object.entries(f.variables ?? {})
-      .filter(([name]) => !provided.has(name))
-      .map(([name, v]) => ({ name, secret: v.secret === true }));
-    if (missing.length > 0) out.push({ family: f.name, required: f.required, missing });
-  }
-  return out;
-}
+import { unsetSettings } from "../registry/contract/upstream-settings.js";
 
 const how = (m: { name: string; secret: boolean }) => `${m.name} (${m.secret ? "a secret: pass it in `secrets`" : "pass it in `environment`"})`;
 

@@ -15,18 +15,11 @@ export async function servedArtifact(artifact: Artifact, provided: ReadonlySet<s
     );
   }
   if (leftOut.length === 0) return { artifact, leftOut };
-  const out = new Set(leftOut.map((u) => u.family));
-  // Re-emitted from the loaded catalog (token counts kept as built), so a foreign artifact can be narrowed too;
-  // the emitter is loaded only then (it brings the index builder and the tokenizer).
-  const { emitArtifact } = await import("../../build/artifact.js");
-  const files = await emitArtifact(
-    {
-      families: artifact.families.filter((f) => !out.has(f.name)),
-      tools: artifact.tools.filter((t) => !out.has(t.family)),
-      always_loaded: artifact.manifest.always_loaded,
-      skipped_families: [...new Set([...artifact.manifest.skipped_families, ...out])],
-    },
-    { countTokens: false },
+  // The emitter is loaded only then (it brings the index builder).
+  const { emitWithoutFamilies } = await import("../../build/artifact.js");
+  const files = await emitWithoutFamilies(
+    artifact,
+    leftOut.map((u) => u.family),
   );
   return { artifact: artifactFromFiles(files), leftOut };
 }

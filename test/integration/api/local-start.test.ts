@@ -52,9 +52,15 @@ beforeAll(async () => {
   output = started.output();
 }, 90_000);
 
-afterAll(() => {
-  if (child && child.exitCode === null) child.kill("SIGKILL");
-});
+// SIGTERM, so that npm start stops the demo service and server-everything it started (SIGKILL would leave them running).
+afterAll(async () => {
+  if (!child || child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+  await exited;
+  clearTimeout(timer);
+}, 20_000);
 
 const call = (path: string, body?: unknown, key = KEY, base = url) =>
   fetch(base + path, {
