@@ -2,6 +2,8 @@
 // Each pin is its own stored item: writers of different pins never contend, no write is ever retried
 // (a condition only keeps a tool's latest use), and the belt is the longest run of most recent pins
 // that fits the budget, computed when read (the same as replaying every use by recorded last use).
+// A call's session check re-uses this process's copy of the session for up to REUSE_MS, so a call
+// with a session costs no table read in the steady state, and a re-used pin no write.
 import { randomBytes } from "node:crypto";
 import type { BriefFile } from "../../registry/contract/brief.js";
 import { META_TOOLS } from "../../registry/contract/names.js";
@@ -24,6 +26,8 @@ export type SessionsDeps = {
   coalesceMs?: number;
   /** How long a read waits for this process's pin writes on the session still in flight (default READ_WAIT_MS). */
   readWaitMs?: number;
+  /** How long the call path's check re-uses this process's copy of a session (default REUSE_MS). */
+  reuseMs?: number;
 };
 
 /**
@@ -37,6 +41,16 @@ export const COALESCE_MS = 1000;
 export const MAX_UNPINS_PER_USE = 25;
 /** A session read in this process waits at most this long for this process's own pin writes (read your writes). */
 export const READ_WAIT_MS = 2000;
+/**
+ * The call path's check takes this process's copy of a session, with this process's own writes since,
+ * if it was read from the table less than this long ago. A session's id, principal and declaration never
+ * change and its expiry only moves later, so the copy decides the check exactly (an expired-looking copy
+ * is read again); only pins other processes wrote meanwhile may be missing, which costs at most a pin
+ * write that was not needed (the same as COALESCE_MS allows), never a lost pin.
+ */
+export const REUSE_MS = 1000;
+/** Sessions whose copy a process keeps, least recently read dropped first. */
+export const MAX_COPIES = 1000;
 
 export type UseResult = {
   /** The tool is on the belt after this use (pinned, or declared / always-loaded / meta anyway). */
@@ -58,7 +72,10 @@ export type Sessions = {
    * otherwise. Waits first (up to READ_WAIT_MS) for pin writes this process has in flight on it.
    */
   get(id: string, caller: Caller): Promise<SessionRecord>;
-  /** `get` without waiting for pin writes in flight: the call path's check, whose copy only feeds `recordUse`. */
+  /**
+   * The call path's check: `get` without waiting for pin writes in flight, from this process's copy of
+   * the session when it was read less than REUSE_MS ago (with this process's pin writes since).
+   */
   check(id: string, caller: Caller): Promise<SessionRecord>;
   surface(session: SessionRecord, caller: Caller): Surface;
   /** The surface a session opened now with this declaration would have (no pins): what MCP's list and instructions advertise. */
@@ -107,6 +124,7 @@ export function createSessions(deps: SessionsDeps): Sessions {
   const clock = deps.clock ?? Date.now;
   const coalesceMs = deps.coalesceMs ?? COALESCE_MS;
   const readWaitMs = deps.readWaitMs ?? READ_WAIT_MS;
+  const reuseMs = deps.reuseMs ?? REUSE_MS;
   const meta = new Set(META_TOOLS);
   const nowSecs = () => Math.floor(clock() / 1000);
   const renewSlackSecs = Math.min(60, Math.floor(deps.ttlSecs / 10));
@@ -154,8 +172,46 @@ export function createSessions(deps: SessionsDeps): Sessions {
     clearTimeout(timer);
   };
 
-  const load = async (id: string, caller: Caller): Promise<SessionRecord> => {
-    const s = await deps.store.get(id);
+  // This process's copy of each session as the table held it (every stored pin) when read at `at`, plus
+  // this process's own writes since; checks of one session at the same moment share one table read.
+  const copies = new Map<string, { at: number; stored: SessionRecord }>();
+  const checking = new Map<string, Promise<SessionRecord | undefined>>();
+  const remember = (stored: SessionRecord, at: number) => {
+    copies.delete(stored.id);
+    if (copies.size >= MAX_COPIES) copies.delete(copies.keys().next().value!);
+    copies.set(stored.id, { at, stored });
+  };
+  const read = (id: string): Promise<SessionRecord | undefined> => {
+    const at = clock();
+    return deps.store.get(id).then((s) => {
+      if (s) remember(s, at);
+      return s;
+    });
+  };
+  // Not for `get`: a read that started before this process's writes landed would miss them.
+  const sharedRead = (id: string): Promise<SessionRecord | undefined> => {
+    let r = checking.get(id);
+    if (!r) {
+      checking.set(id, (r = read(id)));
+      const done = () => checking.delete(id);
+      r.then(done, done);
+    }
+    return r;
+  };
+  /** After this process's writes landed: the copy shows them (a dropped pin only if it is the one dropped). */
+  const wrote = (id: string, pin: Pin | undefined, dropped: readonly Pin[], expiresAt: number) => {
+    const copy = copies.get(id);
+    if (!copy) return;
+    const gone = (p: Pin) => p.name === pin?.name || dropped.some((d) => d.name === p.name && d.last_used === p.last_used);
+    const pins = copy.stored.pins.filter((p) => !gone(p));
+    if (pin) pins.push(pin);
+    copy.stored = { ...copy.stored, pins, expires_at: Math.max(copy.stored.expires_at, expiresAt) };
+  };
+
+  /** The session, checked; `reuse` takes this process's copy if it is recent enough and not expired by the clock. */
+  const load = async (id: string, caller: Caller, reuse = false): Promise<SessionRecord> => {
+    const copy = reuse ? copies.get(id) : undefined;
+    const s = !reuse ? await read(id) : copy && clock() - copy.at < reuseMs && copy.stored.expires_at > nowSecs() ? copy.stored : await sharedRead(id);
     // Another principal's session is reported exactly like a missing one.
     if (!s || s.principal !== caller.principal) throw notFound(id);
     if (s.expires_at <= nowSecs()) {
@@ -197,6 +253,7 @@ export function createSessions(deps: SessionsDeps): Sessions {
         expires_at: Math.floor(now / 1000) + deps.ttlSecs,
       };
       await deps.store.create(session);
+      remember(session, now);
       return session;
     },
 
@@ -205,7 +262,7 @@ export function createSessions(deps: SessionsDeps): Sessions {
       return load(id, caller);
     },
 
-    check: load,
+    check: (id, caller) => load(id, caller, true),
 
     surface: (session, caller) => computeSurface(surfaceInput(session, caller)),
 
@@ -231,7 +288,7 @@ export function createSessions(deps: SessionsDeps): Sessions {
       // The caller's copy is used if it still passes the read's checks (the same session, the
       // principal's, not expired by the clock now); otherwise the session is read.
       const usable = known?.id === id && known.principal === caller.principal && known.expires_at > nowSecs();
-      const current = usable ? known : await load(id, caller);
+      const current = usable ? known : await load(id, caller, true);
       const now = clock();
       let pinned = false;
       let note: string | undefined;
@@ -262,7 +319,14 @@ export function createSessions(deps: SessionsDeps): Sessions {
       const lapsed = (current.lapsed ?? []).filter((p) => p.name !== toolName);
       const unpin = [...step.evicted, ...lapsed].slice(0, MAX_UNPINS_PER_USE);
       const drops = Promise.allSettled(unpin.map((p) => deps.store.dropPin(id, p)));
-      await track(id, Promise.all([...writes, drops]));
+      try {
+        await track(id, Promise.all([...writes, drops]));
+      } catch (err) {
+        // The table failed (or is gone): the next check reads it rather than trust the copy.
+        copies.delete(id);
+        throw err;
+      }
+      wrote(id, touch ? pin : undefined, unpin, renew ? expires_at : current.expires_at);
       const { lapsed: _removed, ...rest } = current;
       return { ...result, written: true, session: { ...rest, pins: step.pins, expires_at: renew ? expires_at : current.expires_at } };
     },

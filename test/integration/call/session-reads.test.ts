@@ -1,10 +1,12 @@
 // POST /v1/call with a session: the session check before dispatch and pin-on-use after it share one
-// read of the session, a re-use within COALESCE_MS writes nothing, and a foreign or expired session
-// is still refused before the tool runs. Real app, real dynalite (its store wrapped to count reads), a real loopback upstream.
+// copy of the session, read from the table at most once per REUSE_MS (this process's copy in between),
+// a re-use within COALESCE_MS writes nothing, and a foreign or expired session is still refused before
+// the tool runs. Real app, real dynalite (its store wrapped to count reads), a real loopback upstream.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { PolicyFile } from "../../../registry/contract/policy.js";
 import { sha256Hex } from "../../../lambdas/core/auth.js";
 import { ERROR_STATUS } from "../../../lambdas/core/errors.js";
+import { REUSE_MS } from "../../../lambdas/core/sessions.js";
 import { createCallModule, type CallModule } from "../../../lambdas/http/routes/call.js";
 import type { SessionRecord, SessionStore } from "../../../lambdas/core/ports.js";
 import { startTestApi, TEST_KEYS, type TestApi } from "../../helpers/api.js";
@@ -85,24 +87,29 @@ const call = (as: "alice" | "bob", json: unknown) => api.request("/v1/call", { a
 const belt = (id: string) => api.deps.sessions.get(id, api.deps.policy.callerById("alice")!);
 
 describe("POST /v1/call with a session", () => {
-  it("reads the session once when the use pins the tool, and pins it", async () => {
+  it("reads the session at most once per REUSE_MS (none right after opening it), and pins the tool", async () => {
     const id = await open("alice");
     reads = 0;
     const res = await call("alice", { tool: "notes.create", args: {}, session: id });
     expect(res.status).toBe(200);
     expect(hits).toEqual(["/notes/create"]);
-    expect(reads).toBe(1);
+    expect(reads).toBe(0);
     expect((await belt(id)).pins.map((p) => p.name)).toEqual(["notes.create"]);
+    now += REUSE_MS;
+    reads = 0;
+    expect((await call("alice", { tool: "notes.search", args: {}, session: id })).status).toBe(200);
+    expect(reads).toBe(1);
+    expect((await belt(id)).pins.map((p) => p.name)).toEqual(["notes.create", "notes.search"]);
   });
 
   it("writes nothing when the same tool is used again moments later, and keeps a pin another call made meanwhile", async () => {
     const id = await open("alice");
     expect((await call("alice", { tool: "notes.create", args: {}, session: id })).status).toBe(200);
-    // The same tool again within COALESCE_MS (the test clock stands still): one read, no write.
+    // The same tool again within COALESCE_MS (the test clock stands still): no read, no write.
     reads = 0;
     writes = 0;
     expect((await call("alice", { tool: "notes.create", args: {}, session: id })).status).toBe(200);
-    expect([reads, writes]).toEqual([1, 0]);
+    expect([reads, writes]).toEqual([0, 0]);
     await Promise.all([
       call("alice", { tool: "notes.search", args: {}, session: id }),
       call("alice", { tool: "notes.create", args: {}, session: id }),

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REUSE_MS } from "../../../lambdas/core/sessions.js";
 import { createCallModule, type CallModule } from "../../../lambdas/http/routes/call.js";
 import { createDynamoClient, DynamoSessionStore, type DynamoRetry } from "../../../lambdas/stores/dynamodb.js";
 import { DynamoMissStore } from "../../../lambdas/stores/misses.js";
@@ -26,6 +27,7 @@ let upstream: Loopback;
 let api: TestApi;
 let calls: CallModule;
 let client: ReturnType<typeof createDynamoClient>;
+let clockAhead = 0;
 
 type Proxy = { url: string; seen: string[]; throttle: number; hold: boolean; close(): Promise<void> };
 
@@ -67,6 +69,8 @@ beforeAll(async () => {
   const echo = catalogTool("demo.echo", { kind: "http", method: "POST", url: `${upstream.url}/echo`, body: { args: "{{input}}" }, output: "json" });
   api = await startTestApi({
     input: testArtifactInput([...metaTools(), echo]),
+    // Moved on by the test: a call's session check re-uses this process's copy for REUSE_MS.
+    clock: () => Date.now() + clockAhead,
     dynamo,
     store: new DynamoSessionStore(client, TABLE),
     briefs: [],
@@ -102,6 +106,8 @@ describe("dynalite stopped mid-run", () => {
     expect((await api.request("/v1/call", { json: { tool: "demo.echo", args: { n: 2 } } })).status).toBe(200);
     // A near-miss still resolves; only its record in the miss log is lost (logged, not an error).
     expect((await api.request("/v1/call", { json: { tool: "Demo-Echo", args: { n: 3 } } })).status).toBe(200);
+    // Past the time a call's session check may re-use this process's copy of the session: it reads the table.
+    clockAhead += REUSE_MS;
     for (const res of [
       await api.request("/v1/call", { json: { tool: "demo.echo", args: { n: 4 }, session: session.id } }),
       await surfaceOf(session.id),

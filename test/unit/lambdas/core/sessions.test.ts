@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createPolicy } from "../../../../lambdas/core/auth.js";
 import { globMatcher } from "../../../../registry/contract/globs.js";
-import { applyPin, COALESCE_MS, createSessions, type SessionsDeps } from "../../../../lambdas/core/sessions.js";
+import { applyPin, COALESCE_MS, createSessions, REUSE_MS, type SessionsDeps } from "../../../../lambdas/core/sessions.js";
 import { toolBytes } from "../../../../lambdas/core/surface.js";
 import type { Pin } from "../../../../lambdas/core/ports.js";
 import { testBriefs, testPolicy } from "../../../helpers/api.js";
@@ -12,6 +12,14 @@ import { MemorySessionStore } from "../../../helpers/memory-store.js";
 const policy = createPolicy(testPolicy());
 const alice = policy.callerById("alice")!;
 const bob = policy.callerById("bob")!;
+
+/** Counts the store's session reads from now on. */
+function countReads(store: MemorySessionStore): { count: number } {
+  const reads = { count: 0 };
+  const get = store.get.bind(store);
+  store.get = (id) => (reads.count++, get(id));
+  return reads;
+}
 
 async function setup(over: Partial<SessionsDeps> = {}) {
   const store = new MemorySessionStore();
@@ -271,6 +279,58 @@ describe("createSessions", () => {
     expect((other as Error).message.replace(s.id, "ID")).toBe((missing as Error).message.replace("x".repeat(24), "ID"));
     const stranger = { principal: "nobody", admin: false, granted: () => true };
     await expect(sessions.recordUse(s.id, stranger, "git.log")).rejects.toMatchObject({ code: "SESSION_NOT_FOUND" });
+  });
+
+  // Regression: a call with a session was 2.27× the same call without (bench:http): every call read the
+  // session's partition from the table before the tool ran, though the pin itself was rarely written.
+  it("a call's check re-uses this process's copy for REUSE_MS: calls re-using a pinned tool read the table once and write once", async () => {
+    const { sessions, store, tick } = await setup();
+    const s = await sessions.open(alice);
+    const reads = countReads(store);
+    // What the call gateway does per call: check the session, run the tool, record the use from the check's copy.
+    const call = async (tool: string) => sessions.recordUse(s.id, alice, tool, await sessions.check(s.id, alice));
+    for (let i = 0; i < 10; i++) {
+      await call("git.log");
+      tick(REUSE_MS / 20);
+    }
+    expect(reads.count).toBe(0); // the copy from open
+    expect(store.writes).toEqual(["pin:git.log"]);
+    tick(REUSE_MS);
+    await Promise.all([call("git.log"), call("git.log"), call("git.status")]);
+    expect(reads.count).toBe(1); // one read for the three checks at once
+    expect(store.writes).toEqual(["pin:git.log", "pin:git.log", "pin:git.status"]);
+    // A surface read is never from the copy.
+    expect((await sessions.get(s.id, alice)).pins.map((p) => p.name)).toEqual(["git.log", "git.status"]);
+    expect(reads.count).toBe(2);
+  });
+
+  it("a check sees another process's pins after REUSE_MS, and reads again at once a copy that looks expired (renewed elsewhere)", async () => {
+    const { sessions, store, tick } = await setup();
+    const s = await sessions.open(alice);
+    await store.putPin(s.id, { name: "git.diff", bytes: 10, last_used: 1_000_000 });
+    expect((await sessions.check(s.id, alice)).pins).toEqual([]);
+    tick(REUSE_MS);
+    expect((await sessions.check(s.id, alice)).pins.map((p) => p.name)).toEqual(["git.diff"]);
+
+    tick(58_500);
+    await sessions.check(s.id, alice); // read at 1,059.5 s: expires at 1,060 s
+    await store.renew(s.id, 1_600); // by another process
+    tick(REUSE_MS / 2); // the copy is recent enough, but expired by the clock
+    const reads = countReads(store);
+    await expect(sessions.check(s.id, alice)).resolves.toMatchObject({ expires_at: 1_600 });
+    expect(reads.count).toBe(1);
+    // Another principal is refused from the copy exactly as from the table.
+    await expect(sessions.check(s.id, bob)).rejects.toMatchObject({ code: "SESSION_NOT_FOUND" });
+  });
+
+  it("after a pin write fails, the next check reads the table instead of the copy", async () => {
+    const { sessions, store } = await setup();
+    const s = await sessions.open(alice);
+    store.holdPin = () => Promise.reject(new Error("table unreachable"));
+    await expect(sessions.recordUse(s.id, alice, "git.log", await sessions.check(s.id, alice))).rejects.toThrow("table unreachable");
+    const reads = countReads(store);
+    await sessions.check(s.id, alice);
+    expect(reads.count).toBe(1);
   });
 
   it("lists brief names and refuses an unknown brief", async () => {
