@@ -46,6 +46,9 @@ function problemsError(code: ErrorCode, lead: string, problems: readonly SchemaP
  */
 export const PIN_WAIT_MS = 100;
 
+/** The reason work a backend left running is stopped with once its call is over (one instance: no stack per call). */
+const CALL_FINISHED = new ToolbeltError("UPSTREAM_ERROR", "call finished");
+
 export function createCallGateway(ports: CallPorts, validator: SchemaValidator = createSchemaValidator()): CallGateway {
   const names = [...ports.tools.keys()];
   const resolver = createNameResolver(names, (i) => modelNameOf(ports.tools.get(names[i]!)!));
@@ -252,17 +255,19 @@ export function createCallGateway(ports: CallPorts, validator: SchemaValidator =
     }
     // The tool's own budget, cut short when the invocation itself has less time left.
     const timeoutMs = Math.max(1, Math.min(tool.timeout_ms, options.maxTimeoutMs ?? Infinity));
-    const timeoutError = new ToolbeltError(
-      "UPSTREAM_TIMEOUT",
-      `${tool.name} did not answer within its timeout of ${timeoutMs} ms; retry later or with a smaller request`,
-      { tool: tool.name, timeout_ms: timeoutMs },
-    );
+    // Built only when needed: an error captures a stack, a cost every call would pay for nothing.
+    const timeoutError = () =>
+      new ToolbeltError("UPSTREAM_TIMEOUT", `${tool.name} did not answer within its timeout of ${timeoutMs} ms; retry later or with a smaller request`, {
+        tool: tool.name,
+        timeout_ms: timeoutMs,
+      });
     // One signal for the backend: the tool's timeout, the caller's cancellation, or the call being over.
     const timeout = AbortSignal.timeout(timeoutMs);
     const done = new AbortController();
     const signal = AbortSignal.any([timeout, done.signal, ...(outer ? [outer] : [])]);
     // What the caller hears when the signal fired: the timeout, or that its own call was cancelled.
-    const reason = () => (timeout.aborted ? timeoutError : new ToolbeltError("UPSTREAM_ERROR", `the call to ${tool.name} was cancelled`, { tool: tool.name }));
+    const reason = () =>
+      timeout.aborted ? timeoutError() : new ToolbeltError("UPSTREAM_ERROR", `the call to ${tool.name} was cancelled`, { tool: tool.name });
     // Whatever a backend does, the call settles when the signal fires: nothing hangs past its timeout.
     const aborted = new Promise<never>((_, reject) => {
       const fire = () => reject(reason());
@@ -296,7 +301,7 @@ export function createCallGateway(ports: CallPorts, validator: SchemaValidator =
       throw new ToolbeltError("UPSTREAM_ERROR", `${tool.name} failed in its ${tool.backend.kind} backend`, { tool: tool.name });
     } finally {
       // Work the backend left running (a child process, a nested call) stops with the call.
-      done.abort(new ToolbeltError("UPSTREAM_ERROR", "call finished"));
+      done.abort(CALL_FINISHED);
     }
   };
 
