@@ -7,8 +7,8 @@ export const FIND_LIMITS = { queryChars: 1000, maxResults: 50, defaultResults: 1
 
 /** How many of the best results carry schemas by default (those scoring at least the default min_score): measured, README "Token economy". */
 export const FIND_SCHEMA_TOP = 3;
-/** ...and while their schemas add up to at most this many o200k tokens (the best result always has its own), so a default answer stays near 1,500. */
-export const FIND_SCHEMA_TOKENS = 1100;
+/** ...while the whole answer stays within this many o200k tokens (a tool asked for by its exact name always gets its schema). */
+export const FIND_MAX_TOKENS = 1500;
 
 /** The `schemas` choice as a policy (true and false are the older spellings of all and none). */
 export const schemaPolicy = (v: boolean | "top" | "all" | "none" | undefined): "top" | "all" | "none" =>
@@ -87,6 +87,10 @@ export const FindResult = z.object({
   always: described(
     z.optional(z.array(AlwaysTool)),
     "With schemas all: the always-loaded tools you may call. They are on every belt, so a client learns them once from the session's surface (MCP: tools/list)",
+  ),
+  note: described(
+    z.optional(z.string()),
+    "Which schemas were left out to keep the answer within its token budget, and how to get one (find the tool by its exact name)",
   ),
   fallback_reason: described(
     z.optional(z.string()),

@@ -120,7 +120,9 @@ export function createMcpServer(sd: McpServerDeps, state: McpRequestState): Serv
     const { belt, ...request } = parsed.data;
     // The first search opens the belt (a session with the URL's brief); later ones read it (it must be the caller's).
     const session = belt ? await deps.sessions.get(belt, caller) : await deps.sessions.open(caller, brief?.name);
-    const result = await deps.finder.find(request, caller.granted);
+    // Tools on this list (always-loaded, the brief's) are in the client's hands with their schemas: results name them only.
+    const listed = lists.listed(caller, brief);
+    const result = await deps.finder.find(request, caller.granted, { onBelt: (name) => listed.has(name) });
     writeFind(deps.logger, result.verdict, { ...state.context }, deps.config.metricsNamespace);
     deps.findMisses?.observe(request, result, caller);
     const onBelt = new Set(deps.sessions.beltNames(session, caller));
@@ -129,6 +131,7 @@ export function createMcpServer(sd: McpServerDeps, state: McpRequestState): Serv
       verdict: result.verdict,
       mode: result.mode,
       ...(result.fallback_reason ? { fallback_reason: result.fallback_reason } : {}),
+      ...(result.note ? { note: result.note } : {}),
       pinned: pinnedTools(deps, session, caller),
       tools: result.tools.map(({ name, model_name, family: _f, ...t }) => ({ name: model_name, ...t, on_belt: onBelt.has(name) })),
     };

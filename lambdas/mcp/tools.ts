@@ -142,6 +142,8 @@ export function manifestText(manifest: Manifest): string {
 export type ToolLists = {
   /** `tools/list` for this principal and brief: find_tool, call_tool, then the direct tools by name. */
   list(caller: Caller, brief?: BriefFile): McpTool[];
+  /** The catalog names of the direct tools on that list (their schemas are in the client's hands already). */
+  listed(caller: Caller, brief?: BriefFile): ReadonlySet<string>;
 };
 
 export type ToolListOptions = {
@@ -151,19 +153,22 @@ export type ToolListOptions = {
 
 /** Lists are computed once per principal and brief per cold start (callers are one object per principal). */
 export function createToolLists(tools: readonly CatalogTool[], isAlwaysLoaded: (name: string) => boolean, options: ToolListOptions = {}): ToolLists {
-  const cache = new WeakMap<Caller, Map<string, McpTool[]>>();
+  const cache = new WeakMap<Caller, Map<string, { list: McpTool[]; listed: Set<string> }>>();
   const meta = [findTool(options.decisionMode ?? false), callTool()];
+  const entry = (caller: Caller, brief?: BriefFile) => {
+    let byBrief = cache.get(caller);
+    if (!byBrief) cache.set(caller, (byBrief = new Map()));
+    const key = brief?.name ?? "";
+    let e = byBrief.get(key);
+    if (!e) {
+      const direct = directCatalogTools(tools, caller, isAlwaysLoaded, brief);
+      e = { list: [...meta, ...direct.map(directTool)], listed: new Set(direct.map((t) => t.name)) };
+      byBrief.set(key, e);
+    }
+    return e;
+  };
   return {
-    list(caller, brief) {
-      let byBrief = cache.get(caller);
-      if (!byBrief) cache.set(caller, (byBrief = new Map()));
-      const key = brief?.name ?? "";
-      let list = byBrief.get(key);
-      if (!list) {
-        list = [...meta, ...directCatalogTools(tools, caller, isAlwaysLoaded, brief).map(directTool)];
-        byBrief.set(key, list);
-      }
-      return list;
-    },
+    list: (caller, brief) => entry(caller, brief).list,
+    listed: (caller, brief) => entry(caller, brief).listed,
   };
 }

@@ -52,8 +52,8 @@ type Row = {
   brief: string | null;
   /** Exact o200k_base tokens of the surface as served (tools without on_belt, and the manifest); what its size figure reports; bytes / 4. */
   surface: { tokens: number; reported: number | undefined; approx: number; manifest_families: number };
-  /** One find with default options (REST's answer, no session): mean and largest over the sample queries, and bytes / 4 of the mean. */
-  find: { mean: number; max: number; approx: number };
+  /** One find with default options (REST's answer, no session): mean and largest over the sample queries, and bytes / 4 of the mean; answers that left a schema out for the budget. */
+  find: { mean: number; max: number; approx: number; left_out: number };
   /** Every granted tool as the registry declares it (name, model name, description, schemas with examples), listed up front. */
   catalog: { tokens: number; approx: number };
   /** catalog ÷ (surface + one find step), per tokenizer, and the saving that is. */
@@ -93,10 +93,12 @@ async function measure(set: string, artifact: Artifact, queries: string[], brief
   const finder = createFinder(artifact);
   const steps: number[] = [];
   let approxTotal = 0;
+  let leftOut = 0;
   for (const q of queries) {
     const r: FindResponse = await finder.find({ query: q }, () => true);
     steps.push(tokensOf(r));
     approxTotal += approxOf(r);
+    if (r.note) leftOut++;
   }
   const catalogEntries = artifact.tools.map(({ name, model_name, description, input_schema, output_schema }) => ({
     name,
@@ -116,6 +118,7 @@ async function measure(set: string, artifact: Artifact, queries: string[], brief
     mean: Math.round(steps.reduce((a, n) => a + n, 0) / steps.length),
     max: Math.max(...steps),
     approx: Math.round(approxTotal / steps.length),
+    left_out: leftOut,
   };
   const task = await simulateTask(artifact, finder, isAlwaysLoaded, queries[0]!, brief, catalog.tokens);
   const caller: Caller = { principal: "bench", admin: false, granted: () => true };
@@ -151,9 +154,10 @@ async function simulateTask(
   const caller: Caller = { principal: "bench", admin: false, granted: () => true };
   const session = await sessions.open(caller, brief?.name);
   const opened = { session: { id: session.id }, surface: served(sessions.surface(session, caller)) };
+  // As POST /v1/find with the session: results on the belt carry no schema, and say on_belt.
   const findStep = async () => {
-    const r = await finder.find({ query }, caller.granted);
     const belt = new Set(sessions.beltNames(await sessions.get(session.id, caller), caller));
+    const r = await finder.find({ query }, caller.granted, { onBelt: (name) => belt.has(name) });
     return { ...r, session: session.id, tools: r.tools.map((t) => ({ ...t, on_belt: belt.has(t.name) })) };
   };
   const first = await findStep();
@@ -250,7 +254,7 @@ if (values.json) {
         `${n(r.families)} / ${n(r.tools)}`,
         r.brief ?? "-",
         `${n(r.surface.tokens)} (${n(r.surface.reported)}; ${n(r.surface.approx)})`,
-        `${n(r.find.mean)} / ${n(r.find.max)}`,
+        `${n(r.find.mean)} / ${n(r.find.max)}${r.find.left_out ? ` (${r.find.left_out} left a schema out)` : ""}`,
         `${n(r.catalog.tokens)} (${n(r.catalog.approx)})`,
         `${r.ratio}x`,
         `${r.saving_pct}% (${r.saving_pct_approx}%)`,

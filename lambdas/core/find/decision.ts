@@ -6,10 +6,10 @@
 // and a `fallback_reason`, within the decider's timeout.
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
 import { DECIDER_ROLE } from "../../../registry/contract/model-roles.js";
-import { FIND_LIMITS, FIND_SCHEMA_TOP, schemaPolicy } from "../../contract/find.js";
+import { FIND_LIMITS, schemaPolicy } from "../../contract/find.js";
 import { ToolbeltError } from "../errors.js";
 import type { ChatMessage, GrantFilter, ModelPort, Models } from "../ports.js";
-import type { FindRequest, FindResult, Finder, FoundTool } from "./types.js";
+import type { FindOptions, FindRequest, FindResult, Finder, FoundTool } from "./types.js";
 
 export const DECISION_DEFAULTS = { minProbability: 0.1, chunkSize: 250, maxChunkSize: 255, candidates: 100, cacheEntries: 256 } as const;
 
@@ -17,8 +17,10 @@ export const DECISION_DEFAULTS = { minProbability: 0.1, chunkSize: 250, maxChunk
 export type CandidateSource = {
   /** Up to `k` tools the caller may call, keyword-ranked; every eligible tool when there are no more than `k`. */
   candidates(request: Pick<FindRequest, "query" | "family">, k: number, granted: GrantFilter): CatalogTool[];
-  /** A tool as a find result lists it. */
-  entry(tool: CatalogTool, schemas: boolean, score: number): FoundTool;
+  /** A tool as a find result lists it: a name and one line. */
+  entry(tool: CatalogTool, score: number): FoundTool;
+  /** The schemas the results carry, chosen as keyword mode chooses them (schemas.ts). */
+  schemas(found: FoundTool[], policy: "top" | "all" | "none", options?: FindOptions): { tools: FoundTool[]; note?: string };
 };
 
 export type DecisionOptions = {
@@ -98,7 +100,7 @@ export function withDecisions(keyword: Finder, source: CandidateSource, options:
 
   return {
     alwaysLoaded: (granted) => keyword.alwaysLoaded(granted),
-    async find(req: FindRequest, granted: GrantFilter = () => true): Promise<FindResult> {
+    async find(req: FindRequest, granted: GrantFilter = () => true, options?: FindOptions): Promise<FindResult> {
       const role = req.model ?? DECIDER_ROLE;
       if (req.model !== undefined && !models.roles().includes(req.model)) {
         const configured = models.roles();
@@ -109,7 +111,7 @@ export function withDecisions(keyword: Finder, source: CandidateSource, options:
         );
       }
       const mode = req.mode ?? "auto";
-      const keywordResult = await keyword.find(req, granted);
+      const keywordResult = await keyword.find(req, granted, options);
       if (mode === "keyword") return keywordResult;
       const port = models.get(role);
       if (!port) {
@@ -140,15 +142,19 @@ export function withDecisions(keyword: Finder, source: CandidateSource, options:
         remember(key, decision);
       }
       const found = decision && !decision.noneWins ? decision.ranked.filter((r) => r.p > 0 && r.p >= bar).sort((a, b) => b.p - a.p) : [];
-      // The same schema policy as keyword ranking: by default the best few carry schemas.
-      const policy = schemaPolicy(req.schemas);
+      // The same schema policy as keyword ranking: by default the best few carry schemas, within the answer's budget.
+      const { note: _keywordNote, ...keywordRest } = keywordResult;
+      const chosen = source.schemas(
+        found.slice(0, limit).map((r) => source.entry(r.tool, Math.round(r.p * 1e4) / 1e4)),
+        schemaPolicy(req.schemas),
+        options,
+      );
       return {
-        ...keywordResult,
+        ...keywordRest,
         mode: "decision",
         verdict: found.length ? "match" : "none",
-        tools: found
-          .slice(0, limit)
-          .map((r, i) => source.entry(r.tool, policy === "all" || (policy === "top" && i < FIND_SCHEMA_TOP), Math.round(r.p * 1e4) / 1e4)),
+        tools: chosen.tools,
+        ...(chosen.note ? { note: chosen.note } : {}),
         decision: {
           role,
           model: decision?.model ?? port.model,

@@ -6,13 +6,14 @@ import { MAX_MODEL_NAME, canonicalName, modelNameOf } from "../../../registry/co
 import { encode, stripAgentPhrasing, toolFieldTexts, type FieldName, type SearchIndexData } from "../../../registry/contract/search-options.js";
 import type { MatchedWord } from "../../contract/find.js";
 import type { Artifact, GrantFilter } from "../ports.js";
-import { FIND_LIMITS, FIND_SCHEMA_TOKENS, FIND_SCHEMA_TOP, schemaPolicy } from "../../contract/find.js";
-import { shortDescription } from "../../../registry/contract/surface-entry.js";
+import { FIND_LIMITS, schemaPolicy } from "../../contract/find.js";
+import { shortDescription, withoutExamples } from "../../../registry/contract/surface-entry.js";
 import { ToolbeltError } from "../errors.js";
 import { globMatcher } from "../../../registry/contract/globs.js";
 import { segments } from "./segment.js";
 import { DEFAULT_QUERY_PARAMS, Scorer, type QueryParams } from "./scorer.js";
-import type { AlwaysTool, FindRequest, FindResult, Finder, FoundTool } from "./types.js";
+import type { AlwaysTool, FindOptions, FindRequest, FindResult, Finder, FoundTool } from "./types.js";
+import { chooseSchemas } from "./schemas.js";
 import { VERDICT_MODEL, Verdict, type VerdictModel } from "./verdict.js";
 import type { CandidateSource } from "./decision.js";
 
@@ -166,18 +167,26 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
   };
 
   // A result without schemas is a name and one line: the agent calls one of the few with schemas, or finds another by its exact name.
-  const shape = (t: CatalogTool, schemas: boolean): AlwaysTool => ({
-    name: t.name,
-    model_name: modelNameOf(t),
-    family: t.family,
-    description: schemas ? t.description : shortDescription(t.description, 160),
-    ...(schemas ? { input_schema: t.input_schema, ...(t.output_schema ? { output_schema: t.output_schema } : {}) } : {}),
-    ...(isCallable(t) ? {} : { callable: false as const }),
-  });
+  // Schemas come as the registry declares them, or without `examples` as surfaces show them (complete for calling).
+  const shape = (t: CatalogTool, schemas: boolean, examples = true): AlwaysTool => {
+    const strip = examples ? <T>(s: T) => s : withoutExamples;
+    return {
+      name: t.name,
+      model_name: modelNameOf(t),
+      family: t.family,
+      description: schemas ? t.description : shortDescription(t.description, 160),
+      ...(schemas ? { input_schema: strip(t.input_schema), ...(t.output_schema ? { output_schema: strip(t.output_schema) } : {}) } : {}),
+      ...(isCallable(t) ? {} : { callable: false as const }),
+    };
+  };
+
+  const full = (t: CatalogTool, examples: boolean) => shape(t, true, examples);
+  const onBeltOf = (opts?: FindOptions) => (opts?.onBelt ? { onBelt: opts.onBelt } : {});
 
   return {
     alwaysLoaded,
-    entry: (t, schemas, score) => ({ ...shape(t, schemas), score }),
+    entry: (t, score) => ({ ...shape(t, false), score }),
+    schemas: (found, policy, opts) => chooseSchemas(found, artifact.byName, full, { policy, bar: DEFAULT_MIN_SCORE, ...onBeltOf(opts) }),
     candidates(req, k, granted) {
       const eligible = (d: number) => !always[d] && (req.family === undefined || tools[d]!.family === req.family) && granted(tools[d]!.name);
       const { docs, score } = scorer.rank(req.query, segments(req.query), 0);
@@ -194,7 +203,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
       for (let d = 0; d < tools.length && ranked.length + rest.length <= k; d++) if (!taken.has(d) && eligible(d)) rest.push(d);
       return (ranked.length + rest.length <= k ? [...ranked, ...rest] : ranked).map((d) => tools[d]!);
     },
-    async find(req: FindRequest, granted: GrantFilter = () => true): Promise<FindResult> {
+    async find(req: FindRequest, granted: GrantFilter = () => true, opts?: FindOptions): Promise<FindResult> {
       const limit = Math.max(0, Math.min(MAX_LIMIT, Math.floor(req.limit ?? DEFAULT_LIMIT)));
       // Compared as shown (4 decimals): a score read off a result and sent back as min_score keeps that tool.
       const minScore = Math.max(0, (req.min_score ?? DEFAULT_MIN_SCORE) - 5e-5);
@@ -248,25 +257,18 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
           return { ...f, explain: exact?.includes(d) ? [{ word: req.query.trim(), fields: ["name"] }] : explain(tools[d]!) };
         });
       }
-      // Schemas once the scores are final: every result's, none, or (by default) the best few above the bar.
-      if (policy !== "none") {
-        let spent = 0;
-        const withSchemas = (t: CatalogTool, score: number, i: number) => {
-          if (policy === "all") return true;
-          if (i >= FIND_SCHEMA_TOP || score < DEFAULT_MIN_SCORE) return false;
-          // The build's count of the tool's entry, or bytes / 4 (no tokenizer on the request path).
-          spent += t.tokens ?? Math.ceil(JSON.stringify(t.input_schema).length / 4);
-          return i === 0 || spent <= FIND_SCHEMA_TOKENS;
-        };
-        found = found.map((f, i) => {
-          const t = artifact.byName.get(f.name)!;
-          return withSchemas(t, f.score, i) ? { ...f, ...shape(t, true) } : f;
-        });
-      }
+      // Schemas once the scores are final: every result's, none, or (by default) the best few above the bar, within the budget.
+      const chosen = chooseSchemas(found, artifact.byName, full, {
+        policy,
+        bar: DEFAULT_MIN_SCORE,
+        ...(exact ? { exact: new Set(exact.map((d) => tools[d]!.name)) } : {}),
+        ...onBeltOf(opts),
+      });
       return {
         mode: "keyword",
         verdict: found.length ? "match" : "none",
-        tools: found,
+        tools: chosen.tools,
+        ...(chosen.note ? { note: chosen.note } : {}),
         // The always-loaded tools are on every belt (the surface, MCP's tools/list): listed only when everything is asked for.
         ...(policy === "all" ? { always: alwaysIdx.filter((i) => granted(tools[i]!.name)).map((i) => shape(tools[i]!, true)) } : {}),
       };

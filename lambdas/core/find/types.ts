@@ -5,8 +5,13 @@ import type { GrantFilter } from "../ports.js";
 
 export type { AlwaysTool, FindRequest, FindResult, FoundTool };
 
+export type FindOptions = {
+  /** Tools the caller already holds with their schemas (its session's belt): their results carry no schema. */
+  onBelt?: (name: string) => boolean;
+};
+
 export type Finder = {
-  find(request: FindRequest, granted?: GrantFilter): Promise<FindResult>;
+  find(request: FindRequest, granted?: GrantFilter, options?: FindOptions): Promise<FindResult>;
   /** Names of the always-loaded tools (after glob expansion) that pass the filter. */
   alwaysLoaded(granted?: GrantFilter): string[];
 };

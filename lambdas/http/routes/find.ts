@@ -13,13 +13,14 @@ export function findRoutes(deps: Deps): Hono<AppEnv> {
     const { session, ...request } = await parseJsonBody(c, FindBody, { maxBytes: deps.config.http.maxBodyBytes });
     // A named session must be the caller's; another principal's is reported as missing.
     const record = session ? await deps.sessions.get(session, caller) : undefined;
-    const result = await deps.finder.find(request, caller.granted);
+    // Within a session, the tools on its belt already have their schemas on its surface: results name them only.
+    const belt = record ? new Set(deps.sessions.beltNames(record, caller)) : undefined;
+    const result = await deps.finder.find(request, caller.granted, belt ? { onBelt: (name) => belt.has(name) } : {});
     writeFind(deps.logger, result.verdict, callContext(c, "rest"), deps.config.metricsNamespace);
     // A query no tool answered well goes to the find-miss log, in the background (never waited on).
     deps.findMisses?.observe(request, result, caller);
-    if (!record) return c.json<FindResponse>(result);
+    if (!belt) return c.json<FindResponse>(result);
     // Within a session, say which results are already on its belt (callable without another look-up).
-    const belt = new Set(deps.sessions.beltNames(record, caller));
     return c.json<FindResponse>({ ...result, session, tools: result.tools.map((t) => ({ ...t, on_belt: belt.has(t.name) })) });
   });
   return app;

@@ -7,7 +7,6 @@ import { artifactFromFiles, loadArtifact, type Artifact } from "../../../../../l
 import { createFinder, DEFAULT_MIN_SCORE } from "../../../../../lambdas/core/find/index.js";
 import type { Finder } from "../../../../../lambdas/core/find/types.js";
 import { emitTestArtifact } from "./catalog.js";
-import { memoryTestArtifact, testArtifactInput, testTool } from "../../../../helpers/artifact.js";
 
 let artifact: Artifact;
 let finder: Finder;
@@ -143,25 +142,6 @@ describe("result contract", () => {
       expect(all.tools.find((t) => t.name === lean.name)!.description.startsWith(lean.description.replace(/…$/, ""))).toBe(true);
     }
     expect(top.always).toBeUndefined();
-  });
-
-  it("by default stops giving schemas once they add up to 1,100 tokens, but the best result always has its own", async () => {
-    const big = (n: number) => ({
-      type: "object",
-      properties: Object.fromEntries(
-        Array.from({ length: n }, (_, i) => [`field_${i}`, { type: "string", description: `Field number ${i} of the huge form.` }]),
-      ),
-    });
-    const tools = [
-      ...["a", "b", "c"].map((v) => testTool(`huge.form_${v}`, { description: `Submit the huge tax form ${v}.`, input_schema: big(80) })),
-      ...Array.from({ length: 30 }, (_, i) => testTool(`other.thing_${i}`, { description: `Unrelated chore number ${i}.` })),
-    ];
-    const f = createFinder(await memoryTestArtifact(testArtifactInput(tools, { always_loaded: [] })));
-    const r = await f.find({ query: "submit the huge tax form", limit: 3 });
-    expect(r.tools.map((t) => t.name).sort()).toEqual(["huge.form_a", "huge.form_b", "huge.form_c"]);
-    expect(r.tools.map((t) => "input_schema" in t)).toEqual([true, false, false]);
-    // Asked for, every schema comes.
-    expect((await f.find({ query: "submit the huge tax form", limit: 3, schemas: "all" })).tools.every((t) => "input_schema" in t)).toBe(true);
   });
 });
 
