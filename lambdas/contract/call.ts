@@ -8,7 +8,7 @@ export const CALL_LIMITS = { toolChars: 256, idempotencyKeyChars: 255 } as const
 /** `Idempotency-Key` (REST header) and `idempotency_key` (MCP call_tool): 1 to 255 printable ASCII characters. */
 export const IdempotencyKey = described(
   z.string().check(z.minLength(1), z.maxLength(CALL_LIMITS.idempotencyKeyChars), z.regex(/^[\x20-\x7E]+$/)),
-  "Repeat a call safely: the same key from the same principal within the window (24 h by default) returns the first call's result without running the tool again; 409 IDEMPOTENCY_IN_PROGRESS while the first still runs, 409 IDEMPOTENCY_KEY_REUSED with other arguments. 1 to 255 printable ASCII characters, e.g. a UUID",
+  "Makes a retry safe: the same key with the same arguments within 24 h returns the first result without running the tool again. 1 to 255 printable ASCII characters, e.g. a UUID",
   ["7c9e6679-7425-40de-944b-e07fc1f90ae7"],
 );
 

@@ -22,7 +22,7 @@ export const CALL_TOOL = "call_tool";
 
 const belt = described(
   z.optional(SessionId),
-  "Your belt: the id a previous find_tool result returned (the same id REST calls a session). Pass it on every find_tool and call_tool call so the tools you used stay pinned",
+  "The `belt` id a find_tool result returned (a REST session id). Pass it on every later call so the tools you use stay pinned",
 );
 
 export const FindToolInput = z.extend(FindInput, { belt });
@@ -34,7 +34,15 @@ export const CallToolInput = z.extend(CallInput, {
 });
 export type CallToolInput = z.infer<typeof CallToolInput>;
 
-export type McpToolAnnotations = { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+export type McpToolAnnotations = { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+
+/** MCP's value for a hint a tool does not send. */
+const HINT_DEFAULTS: Required<McpToolAnnotations> = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
+
+/** Only the hints that differ from MCP's defaults: the rest cost tokens on every tools/list and say nothing. */
+function differingHints(hints: Required<McpToolAnnotations>): McpToolAnnotations {
+  return Object.fromEntries(Object.entries(hints).filter(([k, v]) => HINT_DEFAULTS[k as keyof McpToolAnnotations] !== v));
+}
 
 export type McpTool = {
   name: string;
@@ -45,6 +53,8 @@ export type McpTool = {
   annotations?: McpToolAnnotations;
 };
 
+const withHints = (hints: McpToolAnnotations) => (Object.keys(hints).length > 0 ? { annotations: hints } : {});
+
 // MCP tool schemas are draft-07.
 const toSchema = (s: z.ZodMiniType) => jsonSchema(s, "input", "draft-7") as JsonSchema & { properties: Record<string, JsonSchema> };
 
@@ -54,12 +64,12 @@ const toSchema = (s: z.ZodMiniType) => jsonSchema(s, "input", "draft-7") as Json
  */
 export function annotationsOf(t: Pick<CatalogTool, "governance" | "kind">): McpToolAnnotations {
   const g = t.governance;
-  return {
+  return differingHints({
     readOnlyHint: g.read_only === true,
     destructiveHint: g.read_only !== true && g.destructive === true,
     idempotentHint: g.read_only === true || g.idempotent === true,
     openWorldHint: g.consequential === true || t.kind !== "builtin",
-  };
+  });
 }
 
 const isObjectSchema = (s: JsonSchema | undefined): s is JsonSchema => typeof s === "object" && s !== null && (s as { type?: unknown }).type === "object";
@@ -73,7 +83,7 @@ export function directTool(t: CatalogTool): McpTool {
     // MCP requires object schemas; a registry schema without `type` (any JSON) is offered as an open object.
     inputSchema: isObjectSchema(t.input_schema) ? withoutExamples(t.input_schema) : { type: "object" },
     ...(isObjectSchema(t.output_schema) ? { outputSchema: withoutExamples(t.output_schema) } : {}),
-    annotations: annotationsOf(t),
+    ...withHints(annotationsOf(t)),
   };
 }
 
@@ -88,7 +98,7 @@ function findTool(decisionMode: boolean): McpTool {
       "The first call opens a belt and returns its id as `belt`; pass it back on later find_tool and call_tool calls (it is the same id as a Toolbelt REST session). " +
       "Call a found tool with call_tool, by the `name` shown.",
     inputSchema: decisionMode ? schema : withoutDecisionOptions(schema).schema,
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    ...withHints(differingHints({ readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false })),
   };
 }
 
@@ -110,7 +120,7 @@ function callTool(): McpTool {
       "Call any tool you may call by name, with arguments checked against its input schema. Pass `belt` (from find_tool) so the tool is pinned: " +
       "pinned tools come back first in every find_tool result, and you may keep calling a tool by the same name without searching again.",
     inputSchema: schema,
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    // No annotations: MCP's defaults (may write, may destroy, not idempotent, open world) are what call_tool is.
   };
 }
 

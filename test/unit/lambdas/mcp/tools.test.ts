@@ -46,22 +46,18 @@ describe("MCP tool lists", () => {
     expect(props(createToolLists(tools, () => false, { decisionMode: true }).list(caller("*")))).toEqual(expect.arrayContaining([...DECISION_OPTIONS, "belt"]));
   });
 
-  it("derives the hints from governance: read-only, destructive, idempotent, open-world beyond the gateway", () => {
+  it("derives the hints from governance and sends only those that differ from MCP's defaults (not read-only, destructive, not idempotent, open world)", () => {
     expect(annotationsOf({ kind: "builtin", governance: { read_only: true } })).toEqual({
       readOnlyHint: true,
       destructiveHint: false,
       idempotentHint: true,
       openWorldHint: false,
     });
-    expect(annotationsOf({ kind: "http", governance: { destructive: true } })).toEqual({
-      readOnlyHint: false,
-      destructiveHint: true,
-      idempotentHint: false,
-      openWorldHint: true,
-    });
-    expect(annotationsOf({ kind: "builtin", governance: { consequential: true, affects: "user", idempotent: true } })).toMatchObject({
+    expect(annotationsOf({ kind: "http", governance: { destructive: true } })).toEqual({});
+    expect(annotationsOf({ kind: "http", governance: {} })).toEqual({ destructiveHint: false });
+    expect(annotationsOf({ kind: "builtin", governance: { consequential: true, affects: "user", idempotent: true } })).toEqual({
+      destructiveHint: false,
       idempotentHint: true,
-      openWorldHint: true,
     });
   });
 });
