@@ -2,19 +2,15 @@
 // argument that reaches the URL (path or query), straight into the http backend (the input schema may
 // refuse some of them first; the backend must hold on its own). A real loopback server stands for the
 // tools' upstream and records every request; a second one stands for everywhere else and must see none.
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compileRegistry } from "../../build/build.js";
-import { artifactFromFiles } from "../../lambdas/artifact.js";
 import { createBackends } from "../../lambdas/backends/index.js";
 import type { BackendContext, ToolBackend } from "../../lambdas/core/call/types.js";
 import { ToolbeltError } from "../../lambdas/core/errors.js";
 import type { CatalogTool } from "../../registry/contract/artifact.js";
 import { splitUrlTemplate } from "../../registry/contract/egress.js";
+import { exampleArtifact } from "../helpers/example-registry.js";
 import { startLoopback, type Loopback } from "./call/helpers.js";
 
-const REGISTRY = join(fileURLToPath(new URL("../../", import.meta.url)), "registry");
 /** The tools' base URL has a path of its own: climbing out of a tool's path is visible even at `/`. */
 const BASE_PATH = "/svc";
 
@@ -99,9 +95,7 @@ beforeAll(async () => {
     record(seenElsewhere)(req);
     res.end("{}");
   });
-  const built = await compileRegistry(REGISTRY);
-  if (!built.files) throw new Error(`the example registry does not build: ${JSON.stringify(built.diagnostics)}`);
-  const artifact = artifactFromFiles(built.files);
+  const artifact = await exampleArtifact();
   tools = artifact.tools.filter((t) => t.backend.kind === "http");
   const env = { DEMO_SERVICE_URL: `${upstream.url}${BASE_PATH}`, DEMO_SERVICE_TOKEN: "sweep-token-7f6e5d" };
   http = createBackends({ env, families: artifact.families }).backends.http!;
