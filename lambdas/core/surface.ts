@@ -219,6 +219,20 @@ export function declarationMatcher(patterns: readonly string[]): (name: string) 
   return m;
 }
 
+/**
+ * Why a tool stands on every belt of a brief, pins and narrowing aside (the REST belt and MCP's fixed
+ * tools/list): callable, and always-loaded or declared.
+ */
+export function standingReason(
+  t: CatalogTool,
+  isAlwaysLoaded: (name: string) => boolean,
+  isDeclared: (name: string) => boolean,
+): "always" | "declared" | undefined {
+  if (!isCallable(t)) return undefined;
+  if (isAlwaysLoaded(t.name)) return "always";
+  return isDeclared(t.name) ? "declared" : undefined;
+}
+
 type BeltRules = {
   isDeclared: (name: string) => boolean;
   narrowed: boolean;
@@ -241,10 +255,7 @@ function beltRules(input: SurfaceInput, view: GrantedView): BeltRules {
   // find still shows it, flagged callable: false.
   const reasonOf = (t: CatalogTool): BeltReason | undefined => {
     if (!isCallable(t)) return undefined;
-    if (isAlwaysLoaded(t.name)) return "always";
-    if (isDeclared(t.name)) return "declared";
-    if (pinned.has(t.name)) return "pinned";
-    return narrowed ? undefined : "granted";
+    return standingReason(t, isAlwaysLoaded, isDeclared) ?? (pinned.has(t.name) ? "pinned" : narrowed ? undefined : "granted");
   };
   return { isDeclared, narrowed, overCount, overBytes, reasonOf };
 }

@@ -4,7 +4,6 @@
 // `belt` handle in find_tool/call_tool arguments and results.
 import type { CatalogTool } from "../../registry/contract/artifact.js";
 import type { BriefFile } from "../../registry/contract/brief.js";
-import { isCallable } from "../../registry/contract/callable.js";
 import { META_TOOLS, modelNameOf } from "../../registry/contract/names.js";
 import type { JsonSchema } from "../../registry/contract/schema-types.js";
 import { withoutExamples } from "../../registry/contract/surface-entry.js";
@@ -14,7 +13,7 @@ import { FindInput } from "../contract/find.js";
 import { described, jsonSchema } from "../contract/schema.js";
 import { SessionId, type Manifest } from "../contract/sessions.js";
 import { withoutDecisionOptions } from "../contract/meta-tools.js";
-import { declarationMatcher } from "../core/surface.js";
+import { declarationMatcher, standingReason } from "../core/surface.js";
 import * as z from "../core/zod-mini.js";
 
 export const FIND_TOOL = "find_tool";
@@ -135,8 +134,7 @@ function directCatalogTools(tools: readonly CatalogTool[], caller: Caller, isAlw
     (t) =>
       caller.granted(t.name) &&
       !meta.has(t.name) &&
-      isCallable(t) &&
-      (isAlwaysLoaded(t.name) || isDeclared(t.name)) &&
+      standingReason(t, isAlwaysLoaded, isDeclared) !== undefined &&
       // A catalog tool whose projection is a meta-tool's name stays reachable through call_tool only.
       modelNameOf(t) !== FIND_TOOL &&
       modelNameOf(t) !== CALL_TOOL,
