@@ -2,19 +2,37 @@
 // paraphrase sets' held-out halves, own cases, livemcpbench, seal-tools and MetaTool. Ours only:
 // right tool in the top 3, nDCG@10, false-none and none-rate at the default min_score. The
 // before/after figures of a change come from two runs of this with and without it (--params,
-// --qparams, --verdict), so every set moves under the same code and load.
-import { join } from "node:path";
+// --qparams, --verdict), so every set moves under the same code and load. Then per catalog the
+// share of everyday requests no tool serves (everyday-requests.txt) answered none, and beside
+// false-none how often the verdict hid a right tool ranked first / in the top 3.
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { FinderOptions } from "../../lambdas/core/find/index.js";
 import type { ScorerParams } from "../../registry/contract/search-options.js";
 import { evaluate, loadJsonlTools, loadRegistry, loadTools, readJsonl, type EvalQuery, type Loaded } from "./harness.js";
-import { loadSet, readSuite, suiteRows } from "./suite.js";
+import { loadSet, readSuite, suiteRows, SUITE_FILE } from "./suite.js";
+
+/**
+ * Everyday requests that no tool catalog serves (physical-world chores and errands: "water the plants",
+ * "fold the clean laundry"), written for the fourth round without reading any eval set's no-tool
+ * requests: the share answered none is each catalog's floor against stray-word matches.
+ */
+export const EVERYDAY_FILE = join(dirname(SUITE_FILE), "../everyday-requests.txt");
+export const everydayRequests = (file = EVERYDAY_FILE): EvalQuery[] =>
+  readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((query, i) => ({ id: `everyday-${i + 1}`, query }));
 
 export type AllRow = {
   set: string;
   queries: number;
-  top3: number;
-  ndcg10: number;
+  top3: number | null;
+  ndcg10: number | null;
   false_none: number | null;
+  /** % of answerable requests whose right tool is ranked first (hidden1) / in the top 3 (hidden3) that are answered none. */
+  hidden1: number | null;
+  hidden3: number | null;
   /** % of requests without a tool answered none (own sets: unanswerable and near-miss together). */
   none: number | null;
   /** Own sets: % of unanswerable requests answered none (the target's figure). */
@@ -40,8 +58,10 @@ function publicSets(EVAL: string): Public[] {
 
 export async function allRows(EVAL: string, opts: { params?: ScorerParams; finder?: FinderOptions }): Promise<AllRow[]> {
   const out: AllRow[] = [];
+  const catalogs = new Map<string, Loaded>();
   for (const set of readSuite()) {
     const loaded = await loadSet(set, opts.params);
+    catalogs.set(set.name, loaded);
     for (const r of await suiteRows(set, loaded, { finder: opts.finder ?? {} })) {
       const noGold = r.unanswerable + r.near_miss;
       const none = noGold ? ((r.none_unanswerable ?? 0) * r.unanswerable + (r.none_near_miss ?? 0) * r.near_miss) / noGold : null;
@@ -51,6 +71,8 @@ export async function allRows(EVAL: string, opts: { params?: ScorerParams; finde
         top3: r.top3,
         ndcg10: r.ndcg10,
         false_none: r.false_none,
+        hidden1: r.hidden1,
+        hidden3: r.hidden3,
         none,
         none_unanswerable: r.none_unanswerable,
       });
@@ -62,19 +84,50 @@ export async function allRows(EVAL: string, opts: { params?: ScorerParams; finde
     if (!loaded) {
       loaded = p.registry ? await loadRegistry(p.tools, opts.params) : await loadTools(loadJsonlTools(p.tools), p.tools, opts.params);
       cache.set(p.tools, loaded);
+      // The registry is the example set's catalog, counted once.
+      if (!p.registry) catalogs.set(p.tools.split("/").at(-2)!, loaded);
     }
     const qs = readJsonl<EvalQuery>(p.queries).filter((q) => !p.splits || p.splits.includes(q.split ?? ""));
     const f = (await evaluate(loaded, qs, { systems: ["ours"], finder: opts.finder ?? {} })).ours;
-    out.push({ set: p.set, queries: qs.length, top3: f.r3, ndcg10: f.ndcg10, false_none: f.false_none, none: f.none_rate, none_unanswerable: null });
+    out.push({
+      set: p.set,
+      queries: qs.length,
+      top3: f.r3,
+      ndcg10: f.ndcg10,
+      false_none: f.false_none,
+      ...hidden(f),
+      none: f.none_rate,
+      none_unanswerable: null,
+    });
+  }
+  const everyday = everydayRequests();
+  for (const [name, loaded] of catalogs) {
+    const f = (await evaluate(loaded, everyday, { systems: ["ours"], finder: opts.finder ?? {} })).ours;
+    out.push({
+      set: `everyday · ${name}`,
+      queries: everyday.length,
+      top3: null,
+      ndcg10: null,
+      false_none: null,
+      hidden1: null,
+      hidden3: null,
+      none: f.none_rate,
+      none_unanswerable: null,
+    });
   }
   return out;
 }
 
+const hidden = (f: { hidden1: number | null; hidden3: number | null }) => ({ hidden1: f.hidden1, hidden3: f.hidden3 });
+
 export function formatAll(rows: AllRow[]): string {
   const f = (x: number | null) => (x === null ? "-" : x.toFixed(1));
   return [
-    "| set | queries | top-3 | nDCG@10 | false-none | none (no tool) | unanswerable none |",
-    "|---|---|---|---|---|---|---|",
-    ...rows.map((r) => `| ${r.set} | ${r.queries} | ${f(r.top3)} | ${f(r.ndcg10)} | ${f(r.false_none)} | ${f(r.none)} | ${f(r.none_unanswerable)} |`),
+    "| set | queries | top-3 | nDCG@10 | false-none | hidden@1 | hidden@3 | none (no tool) | unanswerable none |",
+    "|---|---|---|---|---|---|---|---|---|",
+    ...rows.map(
+      (r) =>
+        `| ${r.set} | ${r.queries} | ${f(r.top3)} | ${f(r.ndcg10)} | ${f(r.false_none)} | ${f(r.hidden1)} | ${f(r.hidden3)} | ${f(r.none)} | ${f(r.none_unanswerable)} |`,
+    ),
   ].join("\n");
 }

@@ -159,6 +159,13 @@ export type Figures = {
   none_rate: number | null;
   /** Share of answerable queries answered "none". */
   false_none: number | null;
+  /**
+   * Right tool hidden: of the answerable queries whose right tool (any of a gold group) is ranked
+   * first (hidden1) or in the top 3 (hidden3) at min_score 0, the share answered "none". False-none
+   * also counts queries whose shown tools were wrong anyway; this counts only what the verdict hid.
+   */
+  hidden1: number | null;
+  hidden3: number | null;
 };
 
 export const goldGroups = (q: EvalQuery): string[][] => q.gold_ids ?? (q.gold ?? []).map((g) => [g]);
@@ -170,6 +177,7 @@ export class Metrics {
   private noGold = 0;
   private noGoldNone = 0;
   private falseNone = 0;
+  private right = { 1: [0, 0], 3: [0, 0] } as Record<1 | 3, [number, number]>;
 
   add(groups: string[][], ranked: string[], none: boolean): void {
     this.n++;
@@ -182,6 +190,11 @@ export class Metrics {
     if (none) this.falseNone++;
     const hitAt = groups.map((g) => ranked.findIndex((k) => g.includes(k)));
     const recall = (k: number) => hitAt.filter((r) => r >= 0 && r < k).length / groups.length;
+    for (const k of [1, 3] as const) {
+      if (!hitAt.some((r) => r >= 0 && r < k)) continue;
+      this.right[k][0]++;
+      if (none) this.right[k][1]++;
+    }
     this.sums.r1 += recall(1);
     this.sums.r3 += recall(3);
     this.sums.r5 += recall(5);
@@ -216,6 +229,8 @@ export class Metrics {
       c10: pct(this.sums.c10),
       none_rate: this.noGold ? Math.round((1000 * this.noGoldNone) / this.noGold) / 10 : null,
       false_none: this.answerable ? Math.round((1000 * this.falseNone) / this.answerable) / 10 : null,
+      hidden1: this.right[1][0] ? Math.round((1000 * this.right[1][1]) / this.right[1][0]) / 10 : null,
+      hidden3: this.right[3][0] ? Math.round((1000 * this.right[3][1]) / this.right[3][0]) / 10 : null,
     };
   }
 }

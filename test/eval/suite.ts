@@ -28,6 +28,9 @@ export type SuiteRow = {
   top3: number;
   ndcg10: number;
   false_none: number | null;
+  /** Right tool hidden (harness Figures): % of answerable requests with the right tool first / in the top 3 answered none. */
+  hidden1: number | null;
+  hidden3: number | null;
   unanswerable: number;
   /** % of unanswerable requests answered none. */
   none_unanswerable: number | null;
@@ -89,6 +92,8 @@ export async function suiteRows(
       top3: f.r3,
       ndcg10: f.ndcg10,
       false_none: f.false_none,
+      hidden1: f.hidden1,
+      hidden3: f.hidden3,
       unanswerable: none.unanswerable[1],
       none_unanswerable: pct(none.unanswerable[0], none.unanswerable[1]),
       near_miss: none.near_miss[1],
