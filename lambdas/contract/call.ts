@@ -8,18 +8,14 @@ export const CALL_LIMITS = { toolChars: 256, idempotencyKeyChars: 255 } as const
 /** `Idempotency-Key` (REST header) and `idempotency_key` (MCP call_tool): 1 to 255 printable ASCII characters. */
 export const IdempotencyKey = described(
   z.string().check(z.minLength(1), z.maxLength(CALL_LIMITS.idempotencyKeyChars), z.regex(/^[\x20-\x7E]+$/)),
-  "Makes a retry safe: the same key with the same arguments within 24 h returns the first result without running the tool again. 1 to 255 printable ASCII characters, e.g. a UUID",
+  "Makes a retry safe: the same key and arguments within 24 h return the first result without running the tool again. A UUID will do",
   ["7c9e6679-7425-40de-944b-e07fc1f90ae7"],
 );
 
 /** The input of toolbelt.call, and POST /v1/call's body without `session`. */
 export const CallInput = z.strictObject({
-  tool: described(
-    z.string().check(z.minLength(1), z.maxLength(CALL_LIMITS.toolChars)),
-    "Full tool name such as git.log; near-misses in case or separators are resolved when unambiguous.",
-    ["time.now"],
-  ),
-  args: described(z._default(anyObject(), {}), "The tool's arguments, matching its input schema.", [{ zone: "Asia/Tokyo" }]),
+  tool: described(z.string().check(z.minLength(1), z.maxLength(CALL_LIMITS.toolChars)), "The name find shows (git.log or git_log).", ["time.now"]),
+  args: described(z._default(anyObject(), {}), "Arguments per the tool's input schema.", [{ zone: "Asia/Tokyo" }]),
 });
 export type CallInput = z.infer<typeof CallInput>;
 

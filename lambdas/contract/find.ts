@@ -16,19 +16,18 @@ export const schemaPolicy = (v: boolean | "top" | "all" | "none" | undefined): "
 
 /** The input of toolbelt.find, and POST /v1/find's body without `session`. */
 export const FindInput = z.strictObject({
-  query: described(
-    z.string().check(z.trim(), z.minLength(1), z.maxLength(FIND_LIMITS.queryChars)),
-    "One capability in plain words, as you would ask a colleague.",
-    ["show recent commits", "convert celsius to fahrenheit"],
-  ),
+  query: described(z.string().check(z.trim(), z.minLength(1), z.maxLength(FIND_LIMITS.queryChars)), "One capability, in plain words.", [
+    "show recent commits",
+    "convert celsius to fahrenheit",
+  ]),
   limit: described(z._default(z.number().check(z.int(), z.minimum(1), z.maximum(FIND_LIMITS.maxResults)), FIND_LIMITS.defaultResults), "Most tools to return."),
-  min_score: described(z.optional(z.number().check(z.minimum(0), z.maximum(1))), "Leave out tools scoring below this; if none reach it, the verdict is none."),
-  family: described(z.optional(z.string().check(z.minLength(1), z.maxLength(64))), "Search only this family (such as git)."),
+  min_score: described(z.optional(z.number().check(z.minimum(0), z.maximum(1))), "Leave out tools scoring below this."),
+  family: described(z.optional(z.string().check(z.minLength(1), z.maxLength(64))), "Search only this family."),
   schemas: described(
     z._default(z.literal(["top", "all", "none", true, false]), "top"),
-    `Which results carry input schemas: the top ${FIND_SCHEMA_TOP} (default), all (and the always-loaded tools) or none; true/false: all/none.`,
+    `Results with input schemas: the top ${FIND_SCHEMA_TOP} (default), all or none.`,
   ),
-  explain: described(z.optional(z.boolean()), "Per tool, which query words matched in which fields."),
+  explain: described(z.optional(z.boolean()), "Show which query words matched."),
   mode: described(
     z.optional(z.enum(["keyword", "decision", "auto"])),
     "keyword; decision (a model chooses, keyword on failure); auto (default): decision if a decider is configured.",

@@ -10,11 +10,11 @@ type MetaTool = { description: string; input: z.ZodMiniType };
 
 export const META_TOOL_CONTRACTS = {
   "toolbelt.find": {
-    description: "Search the tool registry for the tools that can do one capability, best match first, with their input schemas.",
+    description: "Find tools for one capability, best first, with their input schemas.",
     input: FindInput,
   },
   "toolbelt.call": {
-    description: "Call any tool you may use by name, with its arguments checked against its input schema.",
+    description: "Call a tool by name.",
     input: CallInput,
   },
   "toolbelt.reshape": {
@@ -41,18 +41,30 @@ export const isMetaToolName = (name: string): name is MetaToolName => Object.has
 
 /**
  * toolbelt.find's options that only decision mode reads (lambdas/core/find/decision.ts). A surface
- * advertises them only where a decider is configured: elsewhere they cost every surface about 175
+ * advertises them only where a decider is configured: elsewhere they cost every surface about 134
  * tokens for a mode that answers by keywords anyway. A call may still send them (validated as before).
  */
 export const DECISION_OPTIONS = ["mode", "min_probability", "chunk_size", "model"] as const;
 
-/** o200k_base tokens the decision options add to toolbelt.find's surface entry (a unit test counts them). */
-export const DECISION_OPTIONS_TOKENS = 134;
+/**
+ * toolbelt.find's options for tuning a search (a score bar, which words matched): for people and programs,
+ * not a model choosing a tool. Surfaces and MCP's find_tool leave them out (41 tokens on each), a call may
+ * still send them, and POST /v1/find's OpenAPI document describes them.
+ */
+export const TUNING_OPTIONS = ["min_score", "explain"] as const;
 
-/** A find input schema without the decision options, and whether it had any. */
-export function withoutDecisionOptions(schema: JsonSchema): { schema: JsonSchema; removed: boolean } {
+/** o200k tokens each group of options adds to toolbelt.find's surface entry (a unit test counts them). */
+export const DECISION_OPTIONS_TOKENS = 134;
+export const TUNING_OPTIONS_TOKENS = 41;
+
+/** toolbelt.find's input schema as surfaces advertise it, and the o200k tokens that leaves off the registry's entry. */
+export function advertisedFindSchema(schema: JsonSchema, decisionMode: boolean): { schema: JsonSchema; savedTokens: number } {
   const props = schema.properties as Record<string, unknown> | undefined;
-  if (!props || !DECISION_OPTIONS.some((k) => Object.hasOwn(props, k))) return { schema, removed: false };
-  const kept = Object.fromEntries(Object.entries(props).filter(([k]) => !(DECISION_OPTIONS as readonly string[]).includes(k)));
-  return { schema: { ...schema, properties: kept }, removed: true };
+  const groups: [readonly string[], number][] = [[TUNING_OPTIONS, TUNING_OPTIONS_TOKENS]];
+  if (!decisionMode) groups.push([DECISION_OPTIONS, DECISION_OPTIONS_TOKENS]);
+  const present = groups.filter(([names]) => props && names.some((k) => Object.hasOwn(props, k)));
+  if (!props || present.length === 0) return { schema, savedTokens: 0 };
+  const hidden = new Set(present.flatMap(([names]) => names));
+  const kept = Object.fromEntries(Object.entries(props).filter(([k]) => !hidden.has(k)));
+  return { schema: { ...schema, properties: kept }, savedTokens: present.reduce((n, [, tokens]) => n + tokens, 0) };
 }

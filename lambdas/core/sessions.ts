@@ -9,7 +9,17 @@ import type { BriefFile } from "../../registry/contract/brief.js";
 import { META_TOOLS } from "../../registry/contract/names.js";
 import { ToolbeltError } from "./errors.js";
 import type { Artifact, Caller, Clock, GrantFilter, Pin, SessionRecord, SessionStore, SurfaceBounds } from "./ports.js";
-import { beltNames, computeSurface, declarationMatcher, grantedView, toolBytes, type GrantedView, type Surface } from "./surface.js";
+import {
+  beltNames,
+  computeSurface,
+  declarationMatcher,
+  fitManifest,
+  grantedView,
+  toolBytes,
+  type GrantedView,
+  type Manifest,
+  type Surface,
+} from "./surface.js";
 
 export type SessionsDeps = {
   store: SessionStore;
@@ -78,8 +88,8 @@ export type Sessions = {
    */
   check(id: string, caller: Caller): Promise<SessionRecord>;
   surface(session: SessionRecord, caller: Caller): Surface;
-  /** The surface a session opened now with this declaration would have (no pins): what MCP's list and instructions advertise. */
-  opening(caller: Caller, declared: readonly string[]): Surface;
+  /** The manifest a session opened now with this declaration would have (no pins), within what `usedTokens` leave of the budget: MCP's instructions. */
+  manifest(caller: Caller, declared: readonly string[], usedTokens: number): Manifest;
   /** The names on the session's belt: `surface(...).tools`' names, by the same rules, without building the surface. */
   beltNames(session: SessionRecord, caller: Caller): string[];
   /** The catalog tools the session's brief declares that the caller is granted (declared ∩ granted). */
@@ -266,7 +276,7 @@ export function createSessions(deps: SessionsDeps): Sessions {
 
     surface: (session, caller) => computeSurface(surfaceInput(session, caller)),
 
-    opening: (caller, declared) => computeSurface(surfaceInput({ declared: [...declared], pins: [] }, caller)),
+    manifest: (caller, declared, usedTokens) => fitManifest(surfaceInput({ declared: [...declared], pins: [] }, caller), usedTokens).manifest,
 
     beltNames: (session, caller) => beltNames(surfaceInput(session, caller)),
 

@@ -6,7 +6,7 @@ import { manifestEntry, surfaceEntry } from "../../registry/contract/surface-ent
 import type { Artifact, Pin, SurfaceBounds } from "./ports.js";
 import { globMatcher } from "../../registry/contract/globs.js";
 import { isCallable } from "../../registry/contract/callable.js";
-import { DECISION_OPTIONS_TOKENS, isMetaToolName, metaToolDefinition, withoutDecisionOptions } from "../contract/meta-tools.js";
+import { advertisedFindSchema, isMetaToolName, metaToolDefinition } from "../contract/meta-tools.js";
 import type { BeltReason, Manifest, ManifestFamily, SizeFigure, Surface, SurfaceTool } from "../contract/sessions.js";
 
 export type { BeltReason, Manifest, ManifestFamily, SizeFigure, Surface, SurfaceTool };
@@ -63,7 +63,7 @@ function capabilityManifest(families: readonly FamilyInfo[], grantedTools: reado
 }
 
 /** What an entry costs: the build's o200k_base count, or bytes / 4 (which overstates, so a budget still holds). */
-const costOf = (tokens: number | undefined, value: unknown) => tokens ?? Math.ceil(byteSize(value) / 4);
+export const costOf = (tokens: number | undefined, value: unknown) => tokens ?? Math.ceil(byteSize(value) / 4);
 
 /** The closing line: what was left out, the first of it by name, and that find reaches it all. */
 function closing(total: number, omitted: readonly ManifestFamily[], named: number): Pick<Manifest, "omitted" | "note"> {
@@ -166,23 +166,25 @@ export type GrantedView = {
   catalog: SizeFigure;
 };
 
+/**
+ * A meta-tool as surfaces advertise it (REST's entry, MCP's find_tool and call_tool): the catalog's entry
+ * (the registry's toolbelt family), else the contract's; toolbelt.find without its tuning options, and
+ * without its decision-mode options unless a decider is configured. `tokens`: the build's count of it, when the catalog has one.
+ */
+export function metaEntry(t: CatalogTool | undefined, name: string, decisionMode: boolean): { entry: Entry; tokens: number | undefined } {
+  const def = isMetaToolName(name) ? metaToolDefinition(name) : { description: name, input_schema: { type: "object" } };
+  const entry = t ? toolEntry(t) : { name, model_name: modelName(name), ...def };
+  if (name !== "toolbelt.find") return { entry, tokens: t?.tokens };
+  const lean = advertisedFindSchema(entry.input_schema, decisionMode);
+  return { entry: { ...entry, input_schema: lean.schema }, tokens: t?.tokens === undefined ? undefined : t.tokens - lean.savedTokens };
+}
+
 export function grantedView(artifact: SurfaceInput["artifact"], granted: (name: string) => boolean, decisionMode = false): GrantedView {
   const meta = new Set(META_TOOLS);
   const grantedTools = artifact.tools.filter((t) => granted(t.name) && !meta.has(t.name));
-  const metaTokens: (number | undefined)[] = [];
-  const metaEntries: Entry[] = META_TOOLS.map((name) => {
-    const t = artifact.byName.get(name);
-    // The contract's definition when the catalog does not carry the meta-tool.
-    const def = isMetaToolName(name) ? metaToolDefinition(name) : { description: name, input_schema: { type: "object" } };
-    const entry = t ? toolEntry(t) : { name, model_name: modelName(name), ...def };
-    if (name !== "toolbelt.find" || decisionMode) {
-      metaTokens.push(t?.tokens);
-      return entry;
-    }
-    const lean = withoutDecisionOptions(entry.input_schema);
-    metaTokens.push(t?.tokens === undefined ? undefined : t.tokens - (lean.removed ? DECISION_OPTIONS_TOKENS : 0));
-    return { ...entry, input_schema: lean.schema };
-  });
+  const metas = META_TOOLS.map((name) => metaEntry(artifact.byName.get(name), name, decisionMode));
+  const metaEntries = metas.map((m) => m.entry);
+  const metaTokens = metas.map((m) => m.tokens);
   const grantedEntries = grantedTools.map(toolEntry);
   const families = capabilityManifest(artifact.families, grantedTools);
   const manifest = { families, ...closing(families.length, [], 0) };
@@ -269,11 +271,21 @@ export function beltNames(input: SurfaceInput & { view?: GrantedView }): string[
   return names;
 }
 
+/**
+ * The capability manifest within what `usedTokens` leave of the surface's budget, up to the manifest's own
+ * cap: REST's surface passes its tools' cost, MCP its tools/list's and the instructions' own words.
+ */
+export function fitManifest(input: SurfaceInput & { view?: GrantedView }, usedTokens: number): { manifest: Manifest; tokens: number[] } {
+  const view = input.view ?? grantedView(input.artifact, input.granted, input.decisionMode);
+  const room = Math.min(input.bounds.manifestMaxTokens, input.bounds.maxTokens - usedTokens);
+  return budgetedManifest(view, room, declarationMatcher(input.declared), input.pins);
+}
+
 export function computeSurface(input: SurfaceInput & { view?: GrantedView }): Surface {
   const { bounds, granted } = input;
   const view = input.view ?? grantedView(input.artifact, granted, input.decisionMode);
   const { grantedTools, grantedEntries, metaEntries, grantedBytes } = view;
-  const { isDeclared, narrowed, overCount, overBytes, reasonOf } = beltRules(input, view);
+  const { narrowed, overCount, overBytes, reasonOf } = beltRules(input, view);
   const reason = overCount
     ? `granted catalog has ${grantedTools.length} tools, over the bound of ${bounds.maxTools}`
     : overBytes
@@ -293,10 +305,8 @@ export function computeSurface(input: SurfaceInput & { view?: GrantedView }): Su
     tokenCounts.push(t.tokens);
     tools.push({ ...e, on_belt: why });
   });
-  // The manifest gets what the tools leave of the surface's budget, up to its own cap.
   const toolTokens = entries.reduce((n, e, i) => n + costOf(tokenCounts[i], e) + 1, ENVELOPE_TOKENS);
-  const room = Math.min(bounds.manifestMaxTokens, bounds.maxTokens - toolTokens);
-  const { manifest, tokens: manifestTokens } = budgetedManifest(view, room, isDeclared, input.pins);
+  const { manifest, tokens: manifestTokens } = fitManifest({ ...input, view }, toolTokens);
   tokenCounts.push(...manifestTokens);
 
   const livePins = input.pins.filter((p) => granted(p.name) && input.artifact.byName.has(p.name));

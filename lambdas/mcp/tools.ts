@@ -12,25 +12,26 @@ import { CallInput, IdempotencyKey } from "../contract/call.js";
 import { FindInput } from "../contract/find.js";
 import { described, jsonSchema } from "../contract/schema.js";
 import { SessionId, type Manifest } from "../contract/sessions.js";
-import { withoutDecisionOptions } from "../contract/meta-tools.js";
-import { declarationMatcher, standingReason } from "../core/surface.js";
+import { costOf, declarationMatcher, metaEntry, standingReason } from "../core/surface.js";
 import * as z from "../core/zod-mini.js";
 
 export const FIND_TOOL = "find_tool";
 export const CALL_TOOL = "call_tool";
 
-const belt = described(
-  z.optional(SessionId),
-  "The `belt` id a find_tool result returned (a REST session id). Pass it on every later call so the tools you use stay pinned",
-);
+const belt = described(z.optional(SessionId), "The belt id find_tool returned.");
 
-export const FindToolInput = z.extend(FindInput, { belt });
+/** What MCP adds to the meta-tools' registry entries, on the list: the belt handle. */
+const EXTRAS = { belt };
+
+export const FindToolInput = z.extend(FindInput, EXTRAS);
 export type FindToolInput = z.infer<typeof FindToolInput>;
 
-export const CallToolInput = z.extend(CallInput, {
-  belt,
-  idempotency_key: z.optional(IdempotencyKey),
-});
+/**
+ * call_tool also takes `idempotency_key` (REST's Idempotency-Key header; README "Idempotent calls"), left off
+ * its listed schema: about 65 tokens on every tools/list for a key that programs retrying a call send (unlisted
+ * arguments are accepted all the same), rarely a model.
+ */
+export const CallToolInput = z.extend(CallInput, { ...EXTRAS, idempotency_key: z.optional(IdempotencyKey) });
 export type CallToolInput = z.infer<typeof CallToolInput>;
 
 export type McpToolAnnotations = { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
@@ -38,14 +39,19 @@ export type McpToolAnnotations = { readOnlyHint?: boolean; destructiveHint?: boo
 /** MCP's value for a hint a tool does not send. */
 const HINT_DEFAULTS: Required<McpToolAnnotations> = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
 
-/** Only the hints that differ from MCP's defaults: the rest cost tokens on every tools/list and say nothing. */
+/**
+ * Only the hints that say something: those that differ from MCP's defaults, and for a read-only tool not
+ * destructiveHint or idempotentHint (MCP: meaningful only when readOnlyHint is false). The rest cost
+ * tokens on every tools/list (about 12 a read-only tool) and say nothing.
+ */
 function differingHints(hints: Required<McpToolAnnotations>): McpToolAnnotations {
-  return Object.fromEntries(Object.entries(hints).filter(([k, v]) => HINT_DEFAULTS[k as keyof McpToolAnnotations] !== v));
+  const meaningless = (k: string) => hints.readOnlyHint && (k === "destructiveHint" || k === "idempotentHint");
+  return Object.fromEntries(Object.entries(hints).filter(([k, v]) => HINT_DEFAULTS[k as keyof McpToolAnnotations] !== v && !meaningless(k)));
 }
 
+// No `title`: it is display-only, and a dotted name on every listed tool cost about 6 tokens each.
 export type McpTool = {
   name: string;
-  title?: string;
   description: string;
   inputSchema: JsonSchema;
   outputSchema?: JsonSchema;
@@ -53,9 +59,6 @@ export type McpTool = {
 };
 
 const withHints = (hints: McpToolAnnotations) => (Object.keys(hints).length > 0 ? { annotations: hints } : {});
-
-// MCP tool schemas are draft-07.
-const toSchema = (s: z.ZodMiniType) => jsonSchema(s, "input", "draft-7") as JsonSchema & { properties: Record<string, JsonSchema> };
 
 /**
  * MCP's hints from the registry's governance: read_only, destructive and idempotent map one to one;
@@ -77,49 +80,38 @@ const isObjectSchema = (s: JsonSchema | undefined): s is JsonSchema => typeof s 
 export function directTool(t: CatalogTool): McpTool {
   return {
     name: modelNameOf(t),
-    title: t.name,
     description: t.description,
     // MCP requires object schemas; a registry schema without `type` (any JSON) is offered as an open object.
     inputSchema: isObjectSchema(t.input_schema) ? withoutExamples(t.input_schema) : { type: "object" },
+    // Kept: a client may check results against it, and server.ts answers such tools with matching structuredContent.
     ...(isObjectSchema(t.output_schema) ? { outputSchema: withoutExamples(t.output_schema) } : {}),
     ...withHints(annotationsOf(t)),
   };
 }
 
-/** find_tool; its decision-mode options only where a decider is configured (as on the REST surface). */
-function findTool(decisionMode: boolean): McpTool {
-  const schema = toSchema(FindToolInput);
-  return {
-    name: FIND_TOOL,
-    title: "Find a tool",
-    description:
-      "Search every tool you may call by one capability, in words, and get the best matches (the top 3 with their input schemas; search a tool's exact name for its schema), plus the tools already pinned on your belt. " +
-      "The first call opens a belt and returns its id as `belt`; pass it back on later find_tool and call_tool calls (it is the same id as a Toolbelt REST session). " +
-      "Call a found tool with call_tool, by the `name` shown.",
-    inputSchema: decisionMode ? schema : withoutDecisionOptions(schema).schema,
-    ...withHints(differingHints({ readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false })),
-  };
-}
-
 /**
- * call_tool. Its `tool` argument is a plain string, not an enum of the granted names: an enum costs about
- * 5 tokens a name on every tools/list (1,500 at 6 KB of names) for names the model learns from find_tool
- * anyway, and the gateway checks every name (404 with the nearest names) and resolves either spelling.
+ * find_tool and call_tool: the meta-tool's entry as the REST surface advertises it (the registry's, so one
+ * source: no examples, find's tuning options never and its decision-mode options only where a decider is
+ * configured; call's `tool` a plain string, not an enum of granted names at about 5 tokens a name on every
+ * list), under its MCP name, plus `belt` (its JSON Schema from the contract above, draft-07 like every MCP schema).
  */
-function callTool(): McpTool {
-  const schema = toSchema(CallToolInput);
-  schema.properties.tool = {
-    ...schema.properties.tool,
-    description: "The tool to call, by the `name` find_tool shows (`family_verb`; `family.verb` works too).",
-  };
+const LISTED_EXTRAS = jsonSchema(z.object(EXTRAS), "input", "draft-7").properties as Record<string, JsonSchema>;
+
+const META = [
+  // Read-only and closed-world for the hints: it searches the catalog (opening a belt is bookkeeping).
+  { name: FIND_TOOL, registry: "toolbelt.find", hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false } },
+  // No hints: MCP's defaults (may write, may destroy, not idempotent, open world) are what call_tool is.
+  { name: CALL_TOOL, registry: "toolbelt.call", hints: HINT_DEFAULTS },
+] as const;
+
+function metaTool(m: (typeof META)[number], catalog: CatalogTool | undefined, decisionMode: boolean): McpTool {
+  const { entry } = metaEntry(catalog, m.registry, decisionMode);
+  const schema = entry.input_schema as JsonSchema & { properties?: Record<string, JsonSchema> };
   return {
-    name: CALL_TOOL,
-    title: "Call a tool",
-    description:
-      "Call any tool you may call by name, with arguments checked against its input schema. Pass `belt` (from find_tool) so the tool is pinned: " +
-      "pinned tools come back first in every find_tool result, and you may keep calling a tool by the same name without searching again.",
-    inputSchema: schema,
-    // No annotations: MCP's defaults (may write, may destroy, not idempotent, open world) are what call_tool is.
+    name: m.name,
+    description: entry.description,
+    inputSchema: { ...schema, properties: { ...schema.properties, ...LISTED_EXTRAS } },
+    ...withHints(differingHints(m.hints)),
   };
 }
 
@@ -141,17 +133,31 @@ function directCatalogTools(tools: readonly CatalogTool[], caller: Caller, isAlw
   );
 }
 
+/** The instructions' own words, before the manifest. */
+const GUIDE = "Find tools with find_tool and run them with call_tool; pass the `belt` id find_tool returns on every later call.";
+
 /** The capability manifest as the lines of MCP's instructions: one family a line, then the closing line. */
 export function manifestText(manifest: Manifest): string {
   const lines = manifest.families.map((f) => `- ${f.name} (${f.tool_count} tools, such as ${f.examples.join(", ")}): ${f.description}`);
   return [...(lines.length ? ["Tool families you may search:", ...lines] : []), manifest.note.replaceAll("toolbelt.find", FIND_TOOL)].join("\n");
 }
 
+/** The server's instructions: the guide, then the capability manifest (sized by ToolLists.used). */
+export const instructionsText = (manifest: Manifest): string => `${GUIDE}\n\n${manifestText(manifest)}`;
+
+/** Tokens of the instructions' words around the manifest (the guide and the heading), counted as bytes / 4 (ASCII English: overstates). */
+const GUIDE_TOKENS = costOf(undefined, `${GUIDE}\n\nTool families you may search:`);
+
 export type ToolLists = {
   /** `tools/list` for this principal and brief: find_tool, call_tool, then the direct tools by name. */
   list(caller: Caller, brief?: BriefFile): McpTool[];
   /** The catalog names of the direct tools on that list (their schemas are in the client's hands already). */
   listed(caller: Caller, brief?: BriefFile): ReadonlySet<string>;
+  /**
+   * o200k tokens that list and the instructions' own words take, by the build's counts (bytes / 4 where there
+   * are none): what they leave of the surface budget is the manifest's room, so list + instructions keep to it.
+   */
+  used(caller: Caller, brief?: BriefFile): number;
 };
 
 export type ToolListOptions = {
@@ -159,10 +165,25 @@ export type ToolListOptions = {
   decisionMode?: boolean;
 };
 
+/**
+ * What a listed tool costs: a catalog tool's build count (of its surface entry, which names it twice where
+ * MCP names it once) plus its hints, else bytes / 4 of it; and a separator.
+ */
+const listedCost = (tool: McpTool, t?: CatalogTool) =>
+  (t?.tokens === undefined ? costOf(undefined, tool) : t.tokens + (tool.annotations ? costOf(undefined, tool.annotations) + 3 : 0)) + 1;
+
 /** Lists are computed once per principal and brief per cold start (callers are one object per principal). */
 export function createToolLists(tools: readonly CatalogTool[], isAlwaysLoaded: (name: string) => boolean, options: ToolListOptions = {}): ToolLists {
-  const cache = new WeakMap<Caller, Map<string, { list: McpTool[]; listed: Set<string> }>>();
-  const meta = [findTool(options.decisionMode ?? false), callTool()];
+  const cache = new WeakMap<Caller, Map<string, { list: McpTool[]; listed: Set<string>; used: number }>>();
+  const decisionMode = options.decisionMode ?? false;
+  const meta = META.map((m) =>
+    metaTool(
+      m,
+      tools.find((t) => t.name === m.registry),
+      decisionMode,
+    ),
+  );
+  const metaCost = meta.reduce((n, m) => n + listedCost(m), 0);
   const entry = (caller: Caller, brief?: BriefFile) => {
     let byBrief = cache.get(caller);
     if (!byBrief) cache.set(caller, (byBrief = new Map()));
@@ -170,7 +191,9 @@ export function createToolLists(tools: readonly CatalogTool[], isAlwaysLoaded: (
     let e = byBrief.get(key);
     if (!e) {
       const direct = directCatalogTools(tools, caller, isAlwaysLoaded, brief);
-      e = { list: [...meta, ...direct.map(directTool)], listed: new Set(direct.map((t) => t.name)) };
+      const listedTools = direct.map(directTool);
+      const used = listedTools.reduce((n, tool, i) => n + listedCost(tool, direct[i]), metaCost + GUIDE_TOKENS);
+      e = { list: [...meta, ...listedTools], listed: new Set(direct.map((t) => t.name)), used };
       byBrief.set(key, e);
     }
     return e;
@@ -178,5 +201,6 @@ export function createToolLists(tools: readonly CatalogTool[], isAlwaysLoaded: (
   return {
     list: (caller, brief) => entry(caller, brief).list,
     listed: (caller, brief) => entry(caller, brief).listed,
+    used: (caller, brief) => entry(caller, brief).used,
   };
 }

@@ -21,8 +21,8 @@ import type { FindResponse } from "../../lambdas/contract/find.js";
 import { createFinder } from "../../lambdas/core/find/index.js";
 import type { Caller } from "../../lambdas/core/ports.js";
 import { createSessions } from "../../lambdas/core/sessions.js";
-import { computeSurface, type Surface } from "../../lambdas/core/surface.js";
-import { createToolLists, manifestText } from "../../lambdas/mcp/tools.js";
+import { computeSurface, fitManifest, type Surface } from "../../lambdas/core/surface.js";
+import { createToolLists, instructionsText } from "../../lambdas/mcp/tools.js";
 import type { CatalogTool, FamilyInfo } from "../../registry/contract/artifact.js";
 import { globMatcher } from "../../registry/contract/globs.js";
 import { loadJsonlTools, readJsonl, scale } from "../eval/harness.js";
@@ -122,8 +122,15 @@ async function measure(set: string, artifact: Artifact, queries: string[], brief
   };
   const task = await simulateTask(artifact, finder, isAlwaysLoaded, queries[0]!, brief, catalog.tokens);
   const caller: Caller = { principal: "bench", admin: false, granted: () => true };
-  const list = tokensOf({ tools: createToolLists(artifact.tools, isAlwaysLoaded).list(caller, brief && { version: 1, description: "bench", ...brief }) });
-  const instructions = countTokens(manifestText(s.manifest));
+  // As the MCP server answers: the list, and instructions whose manifest gets what the list leaves of the budget.
+  const lists = createToolLists(artifact.tools, isAlwaysLoaded);
+  const briefFile = brief && { version: 1, description: "bench", ...brief };
+  const list = tokensOf({ tools: lists.list(caller, briefFile) });
+  const { manifest } = fitManifest(
+    { artifact, granted: caller.granted, isAlwaysLoaded, declared: brief?.tools ?? [], pins: [], bounds: DEFAULT_SURFACE_BOUNDS },
+    lists.used(caller, briefFile),
+  );
+  const instructions = countTokens(instructionsText(manifest));
   return {
     set,
     families: artifact.families.length,

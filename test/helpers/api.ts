@@ -1,6 +1,6 @@
 // startTestApi(): the whole REST app as it runs locally (real dynalite, a built artifact, a real
 // listening server on 127.0.0.1:0) with a test policy. Route modules (e.g. call) can be mounted.
-import type { ArtifactInput } from "../../build/artifact.js";
+import type { ArtifactInput, EmitOptions } from "../../build/artifact.js";
 import type { BriefFile } from "../../registry/contract/brief.js";
 import type { PolicyFile } from "../../registry/contract/policy.js";
 import type { Artifact } from "../../lambdas/artifact.js";
@@ -36,6 +36,8 @@ export const testBriefs = (): BriefFile[] => [
 
 export type TestApiOptions = {
   input?: ArtifactInput;
+  /** How the artifact is built (test artifacts skip token counts unless asked). */
+  emit?: EmitOptions;
   policy?: PolicyFile;
   briefs?: BriefFile[];
   config?: Partial<Pick<Config, "surface" | "http" | "sessionTtlSecs" | "alwaysLoaded">>;
@@ -64,7 +66,7 @@ export type TestApi = {
 };
 
 export async function startTestApi(opts: TestApiOptions = {}): Promise<TestApi> {
-  const { dir, artifact } = await buildTestArtifact(undefined, opts.input);
+  const { dir, artifact } = await buildTestArtifact(undefined, opts.input, opts.emit);
   const dynamo = opts.dynamo ?? (await startDynalite());
   const logger = memoryLogger();
   const deps = createDeps({

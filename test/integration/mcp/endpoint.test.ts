@@ -50,7 +50,7 @@ describe.each(REVISIONS)("the MCP endpoint under %s", (revision) => {
     const { tools } = await c.listTools();
     expect(tools.map((t) => t.name)).toEqual(["find_tool", "call_tool", "toolbelt_reshape"]);
     for (const t of tools) expect(t.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
-    expect(tools[2]!.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    expect(tools[2]!.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
     // call_tool's `tool` is a plain string (no enum of names), and nothing ungranted (admin.reset) is named anywhere.
     const tool = (tools[1]!.inputSchema.properties as Record<string, { enum?: string[] }>).tool;
     expect(tool?.enum).toBeUndefined();

@@ -6,11 +6,13 @@ import { describe, expect, it } from "vitest";
 import { FIND_LIMITS, FindInput } from "../../../../lambdas/contract/find.js";
 import { CALL_LIMITS, CallInput } from "../../../../lambdas/contract/call.js";
 import {
+  advertisedFindSchema,
   DECISION_OPTIONS,
   DECISION_OPTIONS_TOKENS,
   META_TOOL_CONTRACTS,
   metaToolDefinition,
-  withoutDecisionOptions,
+  TUNING_OPTIONS,
+  TUNING_OPTIONS_TOKENS,
   type MetaToolName,
 } from "../../../../lambdas/contract/meta-tools.js";
 import { jsonTokens } from "../../../../build/tokens.js";
@@ -43,23 +45,34 @@ describe("the unified limits", () => {
   });
 });
 
-describe("toolbelt.find without its decision-mode options", () => {
+describe("toolbelt.find as surfaces advertise it", () => {
   const find = declared.find((t) => t.name === "find")!;
   const entry = surfaceEntry({ name: "toolbelt.find", description: find.description, input_schema: find.input_schema as Record<string, unknown> });
-  const lean = { ...entry, input_schema: withoutDecisionOptions(entry.input_schema).schema };
+  const advertised = (decisionMode: boolean) => {
+    const { schema, savedTokens } = advertisedFindSchema(entry.input_schema, decisionMode);
+    return { entry: { ...entry, input_schema: schema }, savedTokens };
+  };
+  const props = (s: unknown) => Object.keys((s as { properties: object }).properties);
+  const without = (names: readonly string[]) => props(entry.input_schema).filter((k) => !names.includes(k));
 
-  it("drops exactly those options and keeps the rest of the schema", () => {
-    const props = (s: unknown) => Object.keys((s as { properties: object }).properties);
-    expect(props(entry.input_schema)).toEqual(expect.arrayContaining([...DECISION_OPTIONS]));
-    expect(props(lean.input_schema)).toEqual(props(entry.input_schema).filter((k) => !(DECISION_OPTIONS as readonly string[]).includes(k)));
-    expect(withoutDecisionOptions(lean.input_schema)).toEqual({ schema: lean.input_schema, removed: false });
+  it("leaves out the tuning options always and the decision-mode options without a decider, and keeps the rest of the schema", () => {
+    expect(props(entry.input_schema)).toEqual(expect.arrayContaining([...DECISION_OPTIONS, ...TUNING_OPTIONS]));
+    expect(props(advertised(true).entry.input_schema)).toEqual(without(TUNING_OPTIONS));
+    expect(props(advertised(false).entry.input_schema)).toEqual(without([...TUNING_OPTIONS, ...DECISION_OPTIONS]));
+    const lean = advertised(false).entry.input_schema;
+    expect(advertisedFindSchema(lean, false)).toEqual({ schema: lean, savedTokens: 0 });
   });
 
-  it("saves DECISION_OPTIONS_TOKENS o200k tokens on the registry's entry (what surfaces subtract from the build's count)", () => {
-    expect(jsonTokens(entry) - jsonTokens(lean)).toBe(DECISION_OPTIONS_TOKENS);
+  it("saves TUNING_OPTIONS_TOKENS and DECISION_OPTIONS_TOKENS o200k tokens on the registry's entry (what surfaces subtract from the build's count)", () => {
+    for (const decisionMode of [true, false]) {
+      const { entry: lean, savedTokens } = advertised(decisionMode);
+      expect(savedTokens).toBe(TUNING_OPTIONS_TOKENS + (decisionMode ? 0 : DECISION_OPTIONS_TOKENS));
+      expect(jsonTokens(entry) - jsonTokens(lean), `decider ${decisionMode}`).toBe(savedTokens);
+    }
   });
 
   it("still accepts calls that send the options (a call is validated by the whole contract)", () => {
     expect(FindInput.safeParse({ query: "q", mode: "decision", min_probability: 0.2, chunk_size: 9, model: "decider" }).success).toBe(true);
+    expect(FindInput.safeParse({ query: "q", min_score: 0.5, explain: true }).success).toBe(true);
   });
 });

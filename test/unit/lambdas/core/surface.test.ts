@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { META_TOOLS } from "../../../../registry/contract/family.js";
-import { DECISION_OPTIONS, DECISION_OPTIONS_TOKENS, metaToolDefinition, withoutDecisionOptions } from "../../../../lambdas/contract/meta-tools.js";
+import {
+  advertisedFindSchema,
+  DECISION_OPTIONS,
+  DECISION_OPTIONS_TOKENS,
+  metaToolDefinition,
+  TUNING_OPTIONS,
+  TUNING_OPTIONS_TOKENS,
+} from "../../../../lambdas/contract/meta-tools.js";
 import { beltNames, byteSize, computeSurface, toolBytes, toolEntry } from "../../../../lambdas/core/surface.js";
 import { UNAVAILABLE_HANDLER } from "../../../../registry/contract/callable.js";
 import { countTokens } from "../../../../build/tokens.js";
@@ -46,8 +53,8 @@ describe("computeSurface", () => {
     const s = computeSurface({ artifact, granted: () => false, isAlwaysLoaded: () => true, declared: ["git.log"], pins: [], bounds });
     expect(s.tools.map((t) => t.name)).toEqual(META_TOOLS);
     expect(s.manifest.families).toEqual([]);
-    // No decider configured: find's decision-mode options are accepted but not advertised.
-    expect(s.tools[0]?.input_schema).toEqual(withoutDecisionOptions(metaToolDefinition("toolbelt.find").input_schema).schema);
+    // No decider configured: find's decision-mode (and tuning) options are accepted but not advertised.
+    expect(s.tools[0]?.input_schema).toEqual(advertisedFindSchema(metaToolDefinition("toolbelt.find").input_schema, false).schema);
   });
 
   it("advertises find's decision-mode options only where a decider is configured, and counts what leaving them out saves", async () => {
@@ -64,10 +71,13 @@ describe("computeSurface", () => {
     const full = computeSurface({ ...input, decisionMode: true });
     expect(Object.keys(find(full).input_schema.properties as object)).toEqual(expect.arrayContaining([...DECISION_OPTIONS]));
     expect(Object.keys(find(lean).input_schema.properties as object)).not.toContain("mode");
+    for (const s of [lean, full]) expect(Object.keys(find(s).input_schema.properties as object)).not.toEqual(expect.arrayContaining([...TUNING_OPTIONS]));
     expect(full.size.surface.o200k_tokens! - lean.size.surface.o200k_tokens!).toBe(DECISION_OPTIONS_TOKENS);
-    // The subtracted count is the lean entry's own (the registry's key order and the contract's differ by a token or two).
+    // The subtracted count is the lean entry's own (the registry's key order and the contract's differ by a few tokens).
     const { on_belt: _, ...entry } = find(lean);
-    expect(Math.abs(countTokens(JSON.stringify(entry)) - (artifact.byName.get("toolbelt.find")!.tokens! - DECISION_OPTIONS_TOKENS))).toBeLessThanOrEqual(2);
+    expect(
+      Math.abs(countTokens(JSON.stringify(entry)) - (artifact.byName.get("toolbelt.find")!.tokens! - DECISION_OPTIONS_TOKENS - TUNING_OPTIONS_TOKENS)),
+    ).toBeLessThanOrEqual(4);
   });
 
   it("regression: a brief or the always-loaded list naming a tool without a backend put it on the belt (a call can only answer 501); such tools are never on a belt", async () => {

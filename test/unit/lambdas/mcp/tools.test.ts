@@ -2,7 +2,7 @@
 // call_tool's `tool` a plain string, find_tool's decision-mode options only with a decider.
 import { describe, expect, it } from "vitest";
 import type { Caller } from "../../../../lambdas/core/ports.js";
-import { DECISION_OPTIONS } from "../../../../lambdas/contract/meta-tools.js";
+import { DECISION_OPTIONS, metaToolDefinition, TUNING_OPTIONS } from "../../../../lambdas/contract/meta-tools.js";
 import { annotationsOf, createToolLists } from "../../../../lambdas/mcp/tools.js";
 import { UNAVAILABLE_HANDLER } from "../../../../registry/contract/callable.js";
 import { globMatcher } from "../../../../registry/contract/globs.js";
@@ -15,7 +15,14 @@ const toolProp = (list: ReturnType<ReturnType<typeof createToolLists>["list"]>) 
 describe("MCP tool lists", () => {
   // In catalog order (the artifact sorts by name), which is the list's order.
   const imported = testTool("imported.lookup", { kind: "builtin", backend: { kind: "builtin", handler: UNAVAILABLE_HANDLER } });
-  const tools = [testTool("git.diff"), testTool("git.log"), imported, testTool("notes.create"), testTool("toolbelt.find"), testTool("toolbelt.reshape")];
+  const tools = [
+    testTool("git.diff"),
+    testTool("git.log"),
+    imported,
+    testTool("notes.create"),
+    testTool("toolbelt.find", metaToolDefinition("toolbelt.find")),
+    testTool("toolbelt.reshape"),
+  ];
   const lists = createToolLists(tools, (n) => n === "toolbelt.reshape");
 
   it("lists find_tool, call_tool, then always-loaded and declared granted tools, never a meta-tool, the same object each time", () => {
@@ -36,23 +43,36 @@ describe("MCP tool lists", () => {
     for (const list of [lists.list(caller("*")), createToolLists(many, () => false).list(caller("*"))]) {
       const tool = toolProp(list);
       expect(tool.enum).toBeUndefined();
-      expect(tool.description).toBe("The tool to call, by the `name` find_tool shows (`family_verb`; `family.verb` works too).");
+      expect(tool.description).toBe("The name find shows (git.log or git_log).");
     }
   });
 
-  it("advertises find_tool's decision-mode options only where a decider is configured", () => {
+  it("advertises find_tool's decision-mode options only where a decider is configured, and its tuning options nowhere", () => {
     const props = (l: ReturnType<ReturnType<typeof createToolLists>["list"]>) => Object.keys(l[0]!.inputSchema.properties as object);
-    expect(props(lists.list(caller("*")))).not.toEqual(expect.arrayContaining(["mode"]));
-    expect(props(createToolLists(tools, () => false, { decisionMode: true }).list(caller("*")))).toEqual(expect.arrayContaining([...DECISION_OPTIONS, "belt"]));
+    expect(props(lists.list(caller("*")))).toEqual(["query", "limit", "family", "schemas", "belt"]);
+    const withDecider = props(createToolLists(tools, () => false, { decisionMode: true }).list(caller("*")));
+    expect(withDecider).toEqual(expect.arrayContaining([...DECISION_OPTIONS, "belt"]));
+    expect(withDecider).not.toEqual(expect.arrayContaining([...TUNING_OPTIONS]));
+  });
+
+  it("builds find_tool and call_tool from the registry's entries (as the REST surface shows them, no examples) plus `belt`", () => {
+    const call = testTool("toolbelt.call", {
+      description: "Call it.",
+      input_schema: { type: "object", properties: { tool: { type: "string", examples: ["x.y"] } } },
+    });
+    const [find_tool, call_tool] = createToolLists([...tools, call], () => false).list(caller("*"));
+    expect(find_tool!.description).toBe(metaToolDefinition("toolbelt.find").description);
+    expect(call_tool).toEqual({
+      name: "call_tool",
+      description: "Call it.",
+      inputSchema: { type: "object", properties: { tool: { type: "string" }, belt: expect.objectContaining({ type: "string" }) } },
+    });
   });
 
   it("derives the hints from governance and sends only those that differ from MCP's defaults (not read-only, destructive, not idempotent, open world)", () => {
-    expect(annotationsOf({ kind: "builtin", governance: { read_only: true } })).toEqual({
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: false,
-    });
+    // A read-only tool sends neither destructiveHint nor idempotentHint: MCP reads them only when readOnlyHint is false.
+    expect(annotationsOf({ kind: "builtin", governance: { read_only: true } })).toEqual({ readOnlyHint: true, openWorldHint: false });
+    expect(annotationsOf({ kind: "http", governance: { read_only: true, idempotent: true } })).toEqual({ readOnlyHint: true });
     expect(annotationsOf({ kind: "http", governance: { destructive: true } })).toEqual({});
     expect(annotationsOf({ kind: "http", governance: {} })).toEqual({ destructiveHint: false });
     expect(annotationsOf({ kind: "builtin", governance: { consequential: true, affects: "user", idempotent: true } })).toEqual({
