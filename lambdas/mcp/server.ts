@@ -15,7 +15,7 @@ import type { Deps } from "../http/deps.js";
 import { formatIssues } from "../http/parse.js";
 import { writeFind } from "../http/telemetry.js";
 import type * as z from "../core/zod-mini.js";
-import { CALL_TOOL, CallToolInput, FIND_TOOL, FindToolInput, instructionsText, type ToolLists } from "./tools.js";
+import { CALL_TOOL, CallToolInput, FIND_TOOL, FindToolInput, type ToolLists } from "./tools.js";
 
 /** How long a client may reuse a `tools/list` answer (2026-07-28 cache hint): it changes only with a deploy or a policy edit. */
 export const TOOLS_LIST_TTL_MS = 5 * 60 * 1000;
@@ -101,7 +101,7 @@ export function createMcpServer(sd: McpServerDeps, state: McpRequestState): Serv
       cacheHints: { "tools/list": { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: "private" } },
       // The capability manifest of the REST surface (same order, same fitting), in what tools/list leaves of the
       // surface's token budget, as text a client hands its model.
-      instructions: instructionsText(deps.sessions.manifest(caller, brief?.tools ?? [], lists.used(caller, brief))),
+      instructions: lists.instructions(caller, brief, (used) => deps.sessions.manifest(caller, brief?.tools ?? [], used)),
     },
   );
 

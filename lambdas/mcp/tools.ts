@@ -142,8 +142,8 @@ export function manifestText(manifest: Manifest): string {
   return [...(lines.length ? ["Tool families you may search:", ...lines] : []), manifest.note.replaceAll("toolbelt.find", FIND_TOOL)].join("\n");
 }
 
-/** The server's instructions: the guide, then the capability manifest (sized by ToolLists.used). */
-export const instructionsText = (manifest: Manifest): string => `${GUIDE}\n\n${manifestText(manifest)}`;
+/** The server's instructions: the guide, then the capability manifest. */
+const instructionsText = (manifest: Manifest): string => `${GUIDE}\n\n${manifestText(manifest)}`;
 
 /** Tokens of the instructions' words around the manifest (the guide and the heading), counted as bytes / 4 (ASCII English: overstates). */
 const GUIDE_TOKENS = costOf(undefined, `${GUIDE}\n\nTool families you may search:`);
@@ -154,10 +154,11 @@ export type ToolLists = {
   /** The catalog names of the direct tools on that list (their schemas are in the client's hands already). */
   listed(caller: Caller, brief?: BriefFile): ReadonlySet<string>;
   /**
-   * o200k tokens that list and the instructions' own words take, by the build's counts (bytes / 4 where there
-   * are none): what they leave of the surface budget is the manifest's room, so list + instructions keep to it.
+   * The server's instructions for this principal and brief. `manifest` fits the capability manifest into what
+   * the list and the instructions' own words leave of the surface budget (`usedTokens`, by the build's counts,
+   * bytes / 4 where there are none), so list + instructions keep to it; asked once per principal and brief.
    */
-  used(caller: Caller, brief?: BriefFile): number;
+  instructions(caller: Caller, brief: BriefFile | undefined, manifest: (usedTokens: number) => Manifest): string;
 };
 
 export type ToolListOptions = {
@@ -174,7 +175,7 @@ const listedCost = (tool: McpTool, t?: CatalogTool) =>
 
 /** Lists are computed once per principal and brief per cold start (callers are one object per principal). */
 export function createToolLists(tools: readonly CatalogTool[], isAlwaysLoaded: (name: string) => boolean, options: ToolListOptions = {}): ToolLists {
-  const cache = new WeakMap<Caller, Map<string, { list: McpTool[]; listed: Set<string>; used: number }>>();
+  const cache = new WeakMap<Caller, Map<string, { list: McpTool[]; listed: Set<string>; used: number; instructions?: string }>>();
   const decisionMode = options.decisionMode ?? false;
   const meta = META.map((m) =>
     metaTool(
@@ -201,6 +202,10 @@ export function createToolLists(tools: readonly CatalogTool[], isAlwaysLoaded: (
   return {
     list: (caller, brief) => entry(caller, brief).list,
     listed: (caller, brief) => entry(caller, brief).listed,
-    used: (caller, brief) => entry(caller, brief).used,
+    instructions: (caller, brief, manifest) => {
+      const e = entry(caller, brief);
+      e.instructions ??= instructionsText(manifest(e.used));
+      return e.instructions;
+    },
   };
 }

@@ -22,7 +22,7 @@ import { createFinder } from "../../lambdas/core/find/index.js";
 import type { Caller } from "../../lambdas/core/ports.js";
 import { createSessions } from "../../lambdas/core/sessions.js";
 import { computeSurface, fitManifest, type Surface } from "../../lambdas/core/surface.js";
-import { createToolLists, instructionsText } from "../../lambdas/mcp/tools.js";
+import { createToolLists } from "../../lambdas/mcp/tools.js";
 import type { CatalogTool, FamilyInfo } from "../../registry/contract/artifact.js";
 import { globMatcher } from "../../registry/contract/globs.js";
 import { loadJsonlTools, readJsonl, scale } from "../eval/harness.js";
@@ -126,11 +126,8 @@ async function measure(set: string, artifact: Artifact, queries: string[], brief
   const lists = createToolLists(artifact.tools, isAlwaysLoaded);
   const briefFile = brief && { version: 1, description: "bench", ...brief };
   const list = tokensOf({ tools: lists.list(caller, briefFile) });
-  const { manifest } = fitManifest(
-    { artifact, granted: caller.granted, isAlwaysLoaded, declared: brief?.tools ?? [], pins: [], bounds: DEFAULT_SURFACE_BOUNDS },
-    lists.used(caller, briefFile),
-  );
-  const instructions = countTokens(instructionsText(manifest));
+  const opening = { artifact, granted: caller.granted, isAlwaysLoaded, declared: brief?.tools ?? [], pins: [], bounds: DEFAULT_SURFACE_BOUNDS };
+  const instructions = countTokens(lists.instructions(caller, briefFile, (used) => fitManifest(opening, used).manifest));
   return {
     set,
     families: artifact.families.length,

@@ -69,6 +69,21 @@ describe("MCP tool lists", () => {
     });
   });
 
+  it("asks for the instructions' manifest once per principal and brief, with the tokens the list takes (more with a brief's tools)", () => {
+    const asked: number[] = [];
+    const manifest = (used: number) => {
+      asked.push(used);
+      return { families: [], omitted: { families: 0, tools: 0 }, note: "Every family you may use is listed (3); toolbelt.find searches all their tools." };
+    };
+    const git = caller("git.*");
+    const text = lists.instructions(git, undefined, manifest);
+    expect(lists.instructions(git, undefined, manifest)).toBe(text);
+    lists.instructions(git, { version: 1, name: "git", description: "Git", tools: ["git.*"] }, manifest);
+    expect(asked).toHaveLength(2);
+    expect(asked[1]).toBeGreaterThan(asked[0]!);
+    expect(text).toMatch(/^Find tools with find_tool[^\n]*\n\n.*find_tool searches all their tools\.$/);
+  });
+
   it("derives the hints from governance and sends only those that differ from MCP's defaults (not read-only, destructive, not idempotent, open world)", () => {
     // A read-only tool sends neither destructiveHint nor idempotentHint: MCP reads them only when readOnlyHint is false.
     expect(annotationsOf({ kind: "builtin", governance: { read_only: true } })).toEqual({ readOnlyHint: true, openWorldHint: false });
