@@ -4,10 +4,21 @@
 // and with VERDICT_OWNW > 0 the dev split of the own small-catalog sets (sets/suite.json).
 // Test (report): the other metatool halves, seal test_in/out_domain, livemcpbench, the sets' heldout split.
 // Prints the fitted weights (to paste into VERDICT_MODEL) and the trade-off before/after.
+// Fourth round (README): every catalog also answers the everyday requests (column `everyday`, none
+// wanted), `meta-single/hid1` is the share of MetaTool single queries with the right tool first that
+// are answered none, and candidate features not in the model can be measured:
+//   VERDICT_CANDIDATES=1  each candidate added to VERDICT_MODEL at fixed weights, bias re-chosen
+//   VERDICT_EXTRA=a,b     the candidates a, b fitted with the model (logistic + search)
+//   VERDICT_NULLW=w       everyday none-rate in the search objective; VERDICT_OWNFN=w own dev false-none as a penalty
+//   VERDICT_BIAS_BY=hid1  the bias holds metatool single dev "right tool hidden" at the code model's value, not false-none
+//   VERDICT_UPPER=1       an in-sample bound for the own sets: a logistic fit on their dev split alone
 import { parseArgs } from "node:util";
+import { wordnetSenses } from "../../build/wordnet.js";
 import { createFinder } from "../../lambdas/core/find/index.js";
+import { sortedIndexOf } from "../../lambdas/core/find/sorted.js";
 import { Verdict, VERDICT_MODEL, verdictMargin, type VerdictFeatures, type VerdictModel } from "../../lambdas/core/find/verdict.js";
-import type { SearchIndexData } from "../../registry/contract/search-options.js";
+import { encode, stripAgentPhrasing, type SearchIndexData } from "../../registry/contract/search-options.js";
+import { everydayRequests } from "./all.js";
 import { goldGroups, loadJsonlTools, loadTools, readJsonl, sample, type EvalQuery, type Loaded } from "./harness.js";
 import { loadSet, readSuite } from "./suite.js";
 
@@ -24,7 +35,37 @@ const seed = Number(values.seed);
 const E = values["eval-dir"];
 
 const timing: string[] = [];
-type Row = { set: string; y: number; f: VerdictFeatures; q?: string; top?: string; s?: number[] };
+type Row = { set: string; y: number; f: VerdictFeatures; q?: string; top?: string; s?: number[]; r1?: boolean; extra: Record<string, number> };
+
+// Candidate features (fourth round), from the query's content words: hit = the top tool matched it
+// (explain: the word or an expansion), idf relative to the catalog's rarest word (null: not in the
+// catalog), senses = WordNet senses of the surface word.
+type Word = { hit: boolean; idf: number | null; senses: number };
+const senses = await wordnetSenses();
+const CANDIDATES: Record<string, (words: Word[], nullTail: number) => number> = {
+  /** ln(1 + WordNet senses) of the one word the top tool shares with a request of several (third round's stray word). */
+  stray: (ws) => {
+    const hit = ws.filter((w) => w.hit);
+    return ws.length >= 2 && hit.length === 1 ? Math.log1p(hit[0]!.senses) : 0;
+  },
+  /** The top tool matches the request's first content word (its verb) and nothing after it. */
+  verbOnly: (ws) => (ws.length >= 2 && ws[0]!.hit && !ws.slice(1).some((w) => w.hit) ? 1 : 0),
+  /** At most one content word of several matched. */
+  oneHit: (ws) => (ws.length >= 2 && ws.filter((w) => w.hit).length <= 1 ? 1 : 0),
+  /** Share of the content words the top tool matched. */
+  hitShare: (ws) => (ws.length ? ws.filter((w) => w.hit).length / ws.length : 0),
+  /** ln(1 + senses) of the least ambiguous matched word: a matched word with one sense is a domain word. */
+  hitMinSenses: (ws) => {
+    const hit = ws.filter((w) => w.hit);
+    return hit.length ? Math.log1p(Math.min(...hit.map((w) => w.senses))) : 0;
+  },
+  /** Relative idf of the rarest known word the top tool lacks ("pizza" when "order" matched). */
+  unmatchedIdf: (ws) => Math.max(0, ...ws.filter((w) => !w.hit && w.idf !== null).map((w) => w.idf!)),
+  /** ln of the share of everyday requests whose top score is at least this query's, in the same catalog (an empirical tail). */
+  nullTail: (_, t) => Math.log(t),
+};
+const EXTRA = (process.env.VERDICT_EXTRA ?? "").split(",").filter(Boolean);
+for (const k of EXTRA) if (!CANDIDATES[k]) throw new Error(`VERDICT_EXTRA: unknown candidate ${k}; known: ${Object.keys(CANDIDATES).join(", ")}`);
 const halves = <T>(items: T[]): [T[], T[]] => {
   const s = sample(items, items.length, seed);
   const k = Math.floor(s.length / 2);
@@ -36,13 +77,32 @@ async function rows(tools: string | Loaded, sets: Record<string, EvalQuery[]>): 
   const finder = createFinder(loaded.artifact, { alwaysLoaded: [], verdict: false });
   const verdict = new Verdict(loaded.artifact.index as SearchIndexData);
   const docOf = new Map(loaded.artifact.tools.map((t, i) => [t.name, i]));
+  const data = loaded.artifact.index as SearchIndexData;
+  const idfMax = Math.log((data.docs - 1 + 0.5) / 1.5 + 1);
+  const everyday = everydayRequests();
+  const nullScores: number[] = [];
+  for (const q of everyday) nullScores.push((await finder.find({ query: q.query, limit: 1, min_score: 0, schemas: false })).tools[0]?.score ?? 0);
   const out: Row[] = [];
-  for (const [set, qs] of Object.entries(sets)) {
+  for (const [set, qs] of Object.entries({ ...sets, everyday })) {
     for (const q of qs) {
-      const r = await finder.find({ query: q.query, limit: 5, min_score: 0, schemas: false });
+      // explain names the query words the top tool matched (directly or through an expansion).
+      const r = await finder.find({ query: q.query, limit: 5, min_score: 0, schemas: false, explain: true });
       const top = r.tools[0];
       const f = verdict.features(q.query, top ? docOf.get(top.name)! : -1, top?.score ?? 0);
-      out.push({ set, y: goldGroups(q).length ? 1 : 0, f, q: q.query, top: top?.name ?? "", s: r.tools.map((t) => t.score) });
+      const matched = new Set((top?.explain ?? []).map((m) => m.word));
+      const words = new Map<string, Word>();
+      encode(stripAgentPhrasing(q.query), (w, stem) => {
+        if (words.has(stem)) return;
+        const id = sortedIndexOf(data.terms, stem);
+        const idf = id === undefined ? null : Math.log((data.docs - data.df[id]! + 0.5) / (data.df[id]! + 0.5) + 1) / idfMax;
+        words.set(stem, { hit: matched.has(w), idf, senses: senses.get(w) ?? 0 });
+      });
+      const tail = (1 + nullScores.filter((x) => x >= f.score).length) / (1 + nullScores.length);
+      const ws = [...words.values()];
+      const extra = Object.fromEntries(Object.entries(CANDIDATES).map(([k, c]) => [k, c(ws, tail)]));
+      const groups = goldGroups(q);
+      const r1 = groups.length > 0 && top !== undefined && groups.some((g) => g.includes(loaded.keyOf.get(top.name)!));
+      out.push({ set, y: groups.length ? 1 : 0, f, q: q.query, top: top?.name ?? "", s: r.tools.map((t) => t.score), r1, extra });
     }
   }
   // Cost of the verdict per query (features + factor on the top tool, after the finder warmed the
@@ -82,7 +142,8 @@ const ownDev = (y: number) => all.filter((r) => r.set === "own-dev" && r.y === y
 const MIN = 0.4;
 // Share of the loss on answerable rows: the operating point is at high recall of answerable queries.
 const POSW = Number(process.env.VERDICT_POSW ?? "0.5");
-const x = (f: VerdictFeatures) => [
+const x = (r: Row) => [...base(r.f), ...EXTRA.map((k) => r.extra[k]!)];
+const base = (f: VerdictFeatures) => [
   Math.log(Math.max(1e-6, f.score)),
   f.coverage,
   f.known,
@@ -93,14 +154,15 @@ const x = (f: VerdictFeatures) => [
   f.selfContained,
   f.fresh,
 ];
-const KEYS = ["logScore", "coverage", "known", "logTerms", "question", "narrative", "language", "selfContained", "fresh"] as const;
+const BASE_KEYS = ["logScore", "coverage", "known", "logTerms", "question", "narrative", "language", "selfContained", "fresh"] as const;
+const KEYS = [...BASE_KEYS, ...EXTRA];
 
 // Weighted logistic regression (Newton steps would need a solver; plain gradient descent on 6 features is enough).
 // Classes balanced: the no_tool rows weigh as much in total as the answerable ones.
-function fit(data: Row[], l2: number): number[] {
+function logisticFit(data: Row[], l2: number): number[] {
   const pos = data.filter((r) => r.y).length;
   const neg = data.length - pos;
-  const X = data.map((r) => x(r.f));
+  const X = data.map(x);
   const w = new Array(KEYS.length + 1).fill(0);
   for (let it = 0; it < 4000; it++) {
     const g = new Array(w.length).fill(0);
@@ -119,7 +181,11 @@ function fit(data: Row[], l2: number): number[] {
   return w;
 }
 
-const model = (w: number[], bias: number): VerdictModel => ({
+const model = (w: number[], bias: number): Candidate => ({
+  m: baseModel(w, bias),
+  extra: Object.fromEntries(EXTRA.map((k, j) => [k, w[BASE_KEYS.length + j]!])),
+});
+const baseModel = (w: number[], bias: number): VerdictModel => ({
   logScore: w[0]!,
   coverage: w[1]!,
   known: w[2]!,
@@ -131,9 +197,16 @@ const model = (w: number[], bias: number): VerdictModel => ({
   fresh: w[8]!,
   bias,
 });
+// A candidate model: VERDICT_MODEL's weights (m) and weights of candidate features not in it.
+type Candidate = { m: VerdictModel; extra: Record<string, number> };
+const marginOf = (c: Candidate, r: Row) => verdictMargin(c.m, r.f) + Object.entries(c.extra).reduce((s, [k, w]) => s + w * r.extra[k]!, 0);
+const asCandidate = (m: VerdictModel | Candidate | null): Candidate | null => (m === null || "m" in m ? m : { m, extra: {} });
 // The finder's decision at the default min_score: the top score ≥ m and the margin ≥ 0 (the factor is capped at 1).
-const none = (m: VerdictModel | null, f: VerdictFeatures, minScore = MIN) => f.score < minScore || (m !== null && verdictMargin(m, f) < 0);
-const rate = (rs: Row[], m: VerdictModel | null, minScore = MIN) => (rs.length ? (100 * rs.filter((r) => none(m, r.f, minScore)).length) / rs.length : NaN);
+const none = (c: Candidate | null, r: Row, minScore = MIN) => r.f.score < minScore || (c !== null && marginOf(c, r) < 0);
+const rate = (rs: Row[], m: VerdictModel | Candidate | null, minScore = MIN) => {
+  const c = asCandidate(m);
+  return rs.length ? (100 * rs.filter((r) => none(c, r, minScore)).length) / rs.length : NaN;
+};
 const SETS = [
   "meta-none-dev",
   "meta-single-dev",
@@ -150,14 +223,18 @@ const SETS = [
   "own-dev/fn",
   "own-heldout/none",
   "own-heldout/fn",
+  "meta-single/hid1",
+  "everyday",
 ];
-const line = (label: string, m: VerdictModel | null, minScore = MIN) =>
+const line = (label: string, m: VerdictModel | Candidate | null, minScore = MIN) =>
   `| ${label} | ` +
   SETS.map((s) =>
     rate(
       all.filter((r) => {
-        // "set/none": the set's requests without a tool (none-rate); "set/fn": with one (false-none).
+        // "set/none": the set's requests without a tool (none-rate); "set/fn": with one (false-none);
+        // "set/hid1": with the right tool first (right tool hidden).
         const [name, part] = s.split("/");
+        if (part === "hid1") return (r.set === name || r.set.startsWith(`${name}-`)) && r.r1 === true;
         if (part) return r.set === name && r.y === (part === "fn" ? 1 : 0);
         return (r.set === s || r.set.startsWith(`${s}-`)) && (s !== "cases" || r.y === 1);
       }),
@@ -179,22 +256,37 @@ const sealDev = dev.filter((r) => r.set === "seal-dev");
 const casesDev = dev.filter((r) => r.set === "cases" && r.y === 1);
 
 /** Bias for weights w (no bias): the most "none" on metatool no_tool dev with false-none on metatool single dev ≤ --fn %. */
-function withBias(w: number[]): VerdictModel {
-  const capped = sd.filter((r) => r.f.score < MIN).length;
-  const allowed = Math.floor((target / 100) * sd.length) - capped;
-  const margins = sd
+// VERDICT_BIAS_BY=hid1: hold "right tool hidden" on metatool single dev at the code model's value instead of false-none.
+const byHidden = process.env.VERDICT_BIAS_BY === "hid1";
+const held = byHidden ? sd.filter((r) => r.r1) : sd;
+const heldShare = byHidden ? rate(held, VERDICT_MODEL) : target;
+/** The bias that holds the chosen share (false-none, or right tool hidden) on metatool single dev for margins without bias. */
+function biasFor(margin: (r: Row) => number): number {
+  const capped = held.filter((r) => r.f.score < MIN).length;
+  const allowed = Math.floor((heldShare / 100) * held.length + 1e-9) - capped;
+  const margins = held
     .filter((r) => r.f.score >= MIN)
-    .map((r) => verdictMargin(model(w, 0), r.f))
+    .map(margin)
     .sort((a, b) => a - b);
   // none ⇔ margin + bias < 0: the `allowed` lowest margins fall under.
   const t = allowed < 0 ? -Infinity : allowed >= margins.length ? Infinity : margins[allowed]!;
-  return model(w, Number.isFinite(t) ? -t : 0);
+  return Number.isFinite(t) ? -t : 0;
 }
+const withBias = (w: number[]): Candidate =>
+  model(
+    w,
+    biasFor((r) => marginOf(model(w, 0), r)),
+  );
 // Objective on dev only: none-rate on no_tool dev, with seal-tools dev and own cases' false-none kept near where the lexical score alone has them.
 // With VERDICT_OWNW > 0 the own sets' dev split counts too: none-rate on requests no tool serves, false-none held at ≤ 5%.
 const OWNW = Number(process.env.VERDICT_OWNW ?? "0");
-const objective = (m: VerdictModel) =>
-  rate(nd, m) -
+const NULLW = Number(process.env.VERDICT_NULLW ?? "0");
+const OWNFN = Number(process.env.VERDICT_OWNFN ?? "0");
+const everydayRows = all.filter((r) => r.set === "everyday");
+const objective = (m: Candidate) =>
+  rate(nd, m) +
+  NULLW * rate(everydayRows, m) -
+  OWNFN * rate(ownDev(1), m) -
   5 * Math.max(0, rate(sealDev, m) - 0.3) -
   2 * Math.max(0, rate(casesDev, m) - 4) +
   OWNW * (rate(ownDev(0), m) - 5 * Math.max(0, rate(ownDev(1), m) - 5));
@@ -203,8 +295,7 @@ const objective = (m: VerdictModel) =>
 // it for the operating point (the logistic loss weighs every query alike; the verdict lives at
 // high recall of answerable queries). The freshness weight stays at the logistic's value: it is
 // positive evidence the no_tool half can barely inform (5% of it says "today" or "latest").
-// biome-ignore lint/suspicious/noFocusedTests: fit() is the logistic fit above, not a focused test.
-const w0 = fit(dev, Number(values.l2)).slice(0, KEYS.length);
+const w0 = logisticFit(dev, Number(values.l2)).slice(0, KEYS.length);
 let w = [...w0];
 let best = objective(withBias(w));
 let st = seed >>> 0;
@@ -231,11 +322,34 @@ for (let it = 0; it < Number(values.iterations); it++) {
 const logistic = withBias(w0);
 const searched = withBias(w);
 console.log(line("logistic (dev), bias for the fn target", logistic));
-for (const d of [-0.5, -0.25, 0, 0.25, 0.5]) console.log(line(`+ search (dev), bias ${d >= 0 ? "+" : ""}${d}`, { ...searched, bias: searched.bias + d }));
+for (const d of [-0.5, -0.25, 0, 0.25, 0.5])
+  console.log(line(`+ search (dev), bias ${d >= 0 ? "+" : ""}${d}`, { ...searched, m: { ...searched.m, bias: searched.m.bias + d } }));
+if (process.env.VERDICT_CANDIDATES) {
+  // Each candidate added to the model in code at a fixed weight, the bias re-chosen for the same false-none.
+  for (const k of Object.keys(CANDIDATES)) {
+    for (const wk of [-0.4, -0.8, 0.4]) {
+      const extra = { [k]: wk };
+      const b = biasFor((r) => marginOf({ m: { ...VERDICT_MODEL, bias: 0 }, extra }, r));
+      console.log(line(`VERDICT_MODEL + ${wk}·${k}`, { m: { ...VERDICT_MODEL, bias: b }, extra }));
+    }
+  }
+}
+if (process.env.VERDICT_UPPER) {
+  // An upper bound for the own small catalogs: a logistic fit on their dev split alone (in-sample), its
+  // bias set for 0, 1, 2, 3 more own dev false-nones than the score alone gives.
+  const own = all.filter((r) => r.set === "own-dev" && r.f.score >= MIN);
+  const w1 = logisticFit(own, Number(values.l2)).slice(0, KEYS.length);
+  const margins = own
+    .filter((r) => r.y)
+    .map((r) => marginOf(model(w1, 0), r))
+    .sort((a, b) => a - b);
+  for (const k of [0, 1, 2, 3]) console.log(line(`own dev alone, in-sample, +${k} own dev false-none`, model(w1, -(margins[k]! - 1e-9))));
+}
 const r4 = (v: number) => Math.round(v * 1e4) / 1e4;
+const weights = (c: Candidate) => JSON.stringify(Object.fromEntries(Object.entries({ ...c.m, ...c.extra }).map(([k, v]) => [k, r4(v)])));
 console.log("verdict cost (features + factor):", timing.join(", "));
-console.log("logistic:", JSON.stringify(Object.fromEntries(Object.entries(logistic).map(([k, v]) => [k, r4(v)]))));
-console.log("searched:", JSON.stringify(Object.fromEntries(Object.entries(searched).map(([k, v]) => [k, r4(v)]))));
+console.log("logistic:", weights(logistic));
+console.log("searched:", weights(searched));
 if (process.env.VERDICT_DUMP) {
   const { writeFileSync } = await import("node:fs");
   writeFileSync(process.env.VERDICT_DUMP, all.map((r) => JSON.stringify(r)).join("\n"));
