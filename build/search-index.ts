@@ -143,6 +143,10 @@ export async function buildSearchIndex(catalog: Catalog, params: ScorerParams = 
     }
   }
 
+  // Real words the catalog lacks ("summer", "seat"): a typo match of one is a stray ("summer" →
+  // summarize). Only words the typo tolerance would look at (4+ letters).
+  const realWords = params.realWords ? [...(await neighbourTable()).keys()].filter((k) => !termId.has(k) && /^[a-z][a-z0-9]{3,}$/.test(k)).sort() : undefined;
+
   // Generic English words weigh less as query words: the stem takes the most specific word it stands for.
   let termWeight: number[] = [];
   if (params.genericWeight > 0) {
@@ -190,6 +194,7 @@ export async function buildSearchIndex(catalog: Catalog, params: ScorerParams = 
     expand,
     related,
     similar,
+    ...(realWords ? { realWords } : {}),
     termWeight,
     nameTerms,
     flex,

@@ -70,6 +70,12 @@ export type ScorerParams = {
   paraphraseWeight?: number;
   /** Neighbours found in more than this share of the tools (and more than 5 tools) are left out (1 keeps all). */
   paraphraseMaxDf?: number;
+  /**
+   * Emit `realWords`: the paraphrase table's words (frequent English words) the catalog lacks, so the
+   * query side can tell a real word from a typo (query knob bridgedFuzzy). Off: measured, not adopted
+   * (test/eval/README.md, "Fourth round").
+   */
+  realWords?: boolean;
 };
 
 /** Tuned on seal-tools dev and a metatool sample (see test/eval/README.md). */
@@ -109,6 +115,8 @@ export type SearchIndexData = {
   related: Record<string, number[]>;
   /** Paraphrase expansions: an encoded word → vocabulary term ids near it in word vectors (weight `paraphraseWeight`); absent in older artifacts. */
   similar?: Record<string, number[]>;
+  /** With params.realWords: sorted stems of frequent English words the catalog lacks (real words, not typos); absent otherwise. */
+  realWords?: string[];
   /** Per term, its query weight in percent (generic English words weigh less); empty when disabled. */
   termWeight: number[];
   /** Per document, the ids of the terms of its name (the verb), for the name-coverage boost. */

@@ -2,9 +2,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeArtifact } from "../../../../../build/artifact.js";
+import { emitArtifact, writeArtifact } from "../../../../../build/artifact.js";
 import { artifactFromFiles, loadArtifact, type Artifact } from "../../../../../lambdas/artifact.js";
 import { createFinder, DEFAULT_MIN_SCORE } from "../../../../../lambdas/core/find/index.js";
+import { DEFAULT_QUERY_PARAMS } from "../../../../../lambdas/core/find/scorer.js";
+import type { CatalogTool } from "../../../../../registry/contract/artifact.js";
 import type { Finder } from "../../../../../lambdas/core/find/types.js";
 import { emitTestArtifact } from "./catalog.js";
 
@@ -76,6 +78,40 @@ describe("ranking", () => {
     const r = await finder.find({ query: "files.write_file" });
     expect(r.tools[0]).toMatchObject({ name: "files.write_file", score: 1 });
     expect((await top("write-file"))[0]).toBe("files.write_file");
+  });
+});
+
+describe("typo tolerance and real words (bridgedFuzzy)", () => {
+  // "lose five kilos before summer" reached a summarize tool through the typo match summer → summar(ize):
+  // a word the build bridged (it has paraphrase neighbours in the catalog) is a real word, not a typo.
+  const stray = async (bridgedFuzzy: number) => {
+    const tool = (family: string, verb: string, description: string): CatalogTool => ({
+      name: `${family}.${verb}`,
+      family,
+      kind: "builtin",
+      description,
+      input_schema: { type: "object" },
+      governance: {},
+      timeout_ms: 60_000,
+      backend: { kind: "builtin", handler: verb },
+      source: `test/${family}`,
+    });
+    const tools = [
+      tool("writing", "summarize", "Summarize a text into a few sentences."),
+      tool("weather", "get_forecast", "Weather forecast for the next days."),
+    ];
+    const families = tools.map((t) => ({ name: t.family, description: `${t.family} tools`, required: true, tool_count: 1, examples: [] }));
+    const small = createFinder(artifactFromFiles(await emitArtifact({ families, tools, always_loaded: [] })), { query: { bridgedFuzzy } });
+    const reach = async (query: string) => (await small.find({ query, schemas: false, min_score: 0, family: "writing" })).tools.map((t) => t.name);
+    return { summer: await reach("lose five kilos before summer"), typo: await reach("sumarize this text") };
+  };
+
+  it("lose five kilos before summer: with bridgedFuzzy 0 a bridged real word no longer reaches a tool by a typo, a misspelling still does", async () => {
+    expect(await stray(0)).toEqual({ summer: [], typo: ["writing.summarize"] });
+  });
+
+  it("keeps today's typo matches by default (bridgedFuzzy 1: measured, not adopted)", async () => {
+    expect(await stray(DEFAULT_QUERY_PARAMS.bridgedFuzzy)).toEqual({ summer: ["writing.summarize"], typo: ["writing.summarize"] });
   });
 });
 
