@@ -170,7 +170,9 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
     "being am do does did done doing have has had having it its it's this that these those there here what which who whom " +
     "whose when where why how i me my mine we us our you your yours he him his she her they them their can could would should " +
     "shall will may might must please thanks thank let lets let's just also some any all each every no not nor so than too very " +
-    "s t via using use used etc e g eg ie i.e out up down off again further once more most other such only own same both few"
+    "s t via using use used etc e g eg ie i.e out up down off again further once more most other such only own same both few " +
+    // Number words, like bare digits, are an amount the request brings, not a capability ("swim ten laps" matched a "top ten" tool).
+    "one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred thousand million"
   ).split(/\s+/),
 );
 
@@ -215,7 +217,7 @@ export function stem(word: string): string {
 }
 
 /**
- * Encode text into terms: identifiers split, lower case, stopwords and bare numbers dropped,
+ * Encode text into terms: identifiers split, lower case, stopwords (number words too) and bare numbers dropped,
  * Latin words stemmed (plurals, tenses), CJK runs as character bigrams (no word spaces to split on).
  * `onWord` sees each kept Latin word with its stem (the build uses it for synonym lookup).
  */

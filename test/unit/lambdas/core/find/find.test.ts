@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emitArtifact, writeArtifact } from "../../../../../build/artifact.js";
 import { artifactFromFiles, loadArtifact, type Artifact } from "../../../../../lambdas/artifact.js";
 import { createFinder, DEFAULT_MIN_SCORE } from "../../../../../lambdas/core/find/index.js";
-import { DEFAULT_QUERY_PARAMS } from "../../../../../lambdas/core/find/scorer.js";
+import { DEFAULT_QUERY_PARAMS, type QueryParams } from "../../../../../lambdas/core/find/scorer.js";
 import type { CatalogTool } from "../../../../../registry/contract/artifact.js";
 import type { Finder } from "../../../../../lambdas/core/find/types.js";
 import { emitTestArtifact } from "./catalog.js";
@@ -81,37 +81,50 @@ describe("ranking", () => {
   });
 });
 
-describe("typo tolerance and real words (bridgedFuzzy)", () => {
-  // "lose five kilos before summer" reached a summarize tool through the typo match summer → summar(ize):
-  // a word the build bridged (it has paraphrase neighbours in the catalog) is a real word, not a typo.
-  const stray = async (bridgedFuzzy: number) => {
-    const tool = (family: string, verb: string, description: string): CatalogTool => ({
-      name: `${family}.${verb}`,
-      family,
+/** A finder over a few builtin tools (family.verb → description), built through the real emitArtifact. */
+async function smallFinder(specs: Record<string, string>, query: Partial<QueryParams> = {}): Promise<Finder> {
+  const tools = Object.entries(specs).map(
+    ([name, description]): CatalogTool => ({
+      name,
+      family: name.split(".")[0]!,
       kind: "builtin",
       description,
       input_schema: { type: "object" },
       governance: {},
       timeout_ms: 60_000,
-      backend: { kind: "builtin", handler: verb },
-      source: `test/${family}`,
-    });
-    const tools = [
-      tool("writing", "summarize", "Summarize a text into a few sentences."),
-      tool("weather", "get_forecast", "Weather forecast for the next days."),
-    ];
-    const families = tools.map((t) => ({ name: t.family, description: `${t.family} tools`, required: true, tool_count: 1, examples: [] }));
-    const small = createFinder(artifactFromFiles(await emitArtifact({ families, tools, always_loaded: [] })), { query: { bridgedFuzzy } });
-    const reach = async (query: string) => (await small.find({ query, schemas: false, min_score: 0, family: "writing" })).tools.map((t) => t.name);
-    return { summer: await reach("lose five kilos before summer"), typo: await reach("sumarize this text") };
+      backend: { kind: "builtin", handler: name.split(".")[1]! },
+      source: `test/${name}`,
+    }),
+  );
+  const families = tools.map((t) => ({ name: t.family, description: `${t.family} tools`, required: true, tool_count: 1, examples: [] }));
+  return createFinder(artifactFromFiles(await emitArtifact({ families, tools, always_loaded: [] })), { query });
+}
+
+describe("stray matches of everyday requests", () => {
+  const reach = async (f: Finder, query: string, family: string) => (await f.find({ query, schemas: false, min_score: 0, family })).tools.map((t) => t.name);
+
+  it("swim ten laps in the pool: a number word is an amount, like a bare digit, and matches no tool", async () => {
+    const f = await smallFinder({ "search.top": "Return the top ten results of a web search.", "weather.forecast": "Weather for the next days." });
+    expect(await reach(f, "swim ten laps in the pool", "search")).toEqual([]);
+    expect(await reach(f, "top 10 search results", "search")).toEqual(["search.top"]);
+  });
+
+  // "lose five kilos before summer" reached a summarize tool through the typo match summer → summar(ize):
+  // a word the build bridged (it has paraphrase neighbours in the catalog) is a real word, not a typo.
+  const typos = async (bridgedFuzzy: number) => {
+    const f = await smallFinder(
+      { "writing.summarize": "Summarize a text into a few sentences.", "weather.get_forecast": "Weather forecast for the next days." },
+      { bridgedFuzzy },
+    );
+    return { summer: await reach(f, "lose weight before summer", "writing"), typo: await reach(f, "sumarize this text", "writing") };
   };
 
-  it("lose five kilos before summer: with bridgedFuzzy 0 a bridged real word no longer reaches a tool by a typo, a misspelling still does", async () => {
-    expect(await stray(0)).toEqual({ summer: [], typo: ["writing.summarize"] });
+  it("lose weight before summer: with bridgedFuzzy 0 a bridged real word no longer reaches a tool by a typo, a misspelling still does", async () => {
+    expect(await typos(0)).toEqual({ summer: [], typo: ["writing.summarize"] });
   });
 
   it("keeps today's typo matches by default (bridgedFuzzy 1: measured, not adopted)", async () => {
-    expect(await stray(DEFAULT_QUERY_PARAMS.bridgedFuzzy)).toEqual({ summer: ["writing.summarize"], typo: ["writing.summarize"] });
+    expect(await typos(DEFAULT_QUERY_PARAMS.bridgedFuzzy)).toEqual({ summer: ["writing.summarize"], typo: ["writing.summarize"] });
   });
 });
 
