@@ -1,5 +1,7 @@
 // The builtin meta-tools as every entry point shows them: description and input schema. The registry
 // declares them in registry/families/toolbelt/tools.yaml; a test holds that file to these.
+import type { CatalogTool } from "../../registry/contract/artifact.js";
+import { modelName } from "../../registry/contract/names.js";
 import type { JsonSchema } from "../../registry/contract/schema-types.js";
 import type * as z from "../core/zod-mini.js";
 import { CallInput, ReshapeInput } from "./call.js";
@@ -38,6 +40,38 @@ export function metaToolDefinition(name: MetaToolName): { description: string; i
 }
 
 export const isMetaToolName = (name: string): name is MetaToolName => Object.hasOwn(META_TOOL_CONTRACTS, name);
+
+/** What registry/families/toolbelt/tools.yaml declares of find and call beyond their contracts (a unit test holds the two equal). */
+export const META_TOOL_SETTINGS = {
+  "toolbelt.find": { handler: "find", governance: { read_only: true, idempotent: true }, timeout_ms: 10_000 },
+  "toolbelt.call": { handler: "call", governance: {}, timeout_ms: 60_000 },
+} as const;
+
+/**
+ * The catalog with find and call added where its registry does not declare them (a registry started by
+ * registry:init has no toolbelt family): every surface shows them and every principal may call them, so
+ * `POST /v1/call {"tool": "toolbelt.find"}` must not answer that no such tool exists.
+ */
+export function withMetaTools(byName: ReadonlyMap<string, CatalogTool>): ReadonlyMap<string, CatalogTool> {
+  const missing = (Object.keys(META_TOOL_SETTINGS) as (keyof typeof META_TOOL_SETTINGS)[]).filter((name) => !byName.has(name));
+  if (missing.length === 0) return byName;
+  const tools = new Map(byName);
+  for (const name of missing) {
+    const { handler, governance, timeout_ms } = META_TOOL_SETTINGS[name];
+    tools.set(name, {
+      name,
+      model_name: modelName(name),
+      family: "toolbelt",
+      kind: "builtin",
+      ...metaToolDefinition(name),
+      governance: { ...governance },
+      timeout_ms,
+      backend: { kind: "builtin", handler },
+      source: "(the gateway)",
+    });
+  }
+  return tools;
+}
 
 /**
  * toolbelt.find's options that only decision mode reads (lambdas/core/find/decision.ts). A surface

@@ -4,6 +4,7 @@
 // Apart from deps.ts so ajv and the backends stay out of the api bundle.
 import { createBackends } from "../backends/index.js";
 import type { EnvMap } from "../backends/templates.js";
+import { withMetaTools } from "../contract/meta-tools.js";
 import { createCallGateway, type CallGateway } from "../core/call/gateway.js";
 import type { IdempotencyStore } from "../core/call/idempotency.js";
 import type { Backends } from "../core/call/types.js";
@@ -49,7 +50,7 @@ export function createAppCallGateway(deps: Deps, options: CallGatewayOptions): A
     backends = built.backends;
   }
   const gateway = createCallGateway({
-    tools: deps.artifact.byName,
+    tools: withMetaTools(deps.artifact.byName),
     backends,
     ...(options.misses ? { misses: options.misses } : {}),
     sessions: deps.sessions,

@@ -23,6 +23,8 @@ const policy = (): PolicyFile => ({
 
 let upstream: Loopback;
 let api: TestApi;
+/** The same tools without the toolbelt family, as in a registry started by registry:init. */
+let bare: TestApi;
 let calls: CallModule;
 
 function tools(base: string): CatalogTool[] {
@@ -53,10 +55,13 @@ beforeAll(async () => {
   });
   calls = createCallModule({ env: {} });
   api = await startTestApi({ input: testArtifactInput(tools(upstream.url)), policy: policy(), briefs: [], extraRoutes: [calls] });
+  const withoutToolbelt = tools(upstream.url).filter((t) => t.family !== "toolbelt");
+  bare = await startTestApi({ input: testArtifactInput(withoutToolbelt), policy: policy(), briefs: [], extraRoutes: [calls] });
 });
 
 afterAll(async () => {
   await api?.close();
+  await bare?.close();
   await calls?.close();
   await upstream?.close();
 });
@@ -102,5 +107,20 @@ describe("meta-tools for principals whose globs leave them out (regression: adve
     const res = await call("carol", { tool: "toolbelt.reshape", args: ARGS["toolbelt.reshape"] });
     expect(res.status).toBe(403);
     expect(await res.json()).toMatchObject({ error: { code: "TOOL_NOT_GRANTED", details: { tool: "toolbelt.reshape" } } });
+  });
+});
+
+describe("meta-tools in a registry without a toolbelt family (regression: registry:init's registry advertised them, call answered 404)", () => {
+  it("find and call are on the belt and callable, and reach only the caller's granted tools", async () => {
+    const opened = await bare.request("/v1/sessions", { as: "bob", json: {} });
+    const names = ((await opened.json()) as { surface: { tools: { name: string }[] } }).surface.tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(["toolbelt.find", "toolbelt.call"]));
+    const found = await bare.request("/v1/call", { as: "bob", json: { tool: "toolbelt.find", args: { query: "working tree status", min_score: 0 } } });
+    expect(found.status).toBe(200);
+    expect(((await found.json()) as { result: { tools: { name: string }[] } }).result.tools.map((t) => t.name)).toEqual(["git.status"]);
+    const called = await bare.request("/v1/call", { as: "bob", json: { tool: "toolbelt_call", args: { tool: "git.status" } } });
+    expect(await called.json()).toMatchObject({ tool: "toolbelt.call", result: { tool: "git.status", result: { path: "/git/status" } } });
+    const refused = await bare.request("/v1/call", { as: "bob", json: { tool: "toolbelt.call", args: { tool: "notes.create", args: { text: "x" } } } });
+    expect(await refused.json()).toMatchObject({ error: { code: "TOOL_NOT_GRANTED", details: { tool: "notes.create" } } });
   });
 });

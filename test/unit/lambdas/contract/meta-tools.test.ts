@@ -10,6 +10,7 @@ import {
   DECISION_OPTIONS,
   DECISION_OPTIONS_TOKENS,
   META_TOOL_CONTRACTS,
+  META_TOOL_SETTINGS,
   metaToolDefinition,
   TUNING_OPTIONS,
   TUNING_OPTIONS_TOKENS,
@@ -20,7 +21,8 @@ import { surfaceEntry } from "../../../../registry/contract/surface-entry.js";
 import { MAX_LIMIT } from "../../../../lambdas/core/find/index.js";
 
 const file = "registry/families/toolbelt/tools.yaml";
-const declared = (parse(readFileSync(file, "utf8")) as { tools: { name: string; description: string; input_schema: unknown }[] }).tools;
+type Declared = { name: string; description: string; input_schema: unknown; handler: string; timeout_secs?: number; read_only?: boolean; idempotent?: boolean };
+const declared = (parse(readFileSync(file, "utf8")) as { tools: Declared[] }).tools;
 
 describe(`${file} and lambdas/contract/meta-tools.ts`, () => {
   it("declare the same meta-tools", () => {
@@ -29,6 +31,12 @@ describe(`${file} and lambdas/contract/meta-tools.ts`, () => {
 
   it.each(declared.map((t) => [t.name, t] as const))("toolbelt.%s: the same description and input schema", (name, tool) => {
     expect({ description: tool.description, input_schema: tool.input_schema }).toEqual(metaToolDefinition(`toolbelt.${name}` as MetaToolName));
+  });
+
+  it.each(Object.entries(META_TOOL_SETTINGS))("%s: the handler, governance and timeout a registry without it gets", (name, settings) => {
+    const tool = declared.find((t) => `toolbelt.${t.name}` === name)!;
+    const governance = Object.fromEntries((["read_only", "idempotent"] as const).filter((k) => tool[k] !== undefined).map((k) => [k, tool[k]]));
+    expect({ handler: tool.handler, governance, timeout_ms: (tool.timeout_secs ?? 60) * 1000 }).toEqual(settings);
   });
 });
 
