@@ -245,7 +245,8 @@ describe("api bundle (find, sessions, surface)", () => {
     const [output] = Object.values(bundle.metafile.outputs);
     const zodFiles = Object.entries(output!.inputs)
       .filter(([i, { bytesInOutput }]) => i.includes("node_modules/zod/") && bytesInOutput > 0)
-      .map(([i]) => i);
+      // From "node_modules/" on: a git worktree whose node_modules is a link sees "../../main/node_modules/…".
+      .map(([i]) => i.slice(i.indexOf("node_modules/")));
     expect(zodFiles.filter((i) => i.includes("/v4/classic/"))).toEqual([]);
     expect(zodFiles.filter((i) => i.includes("/v4/locales/"))).toEqual(["node_modules/zod/v4/locales/en.js"]);
     // It does carry what find needs.
