@@ -5,7 +5,7 @@ import type { CatalogTool } from "../../registry/contract/artifact.js";
 import type { BackendContext, BackendOutput, ToolBackend } from "../core/call/types.js";
 import { clipEchoed, ToolbeltError } from "../core/errors.js";
 import { isGit, prepareGit, type GitRepository } from "./git-hardening.js";
-import { confinePaths, createFileRoots, type FileRoots } from "./roots.js";
+import { confinePaths, createFileRoots, missingPathError, type FileRoots } from "./roots.js";
 import { lookup, renderInputOnly, renderString, Secrets, soleInputPath, stringify, type EnvMap, type RenderContext } from "./templates.js";
 import { execBaseEnv, type FamilyViews } from "./variables.js";
 
@@ -184,13 +184,16 @@ export function createExecBackend(options: ExecBackendOptions): ToolBackend {
             }
             if (code !== 0) {
               const how = code === null ? `was killed by ${signal ?? "a signal"}` : `exited with status ${code}`;
-              reject(
-                new ToolbeltError("UPSTREAM_ERROR", `${tool.name} ${how}: ${stderr.trim() || "(no stderr)"}`, {
-                  tool: tool.name,
-                  exit_code: code,
-                  ...(signal ? { signal } : {}),
-                  stderr,
-                }),
+              const failed = new ToolbeltError("UPSTREAM_ERROR", `${tool.name} ${how}: ${stderr.trim() || "(no stderr)"}`, {
+                tool: tool.name,
+                exit_code: code,
+                ...(signal ? { signal } : {}),
+                stderr,
+              });
+              if (code === null) return reject(failed);
+              missingPathError(tool.name, input, b.paths, { exit_code: code, stderr }).then(
+                (missing) => reject(missing ?? failed),
+                () => reject(failed),
               );
               return;
             }

@@ -2,7 +2,7 @@
 // A path is resolved against the tool's working directory, made real (symlinks and `..` resolved
 // for the part that exists), and must then lie inside a root; /proc, /sys and /dev never do. The
 // command gets the real path, so a symlink swapped in after the check only matters below it.
-import { realpath } from "node:fs/promises";
+import { lstat, realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { ToolbeltError } from "../core/errors.js";
 
@@ -74,4 +74,35 @@ export async function confinePaths(
       out[name] = await Promise.all(v.map((item) => (typeof item === "string" ? roots.confine(item, base, { tool, input: name }) : item)));
   }
   return out;
+}
+
+/**
+ * After a command failed: the first declared path input (as confined) that does not exist, as a 404
+ * naming it. A missing file is the caller's question, not the command's failure (`head` or `git -C`
+ * on a path that is not there), so it must not answer 502 and count as a fault.
+ */
+export async function missingPathError(
+  tool: string,
+  input: Record<string, unknown>,
+  paths: readonly string[] | undefined,
+  details: Record<string, unknown>,
+): Promise<ToolbeltError | undefined> {
+  for (const name of paths ?? []) {
+    for (const v of ([] as unknown[]).concat(input[name])) {
+      if (
+        typeof v !== "string" ||
+        (await lstat(v).then(
+          () => true,
+          () => false,
+        ))
+      )
+        continue;
+      return new ToolbeltError("UPSTREAM_NOT_FOUND", `${tool}: ${name} ${JSON.stringify(v)} does not exist; check the path`, {
+        tool,
+        input: name,
+        ...details,
+      });
+    }
+  }
+  return undefined;
 }

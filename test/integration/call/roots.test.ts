@@ -141,6 +141,30 @@ describe("finding 3: file and git tools read any file", () => {
   });
 });
 
+describe("a declared path that does not exist (regression: 502 UPSTREAM_ERROR, the command's failure, for the caller's typo)", () => {
+  it("answers 404 UPSTREAM_NOT_FOUND naming the input through every declared path of every tool that then fails", async () => {
+    const answers = new Map<string, string | undefined>();
+    for (const t of tools.filter((t) => declared(t).length > 0)) {
+      for (const prop of declared(t)) {
+        const out = await visible(gateway.call({ tool: t.name, args: argsFor(t, prop, join(root, "no-such-file")) }, caller));
+        answers.set(`${t.name} ${prop}`, out.code);
+        if (out.code === "UPSTREAM_NOT_FOUND")
+          expect(JSON.parse(out.text)).toMatchObject({
+            message: `${t.name}: ${prop} "${join(root, "no-such-file")}" does not exist; check the path`,
+            details: { input: prop },
+          });
+      }
+    }
+    // A command that succeeds on a missing path (realpath -m) still answers: only a failure is blamed on the path.
+    expect([...answers].filter(([, code]) => code !== "UPSTREAM_NOT_FOUND" && code !== undefined)).toEqual([]);
+    expect([...answers.values()].filter((code) => code === "UPSTREAM_NOT_FOUND").length).toBeGreaterThanOrEqual(26);
+  }, 120_000);
+
+  it("keeps 502 for a command that failed on a path that exists", async () => {
+    await expect(gateway.call({ tool: "files.read_head", args: { path: root } }, caller)).rejects.toMatchObject({ code: "UPSTREAM_ERROR", status: 502 });
+  });
+});
+
 describe("a repository cannot lead git out of the roots", () => {
   it("refuses a directory inside the root whose repository is outside it (git's discovery climbs to parents)", async () => {
     const outer = join(scratch, "outer");
