@@ -4,6 +4,7 @@ import type { PolicyFile } from "../../registry/contract/policy.js";
 import type { Config, HttpLimits } from "../config.js";
 import { createPolicy, type Policy } from "../core/auth.js";
 import { createFinder } from "../core/find/index.js";
+import { withFamilyCheck } from "../core/find-family.js";
 import { withDecisions, type CandidateSource } from "../core/find/decision.js";
 import type { Finder } from "../core/find/types.js";
 import { globMatcher } from "../../registry/contract/globs.js";
@@ -64,7 +65,7 @@ export function createDeps(input: DepsInput): Deps {
   const clock = input.clock ?? Date.now;
   const briefs = new Map((input.briefs ?? []).map((b) => [b.name, b]));
   const models = input.models ?? NO_MODELS;
-  const finder = input.finder ?? decisionFinder(createFinder(artifact, { alwaysLoaded }), models);
+  const finder = withFamilyCheck(input.finder ?? decisionFinder(createFinder(artifact, { alwaysLoaded }), models), artifact.tools);
   const { logger } = input;
   return {
     artifact,

@@ -133,6 +133,19 @@ describe("POST /v1/find", () => {
     expect((await api.request("/v1/find", { json: { query: "recent commits", explain: "yes" } })).status).toBe(400);
   });
 
+  it("answers 404 naming the caller's families for a family it may use no tool of (regression: a misspelt family answered verdict none)", async () => {
+    const own = await api.request("/v1/find", { as: "bob", json: { query: "diff", family: "git" } });
+    expect(((await own.json()) as { verdict: string }).verdict).toBe("match");
+    const typo = await expectError(await api.request("/v1/find", { as: "bob", json: { query: "diff", family: "gti" } }), "NOT_FOUND");
+    expect(typo.error).toMatchObject({
+      message: 'no family named "gti" has a tool you may use; omit `family` or use one of the listed names',
+      details: { family: "gti", available: ["git"] },
+    });
+    // A family that exists but holds nothing bob may use is not told apart from one that does not exist.
+    const notes = await expectError(await api.request("/v1/find", { as: "bob", json: { query: "note", family: "notes" } }), "NOT_FOUND");
+    expect(notes.error.details).toEqual({ family: "notes", available: ["git"] });
+  });
+
   it("checks that a named session is the caller's", async () => {
     const opened = (await (await api.request("/v1/sessions", { as: "bob", json: {} })).json()) as { session: { id: string } };
     const mine = await api.request("/v1/find", { as: "bob", json: { query: "diff", session: opened.session.id } });
