@@ -42,13 +42,24 @@ type Content = CallToolResult["content"];
 const text = (value: unknown): Content[number] => ({ type: "text", text: typeof value === "string" ? value : JSON.stringify(value) });
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
+/**
+ * A gateway message in the words of an MCP client, which has find_tool and opens a belt with it: REST's
+ * "use toolbelt.find" and "open one with POST /v1/sessions" named what it cannot call.
+ */
+function mcpMessage(e: ToolbeltError): string {
+  const belt = JSON.stringify(e.details.session);
+  if (e.code === "SESSION_NOT_FOUND") return `no belt ${belt} for this API key: call ${FIND_TOOL} without \`belt\` to open a new one`;
+  if (e.code === "SESSION_EXPIRED") return `belt ${belt} expired: call ${FIND_TOOL} without \`belt\` to open a new one`;
+  return e.message.replaceAll("toolbelt.find", FIND_TOOL);
+}
+
 /** A gateway error as a tool result: the REST error body, as text and (where no outputSchema constrains it) as structured content. */
 function errorResult(e: ToolbeltError, structured: boolean): CallToolResult {
   // An upstream MCP tool that reported isError: its own content passes through.
   if (e.code === "UPSTREAM_ERROR" && e.details.is_error === true && Array.isArray(e.details.content)) {
     return { content: e.details.content as Content, isError: true };
   }
-  const body = { error: { code: e.code, message: e.message, details: e.details } };
+  const body = { error: { code: e.code, message: mcpMessage(e), details: e.details } };
   return { content: [text(body)], ...(structured ? { structuredContent: body } : {}), isError: true };
 }
 

@@ -11,14 +11,15 @@ import type { Caller } from "../core/ports.js";
 import { CallInput, IdempotencyKey } from "../contract/call.js";
 import { FindInput } from "../contract/find.js";
 import { described, jsonSchema } from "../contract/schema.js";
-import { SessionId, type Manifest } from "../contract/sessions.js";
+import { SESSION_ID_RE, type Manifest } from "../contract/sessions.js";
 import { costOf, declarationMatcher, metaEntry, standingReason } from "../core/surface.js";
 import * as z from "../core/zod-mini.js";
 
 export const FIND_TOOL = "find_tool";
 export const CALL_TOOL = "call_tool";
 
-const belt = described(z.optional(SessionId), "The belt id find_tool returned.");
+// A session id under MCP's name for it, refused in those words (not REST's "as returned by POST /v1/sessions").
+const belt = described(z.optional(z.string().check(z.regex(SESSION_ID_RE, "a belt id as find_tool returns it"))), "The belt id find_tool returned.");
 
 /** What MCP adds to the meta-tools' registry entries, on the list: the belt handle. */
 const EXTRAS = { belt };
@@ -138,7 +139,9 @@ const GUIDE = "Find tools with find_tool and run them with call_tool; pass the `
 
 /** The capability manifest as the lines of MCP's instructions: one family a line, then the closing line. */
 export function manifestText(manifest: Manifest): string {
-  const lines = manifest.families.map((f) => `- ${f.name} (${f.tool_count} tools, such as ${f.examples.join(", ")}): ${f.description}`);
+  const lines = manifest.families.map(
+    (f) => `- ${f.name} (${f.tool_count} ${f.tool_count === 1 ? "tool" : "tools"}, such as ${f.examples.join(", ")}): ${f.description}`,
+  );
   return [...(lines.length ? ["Tool families you may search:", ...lines] : []), manifest.note.replaceAll("toolbelt.find", FIND_TOOL)].join("\n");
 }
 

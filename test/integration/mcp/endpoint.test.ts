@@ -151,9 +151,20 @@ describe.each(REVISIONS)("the MCP endpoint under %s", (revision) => {
     try {
       const expired = errorOf(await call(c, "call_tool", { tool: "everything_echo", args: { message: "x" }, belt: mine.belt }));
       expect(expired.code).toBe("SESSION_EXPIRED");
+      expect(expired.message).toBe(`belt "${mine.belt}" expired: call find_tool without \`belt\` to open a new one`);
     } finally {
       now = Date.now();
     }
+  });
+
+  it("says what to do in MCP's words (regression: errors told an MCP client to use toolbelt.find and POST /v1/sessions)", async () => {
+    const c = await client(revision);
+    const unknown = errorOf(await call(c, "find_tool", { query: "echo", belt: "no-such-belt-0123456789" }));
+    expect(unknown.message).toBe('no belt "no-such-belt-0123456789" for this API key: call find_tool without `belt` to open a new one');
+    expect(errorOf(await call(c, "find_tool", { query: "echo", belt: "nope" })).message).toContain("belt: a belt id as find_tool returns it");
+    const missing = errorOf(await call(c, "call_tool", { tool: "no.such_tool_at_all" }));
+    expect(missing.message).toContain("use find_tool to search the tools you may call");
+    for (const e of [unknown, missing]) expect(e.message).not.toMatch(/toolbelt\.find|POST \/v1/);
   });
 
   it("lists a brief's declared tools, as far as they are granted, under /mcp/briefs/{brief}", async () => {
