@@ -6,8 +6,29 @@
 import type { RegistryCode } from "../../registry/contract/diagnostics.js";
 import type { ToolDef } from "../../registry/contract/tool.js";
 import { isRecord, type Finding } from "./finding.js";
+import { stringLeaves } from "./templates.js";
 
-export const CONVENTION_CODES: readonly RegistryCode[] = ["PARAM_UNDOCUMENTED", "REQUIRED_WITHOUT_EXAMPLE", "GOVERNANCE_UNDECLARED", "OPTIONAL_INPUT_EMBEDDED"];
+/** The templates of a tool that sends only what they reference (http, exec, prompt); undefined for kinds that pass the whole input on. */
+function templateTexts(t: ToolDef): string[] | undefined {
+  switch (t.kind) {
+    case "http":
+      return [t.url, ...Object.values(t.headers ?? {}), ...Object.values(t.query ?? {}), ...stringLeaves(t.body, []).map((f) => f.text)];
+    case "exec":
+      return [...t.args, ...(t.cwd !== undefined ? [t.cwd] : []), ...Object.values(t.env ?? {})];
+    case "prompt":
+      return [t.prompt];
+    default:
+      return undefined;
+  }
+}
+
+export const CONVENTION_CODES: readonly RegistryCode[] = [
+  "PARAM_UNDOCUMENTED",
+  "REQUIRED_WITHOUT_EXAMPLE",
+  "GOVERNANCE_UNDECLARED",
+  "OPTIONAL_INPUT_EMBEDDED",
+  "INPUT_NEVER_SENT",
+];
 
 type Prop = { description?: unknown; examples?: unknown; enum?: unknown; const?: unknown; default?: unknown };
 
@@ -87,6 +108,20 @@ export function checkConventions(t: ToolDef): Finding[] {
         );
       }
     });
+  }
+  // An http, exec or prompt tool sends only what its templates reference: a property none does is accepted and dropped.
+  const texts = templateTexts(t);
+  if (texts) {
+    const sent = new Set(texts.flatMap((text) => [...text.matchAll(/\{\{\s*input\.([A-Za-z_$][A-Za-z0-9_$-]*)/g)].map((m) => m[1]!)));
+    for (const name of Object.keys(props).filter((n) => !sent.has(n))) {
+      out.push(
+        warn(
+          "INPUT_NEVER_SENT",
+          ["input_schema", "properties", name],
+          `no template of this ${t.kind} tool references \`${name}\`: callers send it and the tool never receives it; use it (\`{{input.${name}}}\`) or remove it`,
+        ),
+      );
+    }
   }
   return out;
 }

@@ -31,6 +31,7 @@ export const REGISTRY_CODES = [
   "REQUIRED_WITHOUT_EXAMPLE",
   "GOVERNANCE_UNDECLARED",
   "OPTIONAL_INPUT_EMBEDDED",
+  "INPUT_NEVER_SENT",
   "MODEL_ROLE_UNSET",
 ] as const;
 export type RegistryCode = (typeof REGISTRY_CODES)[number];

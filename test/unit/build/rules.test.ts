@@ -35,7 +35,7 @@ describe("registry rules", () => {
     `);
   });
 
-  it("warns (never fails) on the conventions the example registry keeps: documented parameters, examples for required ones, declared governance, optional inputs inside exec arguments", async () => {
+  it("warns (never fails) on the conventions the example registry keeps: documented parameters, examples for required ones, declared governance, optional inputs inside exec arguments, inputs no template sends", async () => {
     const reg = await loadRegistry(fixture("conventions"));
     expect(reg.ok).toBe(true);
     expect(await check("conventions", { conventions: true })).toMatchInlineSnapshot(`
@@ -43,6 +43,7 @@ describe("registry rules", () => {
         "warning PARAM_UNDOCUMENTED families/shop/tools.yaml:11 shop.product $.tools[0].input_schema.properties.id: parameter \`id\` has no description: say what it is and its unit or format",
         "warning REQUIRED_WITHOUT_EXAMPLE families/shop/tools.yaml:11 shop.product $.tools[0].input_schema.properties.id: required parameter \`id\` has no \`examples\`: add one value an agent could send (\`examples: [...]\`)",
         "warning GOVERNANCE_UNDECLARED families/shop/tools.yaml:2 shop.product $.tools[0].read_only: a GET tool usually changes nothing: declare \`read_only: true\` (or \`read_only: false\` if this one does)",
+        "warning INPUT_NEVER_SENT families/shop/tools.yaml:12 shop.product $.tools[0].input_schema.properties.currency: no template of this http tool references \`currency\`: callers send it and the tool never receives it; use it (\`{{input.currency}}\`) or remove it",
         "warning GOVERNANCE_UNDECLARED families/shop/tools.yaml:13 shop.remove $.tools[1].destructive: a DELETE tool usually deletes: declare \`destructive: true\` with \`consequential: true\` and \`affects\`, or \`destructive: false\`",
         "warning GOVERNANCE_UNDECLARED families/shop/tools.yaml:34 shop.grep_orders $.tools[3].read_only: an exec tool runs a program: declare \`read_only: true\` when it only reads, or \`destructive\`/\`consequential\` when it writes",
         "warning OPTIONAL_INPUT_EMBEDDED families/shop/tools.yaml:37 shop.grep_orders $.tools[3].args[0]: optional \`limit\` is embedded in \`--max-count={{input.limit}}\`: when a caller leaves it out the argument renders with an empty value; give it a \`default\`, make it required, or make it the whole argument",
