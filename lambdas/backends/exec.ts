@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import type { CatalogTool } from "../../registry/contract/artifact.js";
 import type { BackendContext, BackendOutput, ToolBackend } from "../core/call/types.js";
 import { clipEchoed, ToolbeltError } from "../core/errors.js";
-import { isGit, prepareGit, type GitRepository } from "./git-hardening.js";
+import { gitFoundNothing, isGit, prepareGit, type GitRepository } from "./git-hardening.js";
 import { confinePaths, createFileRoots, missingPathError, type FileRoots } from "./roots.js";
 import { lookup, renderInputOnly, renderString, Secrets, soleInputPath, stringify, type EnvMap, type RenderContext } from "./templates.js";
 import { execBaseEnv, type FamilyViews } from "./variables.js";
@@ -171,7 +171,7 @@ export function createExecBackend(options: ExecBackendOptions): ToolBackend {
           settle(() => {
             const stdout = secrets.redact(Buffer.concat(out).toString("utf8"));
             const stderr = secrets.redact(errTail);
-            if (code !== null && b.not_found_exit_codes?.includes(code)) {
+            if (code !== null && (b.not_found_exit_codes?.includes(code) || (isGit(b.command) && gitFoundNothing(code, stderr)))) {
               // The command's own way of saying it found nothing (grep: 1): the caller's question, not a failure.
               reject(
                 new ToolbeltError("UPSTREAM_NOT_FOUND", `${tool.name} found nothing (exit status ${code}): ${stderr.trim() || "no match"}`, {

@@ -102,6 +102,16 @@ const DRIVER_KEY =
   /^(?:diff\.(.+)\.(?:textconv|command)|filter\.(.+)\.(?:clean|smudge|process)|merge\.(.+)\.driver|credential\.(.+)\.helper|(?:difftool|mergetool|man|browser|guitool)\.(.+)\.cmd|trailer\.(.+)\.(?:cmd|command)|alias\.(.+))$/s;
 
 /** The repository facts the backend checks against the file roots. */
+/**
+ * git's words (exit status 128) for a revision, object or path the caller named that does not exist:
+ * the caller's question, answered 404, not a failure of the command (502). Other fatal errors stay 502,
+ * "bad object" among them: a partial clone's missing blob says it too, and that is the repository's fault.
+ */
+const NOT_FOUND_RE =
+  /^fatal: (?:bad revision|ambiguous argument '.*': unknown revision|Not a valid object name|invalid object name|path '.*' does not exist in|no such path)/m;
+
+export const gitFoundNothing = (exitCode: number, stderr: string): boolean => exitCode === 128 && NOT_FOUND_RE.test(stderr);
+
 export type GitRepository = { workTree: string; gitDir: string; commonDir: string };
 
 /** A git command is hardened by its program name, whatever family or tool declares it: no author can forget. */

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileRegistry } from "../../../build/build.js";
 import { artifactFromFiles } from "../../../lambdas/artifact.js";
 import { createExecBackend } from "../../../lambdas/backends/exec.js";
+import { gitFoundNothing } from "../../../lambdas/backends/git-hardening.js";
 import { createFileRoots, realPathOf } from "../../../lambdas/backends/roots.js";
 import { familyViews } from "../../../lambdas/backends/variables.js";
 import { createCallGateway, type CallGateway } from "../../../lambdas/core/call/gateway.js";
@@ -159,6 +160,22 @@ describe("a declared path that does not exist (regression: 502 UPSTREAM_ERROR, t
     expect([...answers].filter(([, code]) => code !== "UPSTREAM_NOT_FOUND" && code !== undefined)).toEqual([]);
     expect([...answers.values()].filter((code) => code === "UPSTREAM_NOT_FOUND").length).toBeGreaterThanOrEqual(26);
   }, 120_000);
+
+  it("answers 404 for a git revision, object or path that does not exist (regression: 502 'fatal: bad revision'), 502 for git's other failures", async () => {
+    const asked: [string, Record<string, unknown>][] = [
+      ["git.log", { repo: root, rev: "no-such-branch" }],
+      ["git.show", { repo: root, rev: "deadbeef" }],
+      ["git.show_file", { repo: root, rev: "HEAD", path: "no-such-file.txt" }],
+      ["git.show_file", { repo: root, rev: "no-such-branch", path: "a.txt" }],
+      ["git.blame", { repo: root, rev: "HEAD", path: "no-such-file.txt" }],
+    ];
+    for (const [tool, args] of asked) {
+      const out = await visible(gateway.call({ tool, args }, caller));
+      expect({ tool, args, code: out.code }).toEqual({ tool, args, code: "UPSTREAM_NOT_FOUND" });
+    }
+    expect(gitFoundNothing(128, "fatal: detected dubious ownership in repository at '/r'\n")).toBe(false);
+    expect(gitFoundNothing(1, "fatal: bad revision 'x'\n")).toBe(false);
+  });
 
   it("keeps 502 for a command that failed on a path that exists", async () => {
     await expect(gateway.call({ tool: "files.read_head", args: { path: root } }, caller)).rejects.toMatchObject({ code: "UPSTREAM_ERROR", status: 502 });
