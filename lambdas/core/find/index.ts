@@ -14,7 +14,7 @@ import { segments } from "./segment.js";
 import { DEFAULT_QUERY_PARAMS, Scorer, type QueryParams } from "./scorer.js";
 import type { AlwaysTool, FindOptions, FindRequest, FindResult, Finder, FoundTool } from "./types.js";
 import { chooseSchemas } from "./schemas.js";
-import { VERDICT_MODEL, Verdict, type VerdictModel } from "./verdict.js";
+import { VERDICT_MODEL, Verdict, hasHints, strayMatch, type VerdictModel } from "./verdict.js";
 import type { CandidateSource } from "./decision.js";
 
 /**
@@ -70,6 +70,10 @@ const FIELD_LABEL: Record<FieldName, MatchedWord["fields"][number]> = {
   examples: "examples",
 };
 
+const ALL_FIELDS = Object.keys(FIELD_LABEL) as FieldName[];
+/** The fields a tool author writes for search (the stray-match rule reads only these). */
+const AUTHORED_FIELDS: readonly FieldName[] = ["name", "tags", "aliases", "examples"];
+
 /** Encoded terms with the first surface word each came from (a CJK bigram stands for itself). */
 function encodeWithWords(text: string): Map<string, string> {
   const words = new Map<string, string>();
@@ -107,7 +111,8 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
   if (!data || typeof data !== "object" || data.docs !== artifact.tools.length) {
     throw new ToolbeltError("INTERNAL", "the artifact's search index does not match its catalog: rebuild it with npm run build:artifact");
   }
-  const scorer = new Scorer(data, { ...DEFAULT_QUERY_PARAMS, ...options.query });
+  const queryParams = { ...DEFAULT_QUERY_PARAMS, ...options.query };
+  const scorer = new Scorer(data, queryParams);
   if (options.eagerFuzzy) scorer.loadFuzzy();
   const verdict = options.verdict === false ? undefined : new Verdict(data, options.verdict ?? VERDICT_MODEL);
   const tools = artifact.tools;
@@ -149,9 +154,9 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
     const asked = encodeWithWords(query);
     for (const [t, w] of encodeWithWords(stripAgentPhrasing(query))) asked.set(t, w);
     const reach = scorer.matchable(query);
-    return (t: CatalogTool): MatchedWord[] => {
+    return (t: CatalogTool, only: readonly FieldName[] = ALL_FIELDS): MatchedWord[] => {
       const texts = toolFieldTexts(t, famDesc.get(t.family) ?? "");
-      const fields = (Object.keys(FIELD_LABEL) as FieldName[]).map((f) => ({ f, terms: encodeWithWords(texts[f]) }));
+      const fields = only.map((f) => ({ f, terms: encodeWithWords(texts[f]) }));
       const out: MatchedWord[] = [];
       for (const { term, reach: members } of reach) {
         for (const m of members) {
@@ -240,9 +245,15 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
           }
         }
       }
+      // explain's matched words, computed once per query and only when asked for or needed.
+      let explainQuery: ReturnType<typeof explainer> | undefined;
+      const explain = (t: CatalogTool, only?: readonly FieldName[]) => (explainQuery ??= explainer(req.query))(t, only);
       // The verdict's fit factor (≤ 1, one per query: order kept) from the top tool shown; an exact name needs none.
       if (verdict && found.length && !exact) {
-        const c = verdict.factor(verdict.features(req.query, foundDocs[0]!, score[foundDocs[0]!]!), DEFAULT_MIN_SCORE);
+        const top = tools[foundDocs[0]!]!;
+        let c = verdict.factor(verdict.features(req.query, foundDocs[0]!, score[foundDocs[0]!]!), DEFAULT_MIN_SCORE);
+        // Evidence the verdict's features cannot see on a small catalog: a match the tool's author did not anticipate.
+        if (queryParams.hintStray < 1 && hasHints(top) && strayMatch(explain(top, AUTHORED_FIELDS))) c *= queryParams.hintStray;
         if (c < 1) {
           found = found
             .map((f, i) => ({ ...f, score: Math.round(score[foundDocs[i]!]! * c * 1e4) / 1e4 }))
@@ -250,7 +261,6 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
         }
       }
       if (req.explain && found.length) {
-        const explain = explainer(req.query);
         // The verdict keeps a prefix of the ranking, so found[i] is still foundDocs[i].
         found = found.map((f, i) => {
           const d = foundDocs[i]!;

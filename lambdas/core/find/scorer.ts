@@ -32,8 +32,14 @@ export type QueryParams = {
    * (test/eval/README.md, "Fourth round").
    */
   bridgedFuzzy: number;
+  /**
+   * Factor on a query's scores when its top tool has search hints and the query hit none of the
+   * tool's authored words itself (verdict.ts, `strayMatch`): 0.6 chosen on dev splits
+   * (test/eval/README.md, "Fourth round", section 6); 1 turns the rule off.
+   */
+  hintStray: number;
 };
-export const DEFAULT_QUERY_PARAMS: QueryParams = { fuzzyWeight: 0.7, nameBoost: 0.5, scale: 1, segmentWeight: 0.5, bridgedFuzzy: 1 };
+export const DEFAULT_QUERY_PARAMS: QueryParams = { fuzzyWeight: 0.7, nameBoost: 0.5, scale: 1, segmentWeight: 0.5, bridgedFuzzy: 1, hintStray: 0.6 };
 
 type Member = { term: number; w: number };
 type Group = { word: string; mask: number; members: Member[] };

@@ -6,6 +6,8 @@
 // every tool's score of the query: one factor per query, so the order is kept, scores stay in
 // [0,1] and comparable, and `min_score` keeps its meaning (the confidence a shown tool fits).
 import { encodeQuery, type SearchIndexData } from "../../../registry/contract/search-options.js";
+import type { CatalogTool } from "../../../registry/contract/artifact.js";
+import type { MatchedWord } from "../../contract/find.js";
 import { sortedIndexOf } from "./sorted.js";
 
 export type VerdictFeatures = {
@@ -175,4 +177,18 @@ export class Verdict {
     const rest = this.margin(f) - m.logScore * Math.log(Math.max(1e-6, f.score));
     return Math.min(1, defaultMinScore * Math.exp(rest / m.logScore));
   }
+}
+
+/** Whether a tool's author wrote search hints for it (imported catalogs carry none). */
+export const hasHints = (tool: Pick<CatalogTool, "aliases" | "examples">): boolean => Boolean(tool.aliases?.length || tool.examples?.length);
+
+/**
+ * A stray match on a tool with search hints: the query hit none of its authored words (name, tags,
+ * aliases, examples) itself, only description or parameter words, or authored words through an
+ * expansion (a typo, a synonym). An author who wrote how users ask for the tool did not anticipate
+ * this request ("walk the dog" reaching a tool that waits, "park the car" a parser by a typo).
+ * `authored` is explain's answer over the authored fields.
+ */
+export function strayMatch(authored: readonly MatchedWord[]): boolean {
+  return !authored.some((m) => m.expansion === undefined);
 }

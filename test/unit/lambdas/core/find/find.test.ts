@@ -81,14 +81,16 @@ describe("ranking", () => {
   });
 });
 
-/** A finder over a few builtin tools (family.verb → description), built through the real emitArtifact. */
-async function smallFinder(specs: Record<string, string>, query: Partial<QueryParams> = {}): Promise<Finder> {
+type Hints = Pick<CatalogTool, "aliases" | "examples">;
+
+/** A finder over a few builtin tools (family.verb → description, or with search hints), built through the real emitArtifact. */
+async function smallFinder(specs: Record<string, string | ({ description: string } & Hints)>, query: Partial<QueryParams> = {}): Promise<Finder> {
   const tools = Object.entries(specs).map(
-    ([name, description]): CatalogTool => ({
+    ([name, spec]): CatalogTool => ({
       name,
       family: name.split(".")[0]!,
       kind: "builtin",
-      description,
+      ...(typeof spec === "string" ? { description: spec } : spec),
       input_schema: { type: "object" },
       governance: {},
       timeout_ms: 60_000,
@@ -125,6 +127,27 @@ describe("stray matches of everyday requests", () => {
 
   it("keeps today's typo matches by default (bridgedFuzzy 1: measured, not adopted)", async () => {
     expect(await typos(DEFAULT_QUERY_PARAMS.bridgedFuzzy)).toEqual({ summer: ["writing.summarize"], typo: ["writing.summarize"] });
+  });
+});
+
+describe("stray matches on tools with search hints", () => {
+  const archive = "Move a note out of the list into the archive, like leaves raked off a lawn, kept searchable.";
+  const hints: Hints = { aliases: ["hide note", "shelve note"], examples: ["archive my shopping list note"] };
+  const shown = async (f: Finder, query: string) => (await f.find({ query, schemas: false })).tools.map((t) => t.name);
+
+  it("rake the leaves: a request that hits only description words of a tool with hints answers none", async () => {
+    const f = await smallFinder({ "notes.archive": { description: archive, ...hints }, "weather.forecast": "Weather for the next days." });
+    expect(await shown(f, "rake the leaves")).toEqual([]);
+    // Ranked still, only below the default bar; a request in the author's words is shown.
+    expect((await f.find({ query: "rake the leaves", schemas: false, min_score: 0 })).tools[0]?.name).toBe("notes.archive");
+    expect(await shown(f, "shelve the note about the lawn")).toEqual(["notes.archive"]);
+  });
+
+  it("leaves tools without hints (imported catalogs) and hintStray 1 as before", async () => {
+    const bare = await smallFinder({ "notes.archive": archive, "weather.forecast": "Weather for the next days." });
+    expect(await shown(bare, "rake the leaves")).toEqual(["notes.archive"]);
+    const off = await smallFinder({ "notes.archive": { description: archive, ...hints }, "weather.forecast": "Weather for the next days." }, { hintStray: 1 });
+    expect(await shown(off, "rake the leaves")).toEqual(["notes.archive"]);
   });
 });
 
