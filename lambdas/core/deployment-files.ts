@@ -16,7 +16,14 @@ const strings = z._default(z.array(z.string()), []);
 export const PrincipalSchema = z.strictObject({
   id: z.string().check(z.regex(/^[A-Za-z0-9_.:@-]{1,128}$/)),
   description: z.optional(z.string()),
-  keys: z._default(z.array(z.string().check(z.regex(/^[0-9a-f]{64}$/, "a lower-case hex SHA-256 digest"))), []),
+  keys: z._default(
+    z.array(
+      z
+        .string()
+        .check(z.regex(/^[0-9a-f]{64}$/, 'the SHA-256 digest of a key (64 lower-case hex characters), never the key itself: printf %s "$key" | sha256sum')),
+    ),
+    [],
+  ),
   allow: strings,
   deny: strings,
   admin: z._default(z.boolean(), false),

@@ -6,7 +6,9 @@ export const Principal = z.strictObject({
   id: z.string().regex(/^[A-Za-z0-9_.:@-]{1,128}$/),
   description: z.string().optional(),
   /** SHA-256 hex digests of the bearer keys; the keys themselves are never stored. */
-  keys: z.array(z.string().regex(/^[0-9a-f]{64}$/, "a lower-case hex SHA-256 digest")).default([]),
+  keys: z
+    .array(z.string().regex(/^[0-9a-f]{64}$/, 'the SHA-256 digest of a key (64 lower-case hex characters), never the key itself: printf %s "$key" | sha256sum'))
+    .default([]),
   allow: z.array(z.string()).default([]).describe("Tool globs this principal may find and call"),
   deny: z
     .array(z.string())

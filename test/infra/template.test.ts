@@ -622,7 +622,7 @@ describe("refused at synth", () => {
         artifactDir: fixture.artifactDir,
         policy: { version: 1, principals: [{ id: "a", keys: ["plain-text-key"], allow: ["*"], deny: [], admin: false }] },
       }),
-    ).toThrow(/invalid Toolbelt policy: principals\.0\.keys\.0: a lower-case hex SHA-256 digest/);
+    ).toThrow(/invalid Toolbelt policy: principals\.0\.keys\.0: the SHA-256 digest of a key \(64 lower-case hex characters\), never the key itself/);
   });
 
   it("a registry that does not build, with the build's own report", async () => {

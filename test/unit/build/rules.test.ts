@@ -326,10 +326,10 @@ describe("registry rules", () => {
     `);
   });
 
-  it("reports brief references to unknown tools", async () => {
+  it("reports brief references to unknown tools, naming the nearest tool for a misspelt name", async () => {
     expect(await check("brief-unknown-tool")).toMatchInlineSnapshot(`
       [
-        "error UNKNOWN_TOOL_REFERENCE briefs/ops.yaml:3 - $.tools[1]: \`demo.ech0\` matches no tool in the registry",
+        "error UNKNOWN_TOOL_REFERENCE briefs/ops.yaml:3 - $.tools[1]: \`demo.ech0\` matches no tool in the registry (did you mean \`demo.echo\`?)",
         "error UNKNOWN_TOOL_REFERENCE briefs/ops.yaml:3 - $.tools[2]: \`deploy.*\` matches no tool in the registry",
       ]
     `);
