@@ -9,8 +9,14 @@ type Issue = { path: string; code: string; message: string };
 const where = (path: readonly PropertyKey[]) => (path.length ? clipEchoed(path.map(String).join(".")) : "(body)");
 
 /** zod issues as data an agent can act on: every issue, its path, and a sentence naming the fix. */
+/** zod's int() also bounds every integer by ±(2^53 − 1): beside a field's own bound, that issue only adds noise. */
+const safeIntegerBound = (i: z.core.$ZodIssue): boolean =>
+  (i.code === "too_big" && Number(i.maximum) === Number.MAX_SAFE_INTEGER) || (i.code === "too_small" && Number(i.minimum) === Number.MIN_SAFE_INTEGER);
+
 export function formatIssues(error: z.core.$ZodError, allowedKeys: readonly string[] = []): Issue[] {
-  return error.issues.flatMap((i): Issue[] => {
+  const at = (i: z.core.$ZodIssue) => i.path.join("\0");
+  const issues = error.issues.filter((i) => !safeIntegerBound(i) || !error.issues.some((o) => o !== i && at(o) === at(i)));
+  return issues.flatMap((i): Issue[] => {
     if (i.code === "unrecognized_keys") {
       return i.keys.map((k) => ({
         path: where([...i.path, k]),

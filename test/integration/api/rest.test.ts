@@ -232,6 +232,11 @@ describe("errors: one shape, stable codes, never a 500 for client mistakes", () 
     expect((await expectError(res, "BAD_JSON")).error.message).toMatch(/^request body is not valid JSON: /);
   });
 
+  it("names a number's own bound only (regression: limit 1e308 also said 'expected int to be <=9007199254740991')", async () => {
+    const body = await expectError(await api.request("/v1/find", { json: { query: "x", limit: 1e308 } }), "INVALID_REQUEST");
+    expect(body.error.details.issues).toEqual([{ path: "limit", code: "too_big", message: "limit: Too big: expected number to be <=50" }]);
+  });
+
   it("INVALID_REQUEST lists every issue with its path: wrong types, missing and unknown fields", async () => {
     const res = await api.request("/v1/find", { json: { limit: "ten", extra: 1, schemas: "yes" } });
     const body = await expectError(res, "INVALID_REQUEST");
