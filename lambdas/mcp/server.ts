@@ -50,7 +50,8 @@ function mcpMessage(e: ToolbeltError): string {
   const belt = JSON.stringify(e.details.session);
   if (e.code === "SESSION_NOT_FOUND") return `no belt ${belt} for this API key: call ${FIND_TOOL} without \`belt\` to open a new one`;
   if (e.code === "SESSION_EXPIRED") return `belt ${belt} expired: call ${FIND_TOOL} without \`belt\` to open a new one`;
-  return e.message.replaceAll("toolbelt.find", FIND_TOOL);
+  // Only the advice: a suggestion of toolbelt.find stays (call_tool takes that name).
+  return e.message.replaceAll("use toolbelt.find ", `use ${FIND_TOOL} `);
 }
 
 /** A gateway error as a tool result: the REST error body, as text and (where no outputSchema constrains it) as structured content. */
@@ -99,6 +100,15 @@ function pinnedTools(deps: Deps, session: SessionRecord, caller: Caller) {
       const t = deps.artifact.byName.get(p.name)!;
       return { name: modelNameOf(t), description: shortDescription(t.description, 160) };
     });
+}
+
+/**
+ * The meta-tool an agent means by passing MCP's name of it to call_tool (`{"tool": "find_tool"}`): the gateway
+ * knows it as toolbelt.find. A catalog tool of that model-safe name (find.tool) keeps it.
+ */
+function metaByMcpName(deps: Deps, tool: string): string | undefined {
+  const meta = tool === FIND_TOOL ? "toolbelt.find" : tool === CALL_TOOL ? "toolbelt.call" : undefined;
+  return meta && !deps.artifact.byName.has(tool.replace("_", ".")) ? meta : undefined;
 }
 
 export function createMcpServer(sd: McpServerDeps, state: McpRequestState): Server {
@@ -151,7 +161,8 @@ export function createMcpServer(sd: McpServerDeps, state: McpRequestState): Serv
   const callTool = async (raw: unknown, signal: AbortSignal): Promise<CallToolResult> => {
     const parsed = CallToolInput.safeParse(raw ?? {});
     if (!parsed.success) throw invalidArguments(CALL_TOOL, parsed.error, Object.keys(CallToolInput.shape));
-    const { tool, args, belt, idempotency_key } = parsed.data;
+    const { args, belt, idempotency_key } = parsed.data;
+    const tool = metaByMcpName(deps, parsed.data.tool) ?? parsed.data.tool;
     const response = await gateway.call({ tool, args, ...(belt ? { session: belt } : {}) }, caller, {
       ...callOptions(signal),
       ...(idempotency_key !== undefined ? { idempotencyKey: idempotency_key } : {}),

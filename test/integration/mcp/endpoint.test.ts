@@ -165,6 +165,10 @@ describe.each(REVISIONS)("the MCP endpoint under %s", (revision) => {
     const missing = errorOf(await call(c, "call_tool", { tool: "no.such_tool_at_all" }));
     expect(missing.message).toContain("use find_tool to search the tools you may call");
     for (const e of [unknown, missing]) expect(e.message).not.toMatch(/toolbelt\.find|POST \/v1/);
+    // find_tool's MCP name through call_tool is find_tool (it answered "no tool named find_tool; did you mean find_tool?").
+    const viaCall = await call(c, "call_tool", { tool: "find_tool", args: { query: "echo a message", limit: 1 } });
+    expect(viaCall.isError, JSON.stringify(viaCall)).toBeFalsy();
+    expect(JSON.stringify(viaCall.structuredContent)).toContain("everything.echo");
   });
 
   it("lists a brief's declared tools, as far as they are granted, under /mcp/briefs/{brief}", async () => {
