@@ -3,6 +3,18 @@ import { connect, createServer, type AddressInfo } from "node:net";
 
 const LOOPBACK = "127.0.0.1";
 
+/** `PORT` as npm start takes it: 8787 when unset, 0 for any free port. */
+export function parsePort(value: string | undefined): number {
+  const text = value?.trim() || "8787";
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65535) throw new Error(`PORT must be a port number from 0 to 65535 (0: any free port), got ${JSON.stringify(value)}`);
+  return port;
+}
+
+/** The refusal of a port something already listens on, naming the way out. */
+export const portInUse = (port: number): Error =>
+  new Error(`port ${port} on ${LOOPBACK} is in use (another npm start?): stop what listens there, or set PORT to a free port`);
+
 /** A port that was free on loopback a moment ago (for children that take their port from the environment). */
 export function freePort(): Promise<number> {
   return new Promise((done, fail) => {

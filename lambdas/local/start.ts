@@ -29,7 +29,7 @@ import { chooseRegistry } from "./registry-choice.js";
 import { servedArtifact } from "./served-families.js";
 import { describeUnset, providedNames } from "../../registry/contract/upstream-settings.js";
 import { everythingInstalled, startEverything } from "./everything.js";
-import { freePort, waitForPort } from "./ports.js";
+import { freePort, parsePort, portInUse, portOpen, waitForPort } from "./ports.js";
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 const root = resolve(import.meta.dirname, "../..");
@@ -94,7 +94,6 @@ async function startDemoProcess(token: string): Promise<{ url: string; token: st
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
-  const port = Number(process.env.PORT ?? 8787);
   const cleanups: (() => unknown)[] = [];
 
   let stopping = false;
@@ -115,6 +114,9 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => void stop(0));
 
   try {
+    // Before anything starts: a bad PORT or a taken one would otherwise fail after the build and the upstreams.
+    const port = parsePort(process.env.PORT);
+    if (port !== 0 && (await portOpen(port))) throw portInUse(port);
     const choice = chooseRegistry({ argv: process.argv.slice(2), env: process.env, root });
     say(choice.note);
     if (choice.build && choice.registryDir) {
@@ -205,7 +207,7 @@ async function main(): Promise<void> {
     const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port });
     await new Promise<void>((done, fail) => {
       server.once("listening", () => done());
-      server.once("error", fail);
+      server.once("error", (e: NodeJS.ErrnoException) => fail(e.code === "EADDRINUSE" ? portInUse(port) : e));
     });
     cleanups.push(
       () =>

@@ -179,6 +179,18 @@ describe("npm start", () => {
     }
   }, 90_000);
 
+  it("refuses a PORT that is not a port, or is taken, at once and saying so (regression: Node's 'Received type number (NaN)', EADDRINUSE after the build)", async () => {
+    const refusal = async (port: string) => {
+      const started = startLocal({ PORT: port });
+      await expect(started.url).rejects.toThrow(/exited with 1/);
+      return started.output();
+    };
+    expect(await refusal("abc")).toContain('PORT must be a port number from 0 to 65535 (0: any free port), got "abc"');
+    const taken = await refusal(new URL(url).port);
+    expect(taken).toContain(`port ${new URL(url).port} on 127.0.0.1 is in use (another npm start?)`);
+    expect(taken).not.toContain("dynalite on");
+  }, 60_000);
+
   it("stops everything it started on SIGTERM", async () => {
     const everything = /server-everything \(MCP\) on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1];
     expect(everything).toBeDefined();
