@@ -1,7 +1,7 @@
 // The one surface policy (REST, MCP and unattended runs share it): what a session advertises.
 // Narrowing is measured: only when the granted catalog crosses the tool-count or schema-byte bound.
 import type { CatalogTool, FamilyInfo } from "../../registry/contract/artifact.js";
-import { META_TOOLS, modelName } from "../../registry/contract/names.js";
+import { META_TOOLS } from "../../registry/contract/names.js";
 import { manifestEntry, surfaceEntry } from "../../registry/contract/surface-entry.js";
 import type { Artifact, Pin, SurfaceBounds } from "./ports.js";
 import { globMatcher } from "../../registry/contract/globs.js";
@@ -173,7 +173,8 @@ export type GrantedView = {
  */
 export function metaEntry(t: CatalogTool | undefined, name: string, decisionMode: boolean): { entry: Entry; tokens: number | undefined } {
   const def = isMetaToolName(name) ? metaToolDefinition(name) : { description: name, input_schema: { type: "object" } };
-  const entry = t ? toolEntry(t) : { name, model_name: modelName(name), ...def };
+  // Without `examples`, as every surface entry: the contract's name the example registry's tools (time.now), which another registry may lack.
+  const entry = toolEntry(t ?? { name, ...def });
   if (name !== "toolbelt.find") return { entry, tokens: t?.tokens };
   const lean = advertisedFindSchema(entry.input_schema, decisionMode);
   return { entry: { ...entry, input_schema: lean.schema }, tokens: t?.tokens === undefined ? undefined : t.tokens - lean.savedTokens };

@@ -11,6 +11,7 @@ import {
 import { beltNames, byteSize, computeSurface, toolBytes, toolEntry } from "../../../../lambdas/core/surface.js";
 import { UNAVAILABLE_HANDLER } from "../../../../registry/contract/callable.js";
 import { countTokens } from "../../../../build/tokens.js";
+import { withoutExamples } from "../../../../registry/contract/surface-entry.js";
 import { globMatcher } from "../../../../registry/contract/globs.js";
 import { defaultTestTools, memoryTestArtifact, testArtifactInput, testTool } from "../../../helpers/artifact.js";
 
@@ -54,7 +55,16 @@ describe("computeSurface", () => {
     expect(s.tools.map((t) => t.name)).toEqual(META_TOOLS);
     expect(s.manifest.families).toEqual([]);
     // No decider configured: find's decision-mode (and tuning) options are accepted but not advertised.
-    expect(s.tools[0]?.input_schema).toEqual(advertisedFindSchema(metaToolDefinition("toolbelt.find").input_schema, false).schema);
+    expect(s.tools[0]?.input_schema).toEqual(withoutExamples(advertisedFindSchema(metaToolDefinition("toolbelt.find").input_schema, false).schema));
+  });
+
+  it("advertises the contract's meta-tools without examples where the catalog has no toolbelt family (regression: call's schema named time.now and Asia/Tokyo in registries that have neither)", async () => {
+    const artifact = await memoryTestArtifact();
+    expect(artifact.byName.has("toolbelt.call")).toBe(false);
+    const s = computeSurface({ artifact, granted: () => true, isAlwaysLoaded: () => false, declared: [], pins: [], bounds });
+    const metas = JSON.stringify(s.tools.filter((t) => META_TOOLS.includes(t.name)));
+    expect(metas).not.toContain("examples");
+    expect(metas).not.toContain("Asia/Tokyo");
   });
 
   it("advertises find's decision-mode options only where a decider is configured, and counts what leaving them out saves", async () => {
