@@ -171,43 +171,41 @@ export function createExecBackend(options: ExecBackendOptions): ToolBackend {
           settle(() => {
             const stdout = secrets.redact(Buffer.concat(out).toString("utf8"));
             const stderr = secrets.redact(errTail);
-            if (code !== null && (b.not_found_exit_codes?.includes(code) || (isGit(b.command) && gitFoundNothing(code, stderr)))) {
-              // The command's own way of saying it found nothing (grep: 1): the caller's question, not a failure.
-              reject(
-                new ToolbeltError("UPSTREAM_NOT_FOUND", `${tool.name} found nothing (exit status ${code}): ${stderr.trim() || "no match"}`, {
-                  tool: tool.name,
-                  exit_code: code,
-                  stderr,
-                }),
-              );
-              return;
+            if (code === 0) {
+              if (b.output === "text") return resolve({ result: { text: stdout } });
+              try {
+                return resolve({ result: JSON.parse(stdout) as unknown });
+              } catch {
+                return reject(
+                  new ToolbeltError("UPSTREAM_BAD_OUTPUT", `${tool.name} promises JSON output but printed something else: ${stdout.slice(0, 300)}`, {
+                    tool: tool.name,
+                    stdout: stdout.slice(0, 1000),
+                  }),
+                );
+              }
             }
-            if (code !== 0) {
-              const how = code === null ? `was killed by ${signal ?? "a signal"}` : `exited with status ${code}`;
-              const failed = new ToolbeltError("UPSTREAM_ERROR", `${tool.name} ${how}: ${stderr.trim() || "(no stderr)"}`, {
-                tool: tool.name,
-                exit_code: code,
-                ...(signal ? { signal } : {}),
-                stderr,
-              });
-              if (code === null) return reject(failed);
-              missingPathError(tool.name, input, b.paths, { exit_code: code, stderr }).then(
-                (missing) => reject(missing ?? failed),
-                () => reject(failed),
-              );
-              return;
-            }
-            if (b.output === "text") return resolve({ result: { text: stdout } });
-            try {
-              resolve({ result: JSON.parse(stdout) as unknown });
-            } catch {
-              reject(
-                new ToolbeltError("UPSTREAM_BAD_OUTPUT", `${tool.name} promises JSON output but printed something else: ${stdout.slice(0, 300)}`, {
-                  tool: tool.name,
-                  stdout: stdout.slice(0, 1000),
-                }),
-              );
-            }
+            const how = code === null ? `was killed by ${signal ?? "a signal"}` : `exited with status ${code}`;
+            const failed = new ToolbeltError("UPSTREAM_ERROR", `${tool.name} ${how}: ${stderr.trim() || "(no stderr)"}`, {
+              tool: tool.name,
+              exit_code: code,
+              ...(signal ? { signal } : {}),
+              stderr,
+            });
+            if (code === null) return reject(failed);
+            // The command's own way of saying it found nothing (grep: 1; git: bad revision): the caller's question, not a failure.
+            const nothing =
+              b.not_found_exit_codes?.includes(code) || (isGit(b.command) && gitFoundNothing(code, stderr))
+                ? new ToolbeltError("UPSTREAM_NOT_FOUND", `${tool.name} found nothing (exit status ${code}): ${stderr.trim() || "no match"}`, {
+                    tool: tool.name,
+                    exit_code: code,
+                    stderr,
+                  })
+                : undefined;
+            // A declared path that does not exist says best what to fix: it names the input.
+            missingPathError(tool.name, input, b.paths, { exit_code: code, stderr }).then(
+              (missing) => reject(missing ?? nothing ?? failed),
+              () => reject(nothing ?? failed),
+            );
           }),
         );
       });

@@ -103,12 +103,13 @@ const DRIVER_KEY =
 
 /** The repository facts the backend checks against the file roots. */
 /**
- * git's words (exit status 128) for a revision, object or path the caller named that does not exist:
+ * git's words (exit status 128) for a revision, object or path the caller named that does not exist (a
+ * `repo` that is a file, or a folder in no repository, included):
  * the caller's question, answered 404, not a failure of the command (502). Other fatal errors stay 502,
  * "bad object" among them: a partial clone's missing blob says it too, and that is the repository's fault.
  */
 const NOT_FOUND_RE =
-  /^fatal: (?:bad revision|ambiguous argument '.*': unknown revision|Not a valid object name|invalid object name|path '.*' does not exist in|no such path)/m;
+  /^fatal: (?:bad revision|ambiguous argument '.*': unknown revision|Not a valid object name|invalid object name|path '.*' does not exist in|no such path|cannot change to|not a git repository)/m;
 
 export const gitFoundNothing = (exitCode: number, stderr: string): boolean => exitCode === 128 && NOT_FOUND_RE.test(stderr);
 

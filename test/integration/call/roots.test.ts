@@ -168,6 +168,7 @@ describe("a declared path that does not exist (regression: 502 UPSTREAM_ERROR, t
       ["git.show_file", { repo: root, rev: "HEAD", path: "no-such-file.txt" }],
       ["git.show_file", { repo: root, rev: "no-such-branch", path: "a.txt" }],
       ["git.blame", { repo: root, rev: "HEAD", path: "no-such-file.txt" }],
+      ["git.log", { repo: join(root, "a.txt") }],
     ];
     for (const [tool, args] of asked) {
       const out = await visible(gateway.call({ tool, args }, caller));
