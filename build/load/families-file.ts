@@ -40,7 +40,9 @@ export type FamiliesRead = {
 /** Read and check families.yaml; `undefined` when it cannot be read, parsed or has an unsupported version. */
 export async function readFamiliesFile(fs: RegistryFs, diagnostics: Diagnostic[]): Promise<FamiliesRead | undefined> {
   const read = await readParsed(fs, FAMILIES_FILE);
-  diagnostics.push(...read.diagnostics);
+  // No families.yaml: most often a folder that is not a registry yet, so say how to start one.
+  const start = " (not a registry yet? npm run registry:init -- --registry DIR starts one)";
+  diagnostics.push(...read.diagnostics.map((d) => (d.code === "FILE_UNREADABLE" ? { ...d, message: d.message + start } : d)));
   if (!read.parsed || read.parsed.value === undefined) return undefined;
   const { value, lineOf } = read.parsed;
   const top: Located = { file: FAMILIES_FILE, lineOf };

@@ -114,7 +114,10 @@ describe("registry:check CLI", () => {
     expect(bad.stdout + bad.stderr).not.toMatch(/\n\s+at /);
     const missing = await cli(["check", "--registry", join(dir, "nowhere")]);
     expect(missing.code).toBe(1);
-    expect(missing.stdout).toContain("error FILE_UNREADABLE $: cannot read: no such file or folder");
+    // A folder that is not a registry yet: the answer says how to start one.
+    expect(missing.stdout).toContain(
+      "error FILE_UNREADABLE $: cannot read: no such file or folder (not a registry yet? npm run registry:init -- --registry DIR starts one)",
+    );
   });
 });
 
