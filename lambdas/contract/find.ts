@@ -78,6 +78,12 @@ export const FoundTool = z.extend(AlwaysTool, {
 });
 export type FoundTool = z.infer<typeof FoundTool>;
 
+/**
+ * The note of a `none` answer: an agent told only "none" keeps searching for a tool that does not exist;
+ * told to go on without one, it stops (what users of peer gateways report).
+ */
+export const NONE_NOTE = "No tool you may call fits this request: do it without a tool, or search again for one capability in other words.";
+
 /** What find answers (toolbelt.find's result). */
 export const FindResult = z.object({
   mode: z.enum(["keyword", "decision"]),
@@ -89,7 +95,7 @@ export const FindResult = z.object({
   ),
   note: described(
     z.optional(z.string()),
-    "Which schemas were left out to keep the answer within its token budget, and how to get one (find the tool by its exact name)",
+    "Which schemas were left out to keep the answer within its token budget, and how to get one (find the tool by its exact name); with verdict none, what to do instead",
   ),
   fallback_reason: described(
     z.optional(z.string()),

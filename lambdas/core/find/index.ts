@@ -6,7 +6,7 @@ import { MAX_MODEL_NAME, canonicalName, modelNameOf } from "../../../registry/co
 import { encode, stripAgentPhrasing, toolFieldTexts, type FieldName, type SearchIndexData } from "../../../registry/contract/search-options.js";
 import type { MatchedWord } from "../../contract/find.js";
 import type { Artifact, GrantFilter } from "../ports.js";
-import { FIND_LIMITS, schemaPolicy } from "../../contract/find.js";
+import { FIND_LIMITS, NONE_NOTE, schemaPolicy } from "../../contract/find.js";
 import { shortDescription, withoutExamples } from "../../../registry/contract/surface-entry.js";
 import { ToolbeltError } from "../errors.js";
 import { globMatcher } from "../../../registry/contract/globs.js";
@@ -278,7 +278,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
         mode: "keyword",
         verdict: found.length ? "match" : "none",
         tools: chosen.tools,
-        ...(chosen.note ? { note: chosen.note } : {}),
+        ...(found.length === 0 ? { note: NONE_NOTE } : chosen.note ? { note: chosen.note } : {}),
         // The always-loaded tools are on every belt (the surface, MCP's tools/list): listed only when everything is asked for.
         ...(policy === "all" ? { always: alwaysIdx.filter((i) => granted(tools[i]!.name)).map((i) => shape(tools[i]!, true)) } : {}),
       };

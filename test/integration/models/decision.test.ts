@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
 import { createModels } from "../../../lambdas/models/index.js";
+import { NONE_NOTE } from "../../../lambdas/contract/find.js";
 import { startTestApi, type TestApi } from "../../helpers/api.js";
 import { defaultTestTools, testArtifactInput, testTool } from "../../helpers/artifact.js";
 import { choiceReply, httpError, startChatServer, type ChatRequest, type ChatServer, type ScriptedReply } from "../../helpers/chat-server.js";
@@ -100,7 +101,7 @@ describe("one choice question", () => {
   it("returns nothing when 'none' is the most likely answer", async () => {
     chat.script((req) => answer(req, { none: 0.6, "time.now": 0.3, "notes.search": 0.1 }));
     const body = await json(await find(api, { query: "write me a poem about the sea", mode: "decision" }));
-    expect(body).toMatchObject({ mode: "decision", verdict: "none", tools: [] });
+    expect(body).toMatchObject({ mode: "decision", verdict: "none", tools: [], note: NONE_NOTE });
   });
 
   it("returns nothing when no tool reaches the bar", async () => {

@@ -166,6 +166,13 @@ describe("result contract", () => {
     expect(r).toMatchObject({ verdict: "none", tools: [] });
   });
 
+  it("regression (a bare none kept agents searching for a tool that does not exist): a none answer says to go on without one; a match carries no such note", async () => {
+    expect((await finder.find({ query: "qzxv blorptang frumious" })).note).toMatch(/^No tool you may call fits this request: do it without a tool/);
+    const match = await finder.find({ query: "file directory path text", limit: 3, min_score: 0 });
+    expect(match.verdict).toBe("match");
+    expect(match.note ?? "").not.toMatch(/No tool you may call/);
+  });
+
   it("regression (a shown score rounds up): sending a result's own score back as min_score keeps that tool; nothing above it does", async () => {
     const q = { query: "humidity" };
     const score = (await finder.find({ ...q, min_score: 0 })).tools[0]!.score;
