@@ -85,7 +85,9 @@ export function catalogFromJsonl(
   });
   const families: FamilyInfo[] = [...byFamily].map(([name, f]) => ({
     name,
-    description: f.description || `Tools imported from ${opts.source}.`,
+    // As registry:import words it, never the file's path: a path's words (a home folder, "work", "shared") were
+    // indexed with every tool and answered queries, so the same catalog searched differently from another folder.
+    description: f.description || `Tools imported from the ${name} catalog.`,
     required: true,
     tool_count: f.tools.length,
     examples: f.tools.slice(0, 5).map((t) => t.name.slice(name.length + 1)),
