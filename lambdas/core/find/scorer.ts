@@ -190,13 +190,19 @@ export class Scorer {
   /** Typo candidates of a word the catalog lacks, weighed down (bridgedFuzzy) when the build bridged the word as a real one. */
   private typoMembers(t: string): Member[] {
     const k = this.params.bridgedFuzzy;
-    const real =
+    // At the default (1) every unknown word keeps its typo matches: no look-ups on the hot path.
+    if (k === 1 || !this.isRealWord(t)) return [...this.fuzzy(t)];
+    return k > 0 ? this.fuzzy(t).map((m) => ({ term: m.term, w: m.w * k })) : [];
+  }
+
+  /** A word the catalog lacks that the build bridged (WordNet, lexicon, paraphrase table) or lists in `realWords`. */
+  private isRealWord(t: string): boolean {
+    return (
       ownList(this.expand, t).length > 0 ||
       ownList(this.related, t).length > 0 ||
       ownList(this.similar, t).length > 0 ||
-      (this.realWords !== undefined && sortedIndexOf(this.realWords, t) !== undefined);
-    if (k === 1 || !real) return [...this.fuzzy(t)];
-    return k > 0 ? this.fuzzy(t).map((m) => ({ term: m.term, w: m.w * k })) : [];
+      (this.realWords !== undefined && sortedIndexOf(this.realWords, t) !== undefined)
+    );
   }
 
   /** Add expansion terms at weight `w`; a term already a member keeps the better of the two weights. */
