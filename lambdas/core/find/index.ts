@@ -2,7 +2,7 @@
 // tools with our scorer over the imported artifact index (never rebuilt at runtime).
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
 import { isCallable } from "../../../registry/contract/callable.js";
-import { MAX_MODEL_NAME, canonicalName, modelNameOf } from "../../../registry/contract/names.js";
+import { MAX_MODEL_NAME, META_TOOLS, canonicalName, modelNameOf } from "../../../registry/contract/names.js";
 import { encode, stripAgentPhrasing, toolFieldTexts, type FieldName, type SearchIndexData } from "../../../registry/contract/search-options.js";
 import type { MatchedWord } from "../../contract/find.js";
 import type { Artifact, GrantFilter } from "../ports.js";
@@ -119,6 +119,9 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
   const isAlways = globMatcher(options.alwaysLoaded ?? artifact.manifest.always_loaded);
   const always = tools.map((t) => isAlways(t.name));
   const alwaysIdx = tools.flatMap((_, i) => (always[i] ? [i] : []));
+  // Not ranked: the always-loaded tools and find and call, which every surface shows already
+  // ("a file called invoice" answered toolbelt.call, "find my notes" toolbelt.find).
+  const unranked = tools.map((t, i) => always[i]! || META_TOOLS.includes(t.name));
   // Uncallable tools (imported catalog entries) rank below every callable one: an agent taking the
   // first result never gets a 501. A catalog where none is callable (eval, benches) ranks as before.
   const callable = Uint8Array.from(tools, (t) => (isCallable(t) ? 1 : 0));
@@ -193,7 +196,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
     entry: (t, score) => ({ ...shape(t, false), score }),
     schemas: (found, policy, opts) => chooseSchemas(found, artifact.byName, full, { policy, bar: DEFAULT_MIN_SCORE, ...onBeltOf(opts) }),
     candidates(req, k, granted) {
-      const eligible = (d: number) => !always[d] && (req.family === undefined || tools[d]!.family === req.family) && granted(tools[d]!.name);
+      const eligible = (d: number) => !unranked[d] && (req.family === undefined || tools[d]!.family === req.family) && granted(tools[d]!.name);
       const { docs, score } = scorer.rank(req.query, segments(req.query), 0);
       const ranked = topK(
         docs,
@@ -213,7 +216,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
       // Compared as shown (4 decimals): a score read off a result and sent back as min_score keeps that tool.
       const minScore = Math.max(0, (req.min_score ?? DEFAULT_MIN_SCORE) - 5e-5);
       const policy = schemaPolicy(req.schemas);
-      const eligible = (d: number) => !always[d] && (req.family === undefined || tools[d]!.family === req.family);
+      const eligible = (d: number) => !unranked[d] && (req.family === undefined || tools[d]!.family === req.family);
 
       const { docs, score } = scorer.rank(req.query, segments(req.query), minScore);
       const hit = byName.get(canonicalName(req.query.trim().replace(/\s+/g, "_")));

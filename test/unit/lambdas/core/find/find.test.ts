@@ -258,6 +258,20 @@ describe("scope, grants and always-loaded tools", () => {
     expect(r.always?.map((t) => t.name)).toEqual(["builtin.infer", "builtin.reshape"]);
   });
 
+  it("regression (a file called invoice answered toolbelt.call): never ranks find and call, which every surface shows", async () => {
+    const f = await smallFinder({
+      "toolbelt.find": "Find tools for one capability, best first, with their input schemas.",
+      "toolbelt.call": "Call a tool by name.",
+      "toolbelt.reshape": "Reshape a JSON value into a smaller object by picking fields with paths.",
+      "files.find": "Find files under a folder whose names match a pattern.",
+    });
+    const names = async (query: string) => (await f.find({ query, min_score: 0, schemas: false })).tools.map((t) => t.name);
+    expect(await names("is there a file called invoice")).toEqual(["files.find"]);
+    expect(await names("toolbelt.call")).not.toContain("toolbelt.call");
+    // Only find and call: reshape, when not always loaded, is a tool like any other.
+    expect(await names("reshape this json")).toEqual(["toolbelt.reshape"]);
+  });
+
   it("takes a configured always-loaded list (names or globs) in place of the registry's", async () => {
     const f = createFinder(artifact, { alwaysLoaded: ["weather.*"] });
     const r = await f.find({ query: "weather forecast", min_score: 0, schemas: "all" });
