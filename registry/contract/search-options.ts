@@ -247,9 +247,25 @@ export function pairs(terms: string[]): string[] {
   return out;
 }
 
-/** Encode an agent's query: its preamble removed first. */
+// Arithmetic written in symbols: "17%", "2^10", "12 * 7" name a capability the tokenizer would drop
+// with the numbers. A "-" or "/" counts only with spaces around it (2026-12-01, 3/4, 9-5 are dates and ranges).
+const SYMBOL_WORDS: [RegExp, string][] = [
+  [/\d\s*%/g, " percent "],
+  [/\d\s*(?:\^|\*\*)(?=\s*\d)/g, " power "],
+  [/√/g, " square root "],
+  [/\d\s*[+*×÷](?=\s*\d)|\d\s+[-/](?=\s+\d)/g, " calculate "],
+];
+
+/** A query's symbols spelled as the words they stand for, beside the symbols ("2 times 3" multiplies, it is not about time). */
+export function spellSymbols(query: string): string {
+  let s = query.replace(/(\d\s+)times(?=\s+\d)/gi, "$1multiply calculate");
+  for (const [re, word] of SYMBOL_WORDS) s = s.replace(re, (m) => `${m}${word}`);
+  return s;
+}
+
+/** Encode an agent's query: its preamble removed first, its arithmetic symbols spelled out. */
 export function encodeQuery(query: string): string[] {
-  const terms = encode(stripAgentPhrasing(query));
+  const terms = encode(spellSymbols(stripAgentPhrasing(query)));
   // A query made only of phrasing ("find a tool") keeps its words rather than becoming empty.
   return terms.length ? terms : encode(query);
 }

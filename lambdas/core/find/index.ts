@@ -3,7 +3,7 @@
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
 import { isCallable } from "../../../registry/contract/callable.js";
 import { MAX_MODEL_NAME, META_TOOLS, canonicalName, modelNameOf } from "../../../registry/contract/names.js";
-import { encode, stripAgentPhrasing, toolFieldTexts, type FieldName, type SearchIndexData } from "../../../registry/contract/search-options.js";
+import { encode, spellSymbols, stripAgentPhrasing, toolFieldTexts, type FieldName, type SearchIndexData } from "../../../registry/contract/search-options.js";
 import type { MatchedWord } from "../../contract/find.js";
 import type { Artifact, GrantFilter } from "../ports.js";
 import { FIND_LIMITS, NONE_NOTE, schemaPolicy } from "../../contract/find.js";
@@ -154,8 +154,8 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
    * Computed only when asked, from the tool's text, for the tools shown.
    */
   const explainer = (query: string) => {
-    const asked = encodeWithWords(query);
-    for (const [t, w] of encodeWithWords(stripAgentPhrasing(query))) asked.set(t, w);
+    const asked = encodeWithWords(spellSymbols(query));
+    for (const [t, w] of encodeWithWords(spellSymbols(stripAgentPhrasing(query)))) asked.set(t, w);
     const reach = scorer.matchable(query);
     return (t: CatalogTool, only: readonly FieldName[] = ALL_FIELDS): MatchedWord[] => {
       const texts = toolFieldTexts(t, famDesc.get(t.family) ?? "");

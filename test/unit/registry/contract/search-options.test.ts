@@ -33,6 +33,17 @@ describe("encoder", () => {
     expect(encodeQuery("I need to send an email")).toEqual(encode("send email"));
     expect(encodeQuery("find a tool").length).toBeGreaterThan(0);
   });
+
+  it('regression ("what is 2^10 times 3" ranked time.convert first): spells arithmetic symbols as words, leaves dates and ranges alone', () => {
+    expect(encodeQuery("what is 17% of 240")).toEqual(encode("percent"));
+    expect(encodeQuery("what is 2^10 times 3")).toEqual(encode("power multiply calculate"));
+    expect(encodeQuery("2**8")).toEqual(encode("power"));
+    expect(encodeQuery("12 * 7 + 3")).toEqual(encode("calculate calculate"));
+    expect(encodeQuery("100 / 4")).toEqual(encode("calculate"));
+    expect(encodeQuery("√2")).toEqual(encode("square root"));
+    expect(encodeQuery("run it 3 times")).toEqual(encode("run times"));
+    expect(encodeQuery("meetings on 2026-12-01 or 3/4, open 9-5")).toEqual(encode("meetings open"));
+  });
 });
 
 describe("segments", () => {
