@@ -9,7 +9,7 @@ import { verbOf } from "./names.js";
 import type { JsonSchema } from "./schema-types.js";
 
 /** Bump when the encoder, the scorer's statistics or the FlexSearch options change. */
-export const SEARCH_INDEX_VERSION = 3;
+export const SEARCH_INDEX_VERSION = 4;
 
 /** FlexSearch record: one vocabulary term (a stem) per record, id = its index in `terms`; `s` repeats it. */
 export type VocabRecord = { id: number; t: string; s: string };
@@ -193,10 +193,14 @@ export function stripAgentPhrasing(q: string): string {
 
 /** Split identifiers: snake_case, kebab-case, dotted.names, camelCase, HTTPServer. */
 export function splitIdentifier(s: string): string {
-  return s
-    .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2")
-    .replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, "$1 $2")
-    .replace(/[_.\-/:]+/g, " ");
+  return (
+    s
+      // A plural acronym is its singular, as the stemmer makes "urls" (split as camelCase, URLs and IDs became "UR Ls", "I Ds").
+      .replace(/(\p{Lu}{2,})s(?!\p{Ll})/gu, "$1")
+      .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2")
+      .replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, "$1 $2")
+      .replace(/[_.\-/:]+/g, " ")
+  );
 }
 
 // Opaque identifiers ("A1b2C3d4", "m4V1pWfTdJ": two or more letter/digit switches) carry no capability,

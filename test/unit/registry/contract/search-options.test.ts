@@ -12,6 +12,12 @@ describe("encoder", () => {
     expect(splitIdentifier("getHTTPServerStatus")).toBe("get HTTP Server Status");
   });
 
+  it('regression (URLs and IDs were split as camelCase into "UR Ls", "I Ds"): a plural acronym encodes as its singular', () => {
+    expect(encode("extract URLs and IDs")).toEqual(encode("extract url id"));
+    expect(encode("listCPUsNow")).toEqual(encode("list cpu now"));
+    expect(encode("SMS")).toEqual(["sms"]);
+  });
+
   it("stems plurals and tenses to the same term and drops stopwords and bare numbers", () => {
     expect(encode("files")).toEqual(encode("file"));
     expect(encode("converted")).toEqual(encode("converting"));
