@@ -106,6 +106,13 @@ export const DEFAULT_MIN_SCORE = 0.4;
 export const DEFAULT_LIMIT = FIND_LIMITS.defaultResults;
 export const MAX_LIMIT = FIND_LIMITS.maxResults;
 
+const TEXT_PARAM = /^(?:text|texts|content|body|message|document|paragraph|passage)$/i;
+/** Whether a tool's input includes a free text to work on (a string parameter named like one). */
+function textInput(t: CatalogTool): boolean {
+  const props = (t.input_schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  return Object.entries(props).some(([k, p]) => TEXT_PARAM.test(k) && (p?.type === "string" || p?.type === undefined));
+}
+
 export function createFinder(artifact: Artifact, options: FinderOptions = {}): Finder & CandidateSource {
   const data = artifact.index as SearchIndexData;
   if (!data || typeof data !== "object" || data.docs !== artifact.tools.length) {
@@ -119,6 +126,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
   const isAlways = globMatcher(options.alwaysLoaded ?? artifact.manifest.always_loaded);
   const always = tools.map((t) => isAlways(t.name));
   const alwaysIdx = tools.flatMap((_, i) => (always[i] ? [i] : []));
+  const takesText = Uint8Array.from(tools, (t) => (textInput(t) ? 1 : 0));
   // Not ranked: the always-loaded tools and find and call, which every surface shows already
   // ("a file called invoice" answered toolbelt.call, "find my notes" toolbelt.find).
   const unranked = tools.map((t, i) => always[i]! || META_TOOLS.includes(t.name));
@@ -254,7 +262,10 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
       // The verdict's fit factor (≤ 1, one per query: order kept) from the top tool shown; an exact name needs none.
       if (verdict && found.length && !exact) {
         const top = tools[foundDocs[0]!]!;
-        let c = verdict.factor(verdict.features(req.query, foundDocs[0]!, score[foundDocs[0]!]!), DEFAULT_MIN_SCORE);
+        const features = verdict.features(req.query, foundDocs[0]!, score[foundDocs[0]!]!);
+        // A request that brings its own text is what a text tool works on, not a sign the agent can do without one.
+        if (takesText[foundDocs[0]!]) features.selfContained = 0;
+        let c = verdict.factor(features, DEFAULT_MIN_SCORE);
         // Evidence the verdict's features cannot see on a small catalog: a match the tool's author did not anticipate.
         if (queryParams.hintStray < 1 && hasHints(top) && strayMatch(explain(top, AUTHORED_FIELDS))) c *= queryParams.hintStray;
         if (c < 1) {

@@ -84,14 +84,17 @@ describe("ranking", () => {
 type Hints = Pick<CatalogTool, "aliases" | "examples">;
 
 /** A finder over a few builtin tools (family.verb → description, or with search hints), built through the real emitArtifact. */
-async function smallFinder(specs: Record<string, string | ({ description: string } & Hints)>, query: Partial<QueryParams> = {}): Promise<Finder> {
+async function smallFinder(
+  specs: Record<string, string | ({ description: string } & Hints & Partial<Pick<CatalogTool, "input_schema">>)>,
+  query: Partial<QueryParams> = {},
+): Promise<Finder> {
   const tools = Object.entries(specs).map(
     ([name, spec]): CatalogTool => ({
       name,
       family: name.split(".")[0]!,
       kind: "builtin",
-      ...(typeof spec === "string" ? { description: spec } : spec),
       input_schema: { type: "object" },
+      ...(typeof spec === "string" ? { description: spec } : spec),
       governance: {},
       timeout_ms: 60_000,
       backend: { kind: "builtin", handler: name.split(".")[1]! },
@@ -141,6 +144,17 @@ describe("stray matches on tools with search hints", () => {
     // Ranked still, only below the default bar; a request in the author's words is shown.
     expect((await f.find({ query: "rake the leaves", schemas: false, min_score: 0 })).tools[0]?.name).toBe("notes.archive");
     expect(await shown(f, "shelve the note about the lawn")).toEqual(["notes.archive"]);
+  });
+
+  it("regression (a request bringing its text answered none): the text a request brings is input for a top tool that takes a text", async () => {
+    const replace = { description: "Replace every occurrence of a word in a text.", aliases: ["find and replace"], examples: ["swap one word for another"] };
+    const input = (name: string) => ({ type: "object", properties: { [name]: { type: "string" }, find: { type: "string" } } });
+    const query = "swap the word colour for color in the following paragraph";
+    const withText = await smallFinder({ "text.replace": { ...replace, input_schema: input("text") }, "weather.forecast": "Weather for the next days." });
+    const without = await smallFinder({ "text.replace": { ...replace, input_schema: input("value") }, "weather.forecast": "Weather for the next days." });
+    expect(await shown(withText, query)).toEqual(["text.replace"]);
+    // The same tool without a text input: "the following paragraph" says the agent has the words and needs no tool.
+    expect(await shown(without, query)).toEqual([]);
   });
 
   it("leaves tools without hints (imported catalogs) and hintStray 1 as before", async () => {
