@@ -268,6 +268,11 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
         let c = verdict.factor(features, DEFAULT_MIN_SCORE);
         // Evidence the verdict's features cannot see on a small catalog: a match the tool's author did not anticipate.
         if (queryParams.hintStray < 1 && hasHints(top) && strayMatch(explain(top, AUTHORED_FIELDS))) c *= queryParams.hintStray;
+        // Or one that meets the tool in a single word while another word is foreign to the whole catalog:
+        // "load the dishwasher" → system.load, "hand me the remote" → git.remotes.
+        else if (queryParams.hintOneHit < 1 && hasHints(top) && explain(top).length <= 1 && scorer.oneOfManyWithForeign(req.query)) {
+          c *= queryParams.hintOneHit;
+        }
         if (c < 1) {
           found = found
             .map((f, i) => ({ ...f, score: Math.round(score[foundDocs[i]!]! * c * 1e4) / 1e4 }))

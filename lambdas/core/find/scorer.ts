@@ -3,6 +3,7 @@
 // vocabulary index; synonyms through the build-time expansion table. Nothing is rebuilt here.
 import { Document } from "flexsearch";
 import { ToolbeltError } from "../errors.js";
+import { COMMON_WORDS } from "./common-words.js";
 import { sortedIndexOf } from "./sorted.js";
 import { editDistance } from "../../../registry/contract/edit-distance.js";
 import {
@@ -38,8 +39,22 @@ export type QueryParams = {
    * (test/eval/README.md, "Fourth round", section 6); 1 turns the rule off.
    */
   hintStray: number;
+  /**
+   * Factor on a query's scores when its top tool has search hints, the query met the tool in one
+   * word only, and another of its words is foreign to the catalog (no term, no expansion): 0.8
+   * chosen on dev splits (test/eval/README.md, "Fifth round"); 1 turns the rule off.
+   */
+  hintOneHit: number;
 };
-export const DEFAULT_QUERY_PARAMS: QueryParams = { fuzzyWeight: 0.7, nameBoost: 0.5, scale: 1, segmentWeight: 0.5, bridgedFuzzy: 1, hintStray: 0.6 };
+export const DEFAULT_QUERY_PARAMS: QueryParams = {
+  fuzzyWeight: 0.7,
+  nameBoost: 0.5,
+  scale: 1,
+  segmentWeight: 0.5,
+  bridgedFuzzy: 1,
+  hintStray: 0.6,
+  hintOneHit: 0.8,
+};
 
 type Member = { term: number; w: number };
 type Group = { word: string; mask: number; members: Member[] };
@@ -203,6 +218,15 @@ export class Scorer {
       ownList(this.similar, t).length > 0 ||
       (this.realWords !== undefined && sortedIndexOf(this.realWords, t) !== undefined)
     );
+  }
+
+  /**
+   * Whether a query has two or more words and one of them is foreign: the catalog cannot reach it (no
+   * term, no expansion; typo matches aside) and it is not everyday filler ("much", "left").
+   */
+  oneOfManyWithForeign(query: string): boolean {
+    const words = new Set(encodeQuery(query));
+    return words.size >= 2 && [...words].some((t) => this.termOf(t) === undefined && !this.isRealWord(t) && !COMMON_WORDS.has(t));
   }
 
   /** Add expansion terms at weight `w`; a term already a member keeps the better of the two weights. */

@@ -157,6 +157,13 @@ describe("stray matches on tools with search hints", () => {
     expect(await shown(without, query)).toEqual([]);
   });
 
+  it("ram the car into the ditch: one word met on a tool with hints, another foreign to the catalog, answers none", async () => {
+    expect(await shown(finder, "ram the car into the ditch")).toEqual([]);
+    // Everyday filler beside the word ("much", "left") is not foreign: the request is for the tool.
+    expect(await shown(finder, "how much RAM is left")).toEqual(["system.memory"]);
+    expect(await shown(createFinder(artifact, { query: { hintOneHit: 1 } }), "ram the car into the ditch")).toEqual(["system.memory"]);
+  });
+
   it("leaves tools without hints (imported catalogs) and hintStray 1 as before", async () => {
     const bare = await smallFinder({ "notes.archive": archive, "weather.forecast": "Weather for the next days." });
     expect(await shown(bare, "rake the leaves")).toEqual(["notes.archive"]);
