@@ -25,7 +25,7 @@ import { createModels } from "../../lambdas/models/index.js";
 import { DECIDER_TIMEOUT_MS, parseModelRoles } from "../../lambdas/models/roles.js";
 
 const USAGE =
-  "usage: npm run eval [-- --set NAME[,NAME]] [--split dev|heldout] [--json]   (own sets; tune on dev only)\n" +
+  "usage: npm run eval [-- --set NAME[,NAME]] [--split dev|heldout|blind] [--json]   (own sets; tune on dev only)\n" +
   "       npm run eval -- --all [--json]   (every set, ours only; TOOLBELT_EVAL_DIR names the shared eval folder)\n" +
   "       npm run eval -- (--tools FILE | --registry DIR) --queries FILE [--split NAME[,NAME]] [--sample N] [--seed S] [--json]\n" +
   "       tuning: [--min-score X] [--systems ours,bm25,fts5] [--params JSON] [--qparams JSON] [--verdict-sweep] [--verdict on|off]\n" +
