@@ -13,7 +13,7 @@ import { createFinder } from "../../lambdas/core/find/index.js";
 import { Fts5, loadJsonlTools, loadTools, readJsonl, sample, scale, type EvalQuery } from "../eval/harness.js";
 import { formatColdStart, measureColdStart } from "./cold-start-bench.js";
 
-const USAGE = "usage: npm run bench -- [--json] [--queries N] [--cold-runs N]";
+const USAGE = "usage: npm run bench -- [--json] [--queries N] [--cold-runs N] [--qparams JSON]";
 let parsed;
 try {
   parsed = parseArgs({
@@ -23,6 +23,8 @@ try {
       queries: { type: "string", default: "2000" },
       // Fresh processes per catalog for the Lambda cold-start figure; 0 skips it.
       "cold-runs": { type: "string", default: "5" },
+      // Query-time scorer knobs, as in the eval: a knob's before/after in one checkout and one load.
+      qparams: { type: "string" },
     },
   });
 } catch (e) {
@@ -82,7 +84,7 @@ async function bench(set: string, rows: JsonlTool[], queries: string[], one?: st
   const files = await emitArtifact({ families: catalog.families, tools: catalog.tools, always_loaded: [] });
   const buildMs = performance.now() - t0;
   const artifact = artifactFromFiles(files);
-  const finder = createFinder(artifact, { eagerFuzzy: true });
+  const finder = createFinder(artifact, { eagerFuzzy: true, ...(values.qparams ? { query: JSON.parse(values.qparams) } : {}) });
   const find = await timeIt((query) => finder.find({ query }), queries);
   const loaded = await loadTools(rows, set);
   const fts = new Fts5(loaded.baselineText);

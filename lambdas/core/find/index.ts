@@ -119,7 +119,13 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
     throw new ToolbeltError("INTERNAL", "the artifact's search index does not match its catalog: rebuild it with npm run build:artifact");
   }
   const queryParams = { ...DEFAULT_QUERY_PARAMS, ...options.query };
-  const scorer = new Scorer(data, queryParams);
+  const familyId = new Map<string, number>();
+  for (const t of artifact.tools) if (!familyId.has(t.family)) familyId.set(t.family, familyId.size);
+  const scorer = new Scorer(
+    data,
+    queryParams,
+    Uint32Array.from(artifact.tools, (t) => familyId.get(t.family)!),
+  );
   if (options.eagerFuzzy) scorer.loadFuzzy();
   const verdict = options.verdict === false ? undefined : new Verdict(data, options.verdict ?? VERDICT_MODEL);
   const tools = artifact.tools;

@@ -45,6 +45,15 @@ export type QueryParams = {
    * chosen on dev splits (test/eval/README.md, "Fifth round"); 1 turns the rule off.
    */
   hintOneHit: number;
+  /**
+   * Task lifts (`liftTask`, on queries of several steps or many words; 0 turns each off). stepLift:
+   * each step's clear best tool moves this share of the way to the top tool's score. familyLift: the
+   * siblings of the top tool and of those step tools move this share of the way to their score.
+   * Off: at 0.3 / 0.3 every public set rose but livemcpbench stayed under its goal and two own sets
+   * fell by a rank (test/eval/README.md, "Fifth round: ranking").
+   */
+  stepLift: number;
+  familyLift: number;
 };
 export const DEFAULT_QUERY_PARAMS: QueryParams = {
   fuzzyWeight: 0.7,
@@ -54,7 +63,19 @@ export const DEFAULT_QUERY_PARAMS: QueryParams = {
   bridgedFuzzy: 1,
   hintStray: 0.6,
   hintOneHit: 0.8,
+  stepLift: 0,
+  familyLift: 0,
 };
+
+/** The task lifts apply from this many query terms (a one-capability request keeps its ranking). */
+const TASK_MIN_TERMS = 6;
+/** A family holding more than this share of the catalog is not lifted (a mixed bag says nothing about a task). */
+const FAMILY_MAX_SHARE = 0.25;
+/**
+ * A step whose best tool reaches this step score has a clear answer: that tool and its family are
+ * lifted, and no lifted sibling passes it. The default min_score: such a tool is never under the floor.
+ */
+const CLEAR_STEP = 0.4;
 
 type Member = { term: number; w: number };
 type Group = { word: string; mask: number; members: Member[] };
@@ -104,11 +125,18 @@ export class Scorer {
   private readonly passStamp: Uint32Array;
   private readonly termStamp: Uint32Array;
   private readonly termMask: Uint32Array;
+  private readonly stepRaw = new Float64Array(MAX_STEPS);
   private stamp = 0;
+  /** Per tool, its family's number; per family, its tools (famDocs[famStart[f]…famStart[f+1]]). */
+  private readonly family: Uint32Array | undefined;
+  private readonly famStart: Uint32Array;
+  private readonly famDocs: Uint32Array;
 
   constructor(
     data: SearchIndexData,
     readonly params: QueryParams = DEFAULT_QUERY_PARAMS,
+    /** Per tool, its family's number (0…families−1); without it there is no family lift. */
+    family?: Uint32Array,
   ) {
     if (data.version !== SEARCH_INDEX_VERSION) {
       throw new ToolbeltError("INTERNAL", `search index version ${data.version}, this runtime reads ${SEARCH_INDEX_VERSION}: rebuild the artifact`);
@@ -144,6 +172,14 @@ export class Scorer {
     this.passStamp = new Uint32Array(n);
     this.termStamp = new Uint32Array(data.terms.length);
     this.termMask = new Uint32Array(data.terms.length);
+    this.family = family;
+    const families = family ? family.reduce((m, f) => Math.max(m, f + 1), 0) : 0;
+    this.famStart = new Uint32Array(families + 1);
+    for (const f of family ?? []) this.famStart[f + 1]!++;
+    for (let f = 0; f < families; f++) this.famStart[f + 1]! += this.famStart[f]!;
+    this.famDocs = new Uint32Array(family?.length ?? 0);
+    const fill = this.famStart.slice(0, families);
+    family?.forEach((f, d) => (this.famDocs[fill[f]!++] = d));
   }
 
   /** Id of a vocabulary term: the build sorts the terms, so a binary search (no map to build at import). */
@@ -268,19 +304,25 @@ export class Scorer {
     const out = this.out;
     if (!groups.length) return { docs, score: out };
     const ps = ++this.stamp;
-    const { acc, best, stepAcc, groupStamp, passStamp, ids, imp, start, idf, termStamp, termMask } = this;
+    const { acc, best, stepAcc, groupStamp, passStamp, ids, imp, start, termStamp, termMask } = this;
     const unit = this.params.scale * this.idfMax;
     const boost = this.params.nameBoost;
-    // A tool whose whole-query evidence, fully boosted, stays under min_score cannot reach it.
-    const floor = minScore > 0 && minScore < 1 ? (-Math.log(1 - minScore) * unit) / (1 + boost) : 0;
+    const task = groups.length >= TASK_MIN_TERMS;
+    const familyLift = task && this.family ? this.params.familyLift : 0;
+    const stepLift = task && S > 1 ? this.params.stepLift : 0;
+    const lifts = familyLift > 0 || stepLift > 0;
+    // A tool whose whole-query evidence, fully boosted, stays under min_score cannot reach it. With a
+    // task lift, not above the clear-step score (so every step's clear best tool is scored exactly).
+    const reach = lifts ? Math.min(minScore, CLEAR_STEP) : minScore;
+    const floor = reach > 0 && reach < 1 ? (-Math.log(1 - reach) * unit) / (1 + boost) : 0;
     // MaxScore: the weakest words, whose summed upper bounds stay under the floor, cannot lift a
     // tool there on their own; they only add to tools the stronger words found (exact scores for
     // every tool that can reach min_score, and far fewer tools touched for common words).
-    const weight = (m: Member) => m.w * (this.termWeight?.[m.term] ?? 1) * idf[m.term]!;
-    const bound = groups.map((g) => Math.max(...g.members.map(weight)));
+    const bound = groups.map((g) => Math.max(...g.members.map((m) => this.weight(m))));
     const order = groups.map((_, i) => i).sort((a, b) => bound[a]! - bound[b]! || a - b);
     let weak = 0;
-    for (let sum = 0; weak < order.length && sum + bound[order[weak]!]! < floor; weak++) sum += bound[order[weak]!]!;
+    let weakSum = 0;
+    for (; weak < order.length && weakSum + bound[order[weak]!]! < floor; weak++) weakSum += bound[order[weak]!]!;
     const sequence = [...order.slice(weak).reverse(), ...order.slice(0, weak)];
     for (let k = 0; k < sequence.length; k++) {
       const g = groups[sequence[k]!]!;
@@ -296,7 +338,7 @@ export class Scorer {
           termMask[m.term] = termStamp[m.term] === ps ? termMask[m.term]! | gm : gm;
           termStamp[m.term] = ps;
         }
-        const f = weight(m) / IMPACT_SCALE;
+        const f = this.weight(m) / IMPACT_SCALE;
         for (let p = start[m.term]!, end = start[m.term + 1]!; p < end; p++) {
           const d = ids[p]!;
           let v = f * imp[p]!;
@@ -328,35 +370,155 @@ export class Scorer {
       }
     }
     const w = S > 1 ? this.params.segmentWeight : 0;
-    const hitStep = new Float64Array(S);
+    // Each step's best tool by its step's evidence (for the task lifts only).
+    const stepTop = new Int32Array(lifts && w > 0 ? S : 0).fill(-1);
+    const stepTopRaw = new Float64Array(stepTop.length);
     for (const d of docs) {
       // Steps score at most the whole, so under the floor there is no finishing work to do.
       if (acc[d]! < floor) {
         out[d] = 0;
         continue;
       }
-      // Name coverage: "water quality" in the query says more about getWaterQuality than about a
-      // tool whose description mentions water once.
-      const mass = this.nameMass[d]!;
-      let hit = 0;
-      if (S > 1) hitStep.fill(0);
-      if (boost && mass > 0) {
-        for (const t of this.nameTerms[d]!) {
-          if (termStamp[t] !== ps) continue;
-          hit += idf[t]!;
-          if (S > 1) for (let s = 0, bits = termMask[t]!; bits; s++, bits >>>= 1) if (bits & 1) hitStep[s] = hitStep[s]! + idf[t]!;
+      out[d] = this.finish(d, S, w, ps);
+      for (let s = 0; s < stepTop.length; s++) {
+        if (this.stepRaw[s]! > stepTopRaw[s]!) {
+          stepTopRaw[s] = this.stepRaw[s]!;
+          stepTop[s] = d;
         }
       }
-      const whole = 1 - Math.exp(-(acc[d]! * (1 + (boost * hit) / (mass || 1))) / unit);
-      if (w > 0) {
-        let stepBest = 0;
-        for (let s = 0; s < S; s++) {
-          const raw = stepAcc[d * MAX_STEPS + s]! * (1 + (boost * hitStep[s]!) / (mass || 1));
-          if (raw > stepBest) stepBest = raw;
-        }
-        out[d] = w * (1 - Math.exp(-stepBest / unit)) + (1 - w) * whole;
-      } else out[d] = whole;
+    }
+    if (lifts) {
+      const weakGroups = order.slice(0, weak).map((i) => groups[i]!);
+      const clearRaw = -Math.log(1 - CLEAR_STEP) * unit;
+      const clear = [...new Set(stepTop.filter((d, s) => d >= 0 && stepTopRaw[s]! >= clearRaw))];
+      this.liftTask({ docs, familyLift, stepLift, minScore, floor, weakGroups, weakSum, S, w, ps, clear });
     }
     return { docs, score: out };
+  }
+
+  /**
+   * A tool's score from its accumulated evidence, with the name-coverage boost; a task-shaped query
+   * blends in the tool's best step. Leaves each step's boosted evidence in `stepRaw`.
+   */
+  private finish(d: number, S: number, w: number, ps: number): number {
+    const { acc, stepAcc, idf, termStamp, termMask, stepRaw } = this;
+    const unit = this.params.scale * this.idfMax;
+    const boost = this.params.nameBoost;
+    // Name coverage: "water quality" in the query says more about getWaterQuality than about a
+    // tool whose description mentions water once.
+    const mass = this.nameMass[d]!;
+    let hit = 0;
+    if (S > 1) stepRaw.fill(0, 0, S);
+    if (boost && mass > 0) {
+      for (const t of this.nameTerms[d]!) {
+        if (termStamp[t] !== ps) continue;
+        hit += idf[t]!;
+        if (S > 1) for (let s = 0, bits = termMask[t]!; bits; s++, bits >>>= 1) if (bits & 1) stepRaw[s] = stepRaw[s]! + idf[t]!;
+      }
+    }
+    const whole = 1 - Math.exp(-(acc[d]! * (1 + (boost * hit) / (mass || 1))) / unit);
+    if (w === 0) return whole;
+    let stepBest = 0;
+    for (let s = 0; s < S; s++) {
+      const raw = stepAcc[d * MAX_STEPS + s]! * (1 + (boost * stepRaw[s]!) / (mass || 1));
+      stepRaw[s] = raw;
+      if (raw > stepBest) stepBest = raw;
+    }
+    return w * (1 - Math.exp(-stepBest / unit)) + (1 - w) * whole;
+  }
+
+  /**
+   * A task needs a tool per step, often several of one server (create a document, add a paragraph,
+   * convert it to PDF), and a step's words seldom name all of them. Each step's clear best tool moves
+   * `stepLift` of the way to the top tool's score (one step's words no longer drown another's), then
+   * the siblings of the top tool and of those step tools (the heads) move `familyLift` of the way to
+   * their head's score, never past a clear step's best tool (another step may need another family).
+   * The top tool keeps its score, so the verdict's input does not change. Siblings the MaxScore
+   * floor pruned are scored exactly here (a family is small), so the tools shown at a min_score are
+   * the unpruned ranking's above it, and the floor, the saving on common words, stays as it is.
+   */
+  private liftTask(q: {
+    docs: number[];
+    familyLift: number;
+    stepLift: number;
+    minScore: number;
+    floor: number;
+    weakGroups: Group[];
+    /** The weak words' summed upper bounds: all the evidence a tool they alone touched can have. */
+    weakSum: number;
+    S: number;
+    w: number;
+    ps: number;
+    clear: number[];
+  }): void {
+    const { out, acc, passStamp, famStart, famDocs } = this;
+    const { docs, familyLift: lift, S, w, ps, clear } = q;
+    let top = -1;
+    for (const d of docs) if (out[d]! > 0 && (top < 0 || out[d]! > out[top]!)) top = d;
+    // A top under min_score shows nothing, lifted or not (and may not be the true top: the floor pruned).
+    if (top < 0 || out[top]! < q.minScore) return;
+    for (const d of clear) if (d !== top) out[d] = out[d]! + q.stepLift * (out[top]! - out[d]!);
+    if (lift === 0) return;
+    const family = this.family!;
+    // Weak words alone give a tool at most sMax: look up untouched siblings only when, lifted, that could reach min_score.
+    const sMax = 1 - Math.exp(-(q.weakSum * (1 + this.params.nameBoost)) / (this.params.scale * this.idfMax));
+    let cap = Infinity;
+    for (const d of clear) cap = Math.min(cap, out[d]!);
+    const heads = [top, ...clear];
+    for (const f of new Set(heads.map((d) => family[d]!))) {
+      const from = famStart[f]!;
+      const to = famStart[f + 1]!;
+      if (to - from > FAMILY_MAX_SHARE * this.docs) continue;
+      const head = Math.max(...heads.filter((d) => family[d] === f).map((d) => out[d]!));
+      const lookUp = q.weakGroups.length > 0 && sMax + lift * (head - sMax) >= q.minScore;
+      for (let i = from; i < to; i++) {
+        const d = famDocs[i]!;
+        if (passStamp[d] === ps) {
+          if (acc[d]! < q.floor) out[d] = this.finish(d, S, w, ps);
+        } else if (lookUp && this.accumulate(d, q.weakGroups, S)) {
+          passStamp[d] = ps;
+          docs.push(d);
+          out[d] = this.finish(d, S, w, ps);
+        }
+        const s = out[d]!;
+        if (passStamp[d] !== ps || s <= 0 || s >= head) continue;
+        const lifted = s + lift * (head - s);
+        out[d] = lifted < cap || clear.includes(d) ? lifted : Math.max(s, cap * (1 - 1e-9));
+      }
+    }
+  }
+
+  /** A query word's weight through one member (the word, a typo match, an expansion). */
+  private weight(m: Member): number {
+    return m.w * (this.termWeight?.[m.term] ?? 1) * this.idf[m.term]!;
+  }
+
+  /**
+   * Evidence for one tool from the given words, by binary search in their postings (sorted by tool):
+   * the exact sum the main pass would have made. Returns whether any word touched the tool.
+   */
+  private accumulate(d: number, groups: Group[], S: number): boolean {
+    const { acc, stepAcc, ids, imp, start } = this;
+    acc[d] = 0;
+    if (S > 1) stepAcc.fill(0, d * MAX_STEPS, d * MAX_STEPS + S);
+    let touched = false;
+    for (const g of groups) {
+      let v = 0;
+      for (const m of g.members) {
+        let lo = start[m.term]!;
+        let hi = start[m.term + 1]!;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (ids[mid]! < d) lo = mid + 1;
+          else hi = mid;
+        }
+        if (lo < start[m.term + 1]! && ids[lo] === d) v = Math.max(v, (this.weight(m) / IMPACT_SCALE) * imp[lo]!);
+      }
+      if (v === 0) continue;
+      touched = true;
+      acc[d] = acc[d]! + v;
+      if (S > 1) for (let s = 0, bits = g.mask; bits; s++, bits >>>= 1) if (bits & 1) stepAcc[d * MAX_STEPS + s] = stepAcc[d * MAX_STEPS + s]! + v;
+    }
+    return touched;
   }
 }
