@@ -12,6 +12,8 @@
 //   VERDICT_NULLW=w       everyday none-rate in the search objective; VERDICT_OWNFN=w own dev false-none as a penalty
 //   VERDICT_BIAS_BY=hid1  the bias holds metatool single dev "right tool hidden" at the code model's value, not false-none
 //   VERDICT_UPPER=1       an in-sample bound for the own sets: a logistic fit on their dev split alone
+//   VERDICT_STD=1         the logistic fit on standardized features (fifth round)
+//   VERDICT_DUMP=file     every row (features, candidates, query, top 10 scores) as JSON lines
 import { parseArgs } from "node:util";
 import { wordnetSenses } from "../../build/wordnet.js";
 import { createFinder } from "../../lambdas/core/find/index.js";
@@ -35,34 +37,88 @@ const seed = Number(values.seed);
 const E = values["eval-dir"];
 
 const timing: string[] = [];
-type Row = { set: string; y: number; f: VerdictFeatures; q?: string; top?: string; s?: number[]; r1?: boolean; extra: Record<string, number> };
+type Row = {
+  set: string;
+  y: number;
+  f: VerdictFeatures;
+  q?: string;
+  top?: string;
+  s?: number[];
+  r1?: boolean;
+  extra: Record<string, number>;
+};
 
 // Candidate features (fourth round), from the query's content words: hit = the top tool matched it
 // (explain: the word or an expansion), idf relative to the catalog's rarest word (null: not in the
-// catalog), senses = WordNet senses of the surface word.
-type Word = { hit: boolean; idf: number | null; senses: number };
+// catalog), senses = WordNet senses of the surface word, name = some tool's name holds it.
+type Word = { hit: boolean; idf: number | null; senses: number; name: boolean };
+// What a candidate sees: the words, the everyday tail, the request, the top 10 scores (min_score 0) and
+// the coverage of the first two tools (verdict.ts's coverage).
+type Seen = { words: Word[]; nullTail: number; query: string; scores: number[]; cov: [number, number] };
 const senses = await wordnetSenses();
-const CANDIDATES: Record<string, (words: Word[], nullTail: number) => number> = {
+// Fifth round (README): forms of a request the agent answers itself, generic English chosen from dev
+// queries only (quoted text left out, as in verdict.ts), pre-retrieval and query-performance predictors.
+const QUOTED = /"[^"]*"|“[^”]*”|(?<!\w)'[^']*'(?!\w)/g;
+const WHY = /\bwhy\b|\bhow come\b/i;
+const HYPOTHETICAL =
+  /(?:^|[.!?]\s+)(?:if|suppose|supposing|assume|assuming)\b[^.!?]*\b(?:would|could|might|what|how)\b|\bwhat if\b|\bwhat would happen\b|\bwould have\b/i;
+const REASONING =
+  /^\W*(?:please\s+)?(?:prove|devise|suggest|propose|come up with|think of|think about|invent|speculate|hypothesi[sz]e|argue|justify|critique|reflect on|ponder)\b/i;
+const NAMED = /(?<=[a-z,;] )[A-Z][a-z]+/;
+const bare = (q: string) => q.replace(QUOTED, " ");
+const raw = (s: number) => -Math.log(1 - Math.min(s, 0.999999)); // the scorer's evidence before calibration, in idfMax units
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+const CANDIDATES: Record<string, (seen: Seen) => number> = {
+  /** An explanation question ("why ...", "how come ..."). */
+  why: ({ query }) => (WHY.test(bare(query)) ? 1 : 0),
+  /** A hypothetical ("if X, what would ...", "suppose ...", "what if", "would have"). */
+  hypothetical: ({ query }) => (HYPOTHETICAL.test(bare(query)) ? 1 : 0),
+  /** Opens with a verb that asks for the agent's own reasoning or ideas (prove, devise, suggest, come up with). */
+  reasoning: ({ query }) => (REASONING.test(bare(query)) ? 1 : 0),
+  /** A capitalized word after a lower-case one: a named thing (place, product, person) to look up. */
+  named: ({ query }) => (NAMED.test(bare(query)) ? 1 : 0),
+  /** Pre-retrieval: relative idf of the query's commonest word in the catalog (1 without a word the catalog knows). */
+  minIdf: ({ words }) => Math.min(1, ...words.filter((w) => w.idf !== null).map((w) => w.idf!)),
+  /** Pre-retrieval: mean relative idf of the words the catalog knows. */
+  avgIdf: ({ words }) => mean(words.filter((w) => w.idf !== null).map((w) => w.idf!)),
+  /** Pre-retrieval: share of the content words that are in some tool's name. */
+  nameShare: ({ words }) => (words.length ? words.filter((w) => w.name).length / words.length : 0),
+  /** Query-performance prediction: normalized query commitment, sd / mean of the top 5 raw scores. */
+  commitment: ({ scores }) => {
+    const r = scores.slice(0, 5).map(raw);
+    const m = mean(r);
+    return r.length >= 2 && m > 0 ? Math.sqrt(mean(r.map((v) => (v - m) ** 2))) / m : 0;
+  },
+  /** The top tool's share of the top 10's score mass. */
+  topShare: ({ scores }) => (scores.length ? scores[0]! / scores.slice(0, 10).reduce((a, b) => a + b, 0) : 1),
+  /** Score gap between the first and second tool. */
+  gap: ({ scores }) => (scores[0] ?? 0) - (scores[1] ?? 0),
+  /** ln(1 + tools of the top 10 at or above the default min_score). */
+  above: ({ scores }) => Math.log1p(scores.filter((v) => v >= 0.4).length),
+  /** The second tool's coverage (a request several unrelated tools half-match is a stray). */
+  cov2: ({ cov }) => cov[1],
+  /** Coverage of the first tool minus the second's. */
+  covGap: ({ cov }) => cov[0] - cov[1],
   /** ln(1 + WordNet senses) of the one word the top tool shares with a request of several (third round's stray word). */
-  stray: (ws) => {
+  stray: ({ words: ws }) => {
     const hit = ws.filter((w) => w.hit);
     return ws.length >= 2 && hit.length === 1 ? Math.log1p(hit[0]!.senses) : 0;
   },
   /** The top tool matches the request's first content word (its verb) and nothing after it. */
-  verbOnly: (ws) => (ws.length >= 2 && ws[0]!.hit && !ws.slice(1).some((w) => w.hit) ? 1 : 0),
+  verbOnly: ({ words: ws }) => (ws.length >= 2 && ws[0]!.hit && !ws.slice(1).some((w) => w.hit) ? 1 : 0),
   /** At most one content word of several matched. */
-  oneHit: (ws) => (ws.length >= 2 && ws.filter((w) => w.hit).length <= 1 ? 1 : 0),
+  oneHit: ({ words: ws }) => (ws.length >= 2 && ws.filter((w) => w.hit).length <= 1 ? 1 : 0),
   /** Share of the content words the top tool matched. */
-  hitShare: (ws) => (ws.length ? ws.filter((w) => w.hit).length / ws.length : 0),
+  hitShare: ({ words: ws }) => (ws.length ? ws.filter((w) => w.hit).length / ws.length : 0),
   /** ln(1 + senses) of the least ambiguous matched word: a matched word with one sense is a domain word. */
-  hitMinSenses: (ws) => {
+  hitMinSenses: ({ words: ws }) => {
     const hit = ws.filter((w) => w.hit);
     return hit.length ? Math.log1p(Math.min(...hit.map((w) => w.senses))) : 0;
   },
   /** Relative idf of the rarest known word the top tool lacks ("pizza" when "order" matched). */
-  unmatchedIdf: (ws) => Math.max(0, ...ws.filter((w) => !w.hit && w.idf !== null).map((w) => w.idf!)),
+  unmatchedIdf: ({ words: ws }) => Math.max(0, ...ws.filter((w) => !w.hit && w.idf !== null).map((w) => w.idf!)),
   /** ln of the share of everyday requests whose top score is at least this query's, in the same catalog (an empirical tail). */
-  nullTail: (_, t) => Math.log(t),
+  nullTail: ({ nullTail }) => Math.log(nullTail),
 };
 const EXTRA = (process.env.VERDICT_EXTRA ?? "").split(",").filter(Boolean);
 for (const k of EXTRA) if (!CANDIDATES[k]) throw new Error(`VERDICT_EXTRA: unknown candidate ${k}; known: ${Object.keys(CANDIDATES).join(", ")}`);
@@ -79,6 +135,7 @@ async function rows(tools: string | Loaded, sets: Record<string, EvalQuery[]>): 
   const docOf = new Map(loaded.artifact.tools.map((t, i) => [t.name, i]));
   const data = loaded.artifact.index as SearchIndexData;
   const idfMax = Math.log((data.docs - 1 + 0.5) / 1.5 + 1);
+  const names = new Set(data.nameTerms.flat());
   const everyday = everydayRequests();
   const nullScores: number[] = [];
   for (const q of everyday) nullScores.push((await finder.find({ query: q.query, limit: 1, min_score: 0, schemas: false })).tools[0]?.score ?? 0);
@@ -86,7 +143,7 @@ async function rows(tools: string | Loaded, sets: Record<string, EvalQuery[]>): 
   for (const [set, qs] of Object.entries({ ...sets, everyday })) {
     for (const q of qs) {
       // explain names the query words the top tool matched (directly or through an expansion).
-      const r = await finder.find({ query: q.query, limit: 5, min_score: 0, schemas: false, explain: true });
+      const r = await finder.find({ query: q.query, limit: 10, min_score: 0, schemas: false, explain: true });
       const top = r.tools[0];
       const f = verdict.features(q.query, top ? docOf.get(top.name)! : -1, top?.score ?? 0);
       const matched = new Set((top?.explain ?? []).map((m) => m.word));
@@ -95,11 +152,14 @@ async function rows(tools: string | Loaded, sets: Record<string, EvalQuery[]>): 
         if (words.has(stem)) return;
         const id = sortedIndexOf(data.terms, stem);
         const idf = id === undefined ? null : Math.log((data.docs - data.df[id]! + 0.5) / (data.df[id]! + 0.5) + 1) / idfMax;
-        words.set(stem, { hit: matched.has(w), idf, senses: senses.get(w) ?? 0 });
+        words.set(stem, { hit: matched.has(w), idf, senses: senses.get(w) ?? 0, name: id !== undefined && names.has(id) });
       });
       const tail = (1 + nullScores.filter((x) => x >= f.score).length) / (1 + nullScores.length);
       const ws = [...words.values()];
-      const extra = Object.fromEntries(Object.entries(CANDIDATES).map(([k, c]) => [k, c(ws, tail)]));
+      const second = r.tools[1];
+      const cov: [number, number] = [f.coverage, second ? verdict.features(q.query, docOf.get(second.name)!, second.score).coverage : 0];
+      const seen: Seen = { words: ws, nullTail: tail, query: q.query, scores: r.tools.map((t) => t.score), cov };
+      const extra = Object.fromEntries(Object.entries(CANDIDATES).map(([k, c]) => [k, c(seen)]));
       const groups = goldGroups(q);
       const r1 = groups.length > 0 && top !== undefined && groups.some((g) => g.includes(loaded.keyOf.get(top.name)!));
       out.push({ set, y: groups.length ? 1 : 0, f, q: q.query, top: top?.name ?? "", s: r.tools.map((t) => t.score), r1, extra });
@@ -159,10 +219,17 @@ const KEYS = [...BASE_KEYS, ...EXTRA];
 
 // Weighted logistic regression (Newton steps would need a solver; plain gradient descent on 6 features is enough).
 // Classes balanced: the no_tool rows weigh as much in total as the answerable ones.
+// VERDICT_STD=1 (fifth round): the descent runs on standardized features (mean 0, sd 1 over the rows
+// fitted; L2 on the standardized weights), converted back to raw weights: plain gradient descent on raw
+// features of very different scales stops far from the optimum in 4,000 steps.
+const STD = Boolean(process.env.VERDICT_STD);
 function logisticFit(data: Row[], l2: number): number[] {
   const pos = data.filter((r) => r.y).length;
   const neg = data.length - pos;
-  const X = data.map(x);
+  const raw = data.map(x);
+  const mu = raw[0]!.map((_, j) => (STD ? raw.reduce((s, r) => s + r[j]!, 0) / raw.length : 0));
+  const sd = mu.map((m, j) => (STD ? Math.sqrt(raw.reduce((s, r) => s + (r[j]! - m) ** 2, 0) / raw.length) || 1 : 1));
+  const X = raw.map((r) => r.map((v, j) => (v - mu[j]!) / sd[j]!));
   const w = new Array(KEYS.length + 1).fill(0);
   for (let it = 0; it < 4000; it++) {
     const g = new Array(w.length).fill(0);
@@ -178,7 +245,10 @@ function logisticFit(data: Row[], l2: number): number[] {
     const lr = 1;
     for (let j = 0; j < w.length; j++) w[j] -= lr * g[j]!;
   }
-  return w;
+  // Back to raw features: z = Σ w_j (x_j − mu_j) / sd_j + b.
+  const out = w.map((v, j) => (j < KEYS.length ? v / sd[j]! : v));
+  out[KEYS.length] = w[KEYS.length]! - w.slice(0, KEYS.length).reduce((s, v, j) => s + (v * mu[j]!) / sd[j]!, 0);
+  return out;
 }
 
 const model = (w: number[], bias: number): Candidate => ({
