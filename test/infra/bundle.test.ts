@@ -53,8 +53,10 @@ const auth = (key = KEY) => ({ authorization: `Bearer ${key}` });
  * economy (manifest budget, lean find schemas): ceiling 485,000 -> 495,000. The find-miss log (#11: the
  * api function records queries answered none) adds the miss store, its UpdateItem/DeleteItem commands
  * and the query bounds: api 488,274 -> 497,153 (+8.9 KB), call +6.0 KB, mcp +4.9 KB; api ceiling 505,000.
+ * Find's fifth round (#11): the 751 stems of everyday English words the one-word stray rule leaves out
+ * (lambdas/core/find/common-words.ts, 5.5 KB) and the symbol spelling: api 510,777; ceiling 520,000.
  */
-const CEILING_BYTES = { api: 505_000, call: 1_225_000, mcp: 1_630_000 } as const;
+const CEILING_BYTES = { api: 520_000, call: 1_225_000, mcp: 1_630_000 } as const;
 
 /** Packages (or project folders) that must not be in a bundle. */
 const FORBIDDEN = {
