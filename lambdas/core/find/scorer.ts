@@ -373,6 +373,7 @@ export class Scorer {
     // Each step's best tool by its step's evidence (for the task lifts only).
     const stepTop = new Int32Array(lifts && w > 0 ? S : 0).fill(-1);
     const stepTopRaw = new Float64Array(stepTop.length);
+    let top = -1;
     for (const d of docs) {
       // Steps score at most the whole, so under the floor there is no finishing work to do.
       if (acc[d]! < floor) {
@@ -380,6 +381,7 @@ export class Scorer {
         continue;
       }
       out[d] = this.finish(d, S, w, ps);
+      if (lifts && out[d]! > 0 && (top < 0 || out[d]! > out[top]!)) top = d;
       for (let s = 0; s < stepTop.length; s++) {
         if (this.stepRaw[s]! > stepTopRaw[s]!) {
           stepTopRaw[s] = this.stepRaw[s]!;
@@ -387,11 +389,12 @@ export class Scorer {
         }
       }
     }
-    if (lifts) {
+    // A top under min_score shows nothing, lifted or not (and may not be the true top: the floor pruned).
+    if (lifts && top >= 0 && out[top]! >= minScore) {
       const weakGroups = order.slice(0, weak).map((i) => groups[i]!);
       const clearRaw = -Math.log(1 - CLEAR_STEP) * unit;
       const clear = [...new Set(stepTop.filter((d, s) => d >= 0 && stepTopRaw[s]! >= clearRaw))];
-      this.liftTask({ docs, familyLift, stepLift, minScore, floor, weakGroups, weakSum, S, w, ps, clear });
+      this.liftTask({ docs, top, familyLift, stepLift, minScore, floor, weakGroups, weakSum, S, w, ps, clear });
     }
     return { docs, score: out };
   }
@@ -408,7 +411,7 @@ export class Scorer {
     // tool whose description mentions water once.
     const mass = this.nameMass[d]!;
     let hit = 0;
-    if (S > 1) stepRaw.fill(0, 0, S);
+    for (let s = 0; s < S; s++) stepRaw[s] = 0;
     if (boost && mass > 0) {
       for (const t of this.nameTerms[d]!) {
         if (termStamp[t] !== ps) continue;
@@ -439,6 +442,7 @@ export class Scorer {
    */
   private liftTask(q: {
     docs: number[];
+    top: number;
     familyLift: number;
     stepLift: number;
     minScore: number;
@@ -452,11 +456,7 @@ export class Scorer {
     clear: number[];
   }): void {
     const { out, acc, passStamp, famStart, famDocs } = this;
-    const { docs, familyLift: lift, S, w, ps, clear } = q;
-    let top = -1;
-    for (const d of docs) if (out[d]! > 0 && (top < 0 || out[d]! > out[top]!)) top = d;
-    // A top under min_score shows nothing, lifted or not (and may not be the true top: the floor pruned).
-    if (top < 0 || out[top]! < q.minScore) return;
+    const { docs, top, familyLift: lift, S, w, ps, clear } = q;
     for (const d of clear) if (d !== top) out[d] = out[d]! + q.stepLift * (out[top]! - out[d]!);
     if (lift === 0) return;
     const family = this.family!;
