@@ -6,7 +6,7 @@
 // and a `fallback_reason`, within the decider's timeout.
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
 import { DECIDER_ROLE } from "../../../registry/contract/model-roles.js";
-import { FIND_LIMITS, NONE_NOTE, schemaPolicy } from "../../contract/find.js";
+import { FIND_LIMITS, schemaPolicy } from "../../contract/find.js";
 import { ToolbeltError } from "../errors.js";
 import type { ChatMessage, GrantFilter, ModelPort, Models } from "../ports.js";
 import type { FindOptions, FindRequest, FindResult, Finder, FoundTool } from "./types.js";
@@ -154,7 +154,7 @@ export function withDecisions(keyword: Finder, source: CandidateSource, options:
         mode: "decision",
         verdict: found.length ? "match" : "none",
         tools: chosen.tools,
-        ...(found.length === 0 ? { note: NONE_NOTE } : chosen.note ? { note: chosen.note } : {}),
+        ...(chosen.note ? { note: chosen.note } : {}),
         decision: {
           role,
           model: decision?.model ?? port.model,

@@ -6,7 +6,7 @@ import { MAX_MODEL_NAME, META_TOOLS, canonicalName, modelNameOf } from "../../..
 import { encode, spellSymbols, stripAgentPhrasing, toolFieldTexts, type FieldName, type SearchIndexData } from "../../../registry/contract/search-options.js";
 import type { MatchedWord } from "../../contract/find.js";
 import type { Artifact, GrantFilter } from "../ports.js";
-import { FIND_LIMITS, NONE_NOTE, schemaPolicy } from "../../contract/find.js";
+import { FIND_LIMITS, schemaPolicy } from "../../contract/find.js";
 import { shortDescription, withoutExamples } from "../../../registry/contract/surface-entry.js";
 import { ToolbeltError } from "../errors.js";
 import { globMatcher } from "../../../registry/contract/globs.js";
@@ -132,7 +132,6 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
   const isAlways = globMatcher(options.alwaysLoaded ?? artifact.manifest.always_loaded);
   const always = tools.map((t) => isAlways(t.name));
   const alwaysIdx = tools.flatMap((_, i) => (always[i] ? [i] : []));
-  const takesText = Uint8Array.from(tools, (t) => (textInput(t) ? 1 : 0));
   // Not ranked: the always-loaded tools and find and call, which every surface shows already
   // ("a file called invoice" answered toolbelt.call, "find my notes" toolbelt.find).
   const unranked = tools.map((t, i) => always[i]! || META_TOOLS.includes(t.name));
@@ -268,16 +267,13 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
       // The verdict's fit factor (≤ 1, one per query: order kept) from the top tool shown; an exact name needs none.
       if (verdict && found.length && !exact) {
         const top = tools[foundDocs[0]!]!;
-        const features = verdict.features(req.query, foundDocs[0]!, score[foundDocs[0]!]!);
-        // A request that brings its own text is what a text tool works on, not a sign the agent can do without one.
-        if (takesText[foundDocs[0]!]) features.selfContained = 0;
-        let c = verdict.factor(features, DEFAULT_MIN_SCORE);
-        // Evidence the verdict's features cannot see on a small catalog: a match the tool's author did not anticipate.
-        if (queryParams.hintStray < 1 && hasHints(top) && strayMatch(explain(top, AUTHORED_FIELDS))) c *= queryParams.hintStray;
-        // Or one that meets the tool in a single word while another word is foreign to the whole catalog:
-        // "load the dishwasher" → system.load, "hand me the remote" → git.remotes.
-        else if (queryParams.hintOneHit < 1 && hasHints(top) && explain(top).length <= 1 && scorer.oneOfManyWithForeign(req.query)) {
-          c *= queryParams.hintOneHit;
+        let c = verdict.factor(verdict.features(req.query, foundDocs[0]!, score[foundDocs[0]!]!, textInput(top)), DEFAULT_MIN_SCORE);
+        if (hasHints(top)) {
+          // Evidence the verdict's features cannot see on a small catalog: a match the tool's author did not anticipate,
+          if (queryParams.hintStray < 1 && strayMatch(explain(top, AUTHORED_FIELDS))) c *= queryParams.hintStray;
+          // or one that meets the tool in a single word while another word is foreign to the whole catalog
+          // ("load the dishwasher" → system.load, "hand me the remote" → git.remotes).
+          else if (queryParams.hintOneHit < 1 && explain(top).length <= 1 && scorer.oneOfManyWithForeign(req.query)) c *= queryParams.hintOneHit;
         }
         if (c < 1) {
           found = found
@@ -303,7 +299,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
         mode: "keyword",
         verdict: found.length ? "match" : "none",
         tools: chosen.tools,
-        ...(found.length === 0 ? { note: NONE_NOTE } : chosen.note ? { note: chosen.note } : {}),
+        ...(chosen.note ? { note: chosen.note } : {}),
         // The always-loaded tools are on every belt (the surface, MCP's tools/list): listed only when everything is asked for.
         ...(policy === "all" ? { always: alwaysIdx.filter((i) => granted(tools[i]!.name)).map((i) => shape(tools[i]!, true)) } : {}),
       };

@@ -3,7 +3,7 @@
 // (on its belt), and always a tool asked for by its exact name. Keyword and decision mode share it.
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
 import { withoutExamples } from "../../../registry/contract/surface-entry.js";
-import { FIND_MAX_TOKENS, FIND_SCHEMA_TOP, type FoundTool } from "../../contract/find.js";
+import { FIND_MAX_TOKENS, FIND_SCHEMA_TOP, NONE_NOTE, type FoundTool } from "../../contract/find.js";
 
 export type SchemaChoice = {
   policy: "top" | "all" | "none";
@@ -41,7 +41,8 @@ const leftOutNote = (names: readonly string[], max: number) =>
  * `light` are the results as names and one line each; `full(t)` a result with its description and schemas.
  * Under "top" the best FIND_SCHEMA_TOP results scoring at least the bar get their schemas (without `examples`,
  * as surfaces show them: complete for calling) while the answer stays within the budget; a schema that does
- * not fit is left out and named in `note`, and a smaller one further down may still fit.
+ * not fit is left out and named in `note`, and a smaller one further down may still fit. An answer
+ * without results carries NONE_NOTE, whatever the policy (keyword and decision mode alike).
  */
 export function chooseSchemas(
   light: readonly FoundTool[],
@@ -49,6 +50,7 @@ export function chooseSchemas(
   full: (t: CatalogTool, examples: boolean) => Omit<FoundTool, "score">,
   choice: SchemaChoice,
 ): { tools: FoundTool[]; note?: string } {
+  if (!light.length) return { tools: [], note: NONE_NOTE };
   if (choice.policy === "none") return { tools: [...light] };
   if (choice.policy === "all") return { tools: light.map((f) => ({ ...f, ...full(byName.get(f.name)!, true) })) };
   const max = choice.maxTokens ?? FIND_MAX_TOKENS;

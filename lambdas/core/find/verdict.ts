@@ -27,7 +27,7 @@ export type VerdictFeatures = {
   language: number;
   /** 1 when it asks for something fresh (today, latest, current, the last few days): data the agent cannot know. */
   fresh: number;
-  /** 1 when it carries its own input ("the following", "this paragraph", "Text: ..."): nothing to fetch. */
+  /** 1 when it carries its own input ("the following", "this paragraph", "Text: ..."): nothing to fetch (0 when the top tool takes a free text: it is that tool's input). */
   selfContained: number;
 };
 
@@ -124,7 +124,8 @@ export class Verdict {
     return sortedIndexOf(ids, doc, start[term]!, start[term + 1]!) !== undefined;
   }
 
-  features(query: string, top: number, score: number): VerdictFeatures {
+  /** `topTakesText`: the top tool takes a free text, so a text the request brings is its input (selfContained is 0). */
+  features(query: string, top: number, score: number, topTakesText = false): VerdictFeatures {
     const words = [...new Set(encodeQuery(query.replace(BLOB, " ")))];
     // Quoted text is data the request works on ("translate 'How are you?'"), not the request's form.
     const bare = query.replace(QUOTED, " ");
@@ -155,7 +156,7 @@ export class Verdict {
       question: QUESTION.test(bare) ? 1 : 0,
       narrative: NARRATIVE.test(bare) ? 1 : 0,
       language: LANGUAGE.test(bare) ? 1 : 0,
-      selfContained: SELF_CONTAINED.test(query) ? 1 : 0,
+      selfContained: !topTakesText && SELF_CONTAINED.test(query) ? 1 : 0,
       fresh: FRESH.test(bare) ? 1 : 0,
     };
   }
