@@ -505,14 +505,8 @@ export class Scorer {
     for (const g of groups) {
       let v = 0;
       for (const m of g.members) {
-        let lo = start[m.term]!;
-        let hi = start[m.term + 1]!;
-        while (lo < hi) {
-          const mid = (lo + hi) >>> 1;
-          if (ids[mid]! < d) lo = mid + 1;
-          else hi = mid;
-        }
-        if (lo < start[m.term + 1]! && ids[lo] === d) v = Math.max(v, (this.weight(m) / IMPACT_SCALE) * imp[lo]!);
+        const p = sortedIndexOf(ids, d, start[m.term]!, start[m.term + 1]!);
+        if (p !== undefined) v = Math.max(v, (this.weight(m) / IMPACT_SCALE) * imp[p]!);
       }
       if (v === 0) continue;
       touched = true;
