@@ -15,7 +15,7 @@ import type { Deps } from "../http/deps.js";
 import { formatIssues } from "../http/parse.js";
 import { writeFind } from "../http/telemetry.js";
 import type * as z from "../core/zod-mini.js";
-import { CALL_TOOL, CallToolInput, FIND_TOOL, FindToolInput, type ToolLists } from "./tools.js";
+import { CALL_TOOL, CallToolInput, FIND_TOOL, FindToolInput, metaRegistryName, type ToolLists } from "./tools.js";
 
 /** How long a client may reuse a `tools/list` answer (2026-07-28 cache hint): it changes only with a deploy or a policy edit. */
 export const TOOLS_LIST_TTL_MS = 5 * 60 * 1000;
@@ -107,8 +107,9 @@ function pinnedTools(deps: Deps, session: SessionRecord, caller: Caller) {
  * knows it as toolbelt.find. A catalog tool of that model-safe name (find.tool) keeps it.
  */
 function metaByMcpName(deps: Deps, tool: string): string | undefined {
-  const meta = tool === FIND_TOOL ? "toolbelt.find" : tool === CALL_TOOL ? "toolbelt.call" : undefined;
-  return meta && !deps.artifact.byName.has(tool.replace("_", ".")) ? meta : undefined;
+  const meta = metaRegistryName(tool);
+  // The same test as the list's (tools.ts, directCatalogTools): the catalog tool projects onto that name.
+  return meta && !deps.artifact.tools.some((t) => modelNameOf(t) === tool) ? meta : undefined;
 }
 
 export function createMcpServer(sd: McpServerDeps, state: McpRequestState): Server {

@@ -105,6 +105,9 @@ const META = [
   { name: CALL_TOOL, registry: "toolbelt.call", hints: HINT_DEFAULTS },
 ] as const;
 
+/** The registry name of the meta-tool MCP lists as `name` (find_tool → toolbelt.find), if it is one. */
+export const metaRegistryName = (name: string): string | undefined => META.find((m) => m.name === name)?.registry;
+
 function metaTool(m: (typeof META)[number], catalog: CatalogTool | undefined, decisionMode: boolean): McpTool {
   const { entry } = metaEntry(catalog, m.registry, decisionMode);
   const schema = entry.input_schema as JsonSchema & { properties?: Record<string, JsonSchema> };
