@@ -101,7 +101,6 @@ const GIT_SUBCOMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
 const DRIVER_KEY =
   /^(?:diff\.(.+)\.(?:textconv|command)|filter\.(.+)\.(?:clean|smudge|process)|merge\.(.+)\.driver|credential\.(.+)\.helper|(?:difftool|mergetool|man|browser|guitool)\.(.+)\.cmd|trailer\.(.+)\.(?:cmd|command)|alias\.(.+))$/s;
 
-/** The repository facts the backend checks against the file roots. */
 /**
  * git's words (exit status 128) for a revision, object or path the caller named that does not exist (a
  * `repo` that is a file, or a folder in no repository, included):
@@ -113,6 +112,7 @@ const NOT_FOUND_RE =
 
 export const gitFoundNothing = (exitCode: number, stderr: string): boolean => exitCode === 128 && NOT_FOUND_RE.test(stderr);
 
+/** The repository facts the backend checks against the file roots. */
 export type GitRepository = { workTree: string; gitDir: string; commonDir: string };
 
 /** A git command is hardened by its program name, whatever family or tool declares it: no author can forget. */
