@@ -1,9 +1,6 @@
-// Read an own set's misses, dev split only (the heldout split is never read query by query):
-//   npx tsx test/eval/suite-misses.ts SET [--all]   (--all: every dev request, not only the misses)
-import { join } from "node:path";
 import { createFinder } from "../../lambdas/core/find/index.js";
-import { goldGroups, readJsonl, type EvalQuery } from "./harness.js";
-import { loadSet, readSuite } from "./suite.js";
+import { goldGroups } from "./harness.js";
+import { loadSet, readSetQueries, readSuite } from "./suite.js";
 
 const [name, flag] = process.argv.slice(2);
 const set = readSuite().find((s) => s.name === name);
@@ -15,7 +12,7 @@ if (!set)
   );
 const loaded = await loadSet(set);
 const finder = createFinder(loaded.artifact, { alwaysLoaded: [] });
-const queries = readJsonl<EvalQuery>(join(import.meta.dirname, "../..", set.queries)).filter((q) => q.split === "dev");
+const queries = readSetQueries(set).filter((q) => q.split === "dev");
 for (const q of queries) {
   const groups = goldGroups(q);
   const ranked = await finder.find({ query: q.query, limit: 3, min_score: 0, schemas: false });

@@ -18,7 +18,8 @@ import {
   type Loaded,
 } from "./harness.js";
 
-export type SuiteSet = { name: string; registry?: string; tools?: string; queries: string };
+/** `queries`: one file or several (a split written later, such as `fresh`, keeps its own file). */
+export type SuiteSet = { name: string; registry?: string; tools?: string; queries: string | string[] };
 export type SuiteRow = {
   set: string;
   split: string;
@@ -46,6 +47,9 @@ export function readSuite(file = SUITE_FILE): SuiteSet[] {
   return (JSON.parse(readFileSync(file, "utf8")) as { sets: SuiteSet[] }).sets;
 }
 
+/** Every request of a set, from all its query files. */
+export const readSetQueries = (set: SuiteSet): EvalQuery[] => [set.queries].flat().flatMap((f) => readJsonl<EvalQuery>(join(ROOT, f)));
+
 export async function loadSet(set: SuiteSet, params?: ScorerParams): Promise<Loaded> {
   if (set.registry) return loadRegistry(join(ROOT, set.registry), params);
   const tools = join(ROOT, set.tools!);
@@ -60,7 +64,7 @@ export async function suiteRows(
   loaded: Loaded,
   opts: { finder?: FinderOptions; minScore?: number; split?: string; decision?: DecisionEval } = {},
 ): Promise<SuiteRow[]> {
-  const queries = readJsonl<EvalQuery>(join(ROOT, set.queries));
+  const queries = readSetQueries(set);
   const finder = evalFinder(loaded.artifact, opts);
   const splits = [...new Set(queries.map((q) => q.split ?? "all"))].sort();
   const rows: SuiteRow[] = [];

@@ -22,7 +22,7 @@ import { Verdict, VERDICT_MODEL, verdictMargin, type VerdictFeatures, type Verdi
 import { encode, stripAgentPhrasing, type SearchIndexData } from "../../registry/contract/search-options.js";
 import { everydayRequests } from "./all.js";
 import { goldGroups, loadJsonlTools, loadTools, readJsonl, sample, type EvalQuery, type Loaded } from "./harness.js";
-import { loadSet, readSuite } from "./suite.js";
+import { loadSet, readSetQueries, readSuite } from "./suite.js";
 
 const { values } = parseArgs({
   options: {
@@ -193,7 +193,7 @@ const all: Row[] = [
 ];
 // Own small catalogs: answerable (y 1) against unanswerable and near-miss (y 0); dev split in the objective, heldout reported.
 for (const set of readSuite()) {
-  const qs = readJsonl<EvalQuery>(set.queries);
+  const qs = readSetQueries(set);
   all.push(...(await rows(await loadSet(set), { "own-dev": bySplit(qs, "dev"), "own-heldout": bySplit(qs, "heldout") })));
 }
 const dev = all.filter((r) => /-dev$|^cases$/.test(r.set));
