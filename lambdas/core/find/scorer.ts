@@ -80,6 +80,9 @@ const CLEAR_STEP = 0.4;
 type Member = { term: number; w: number };
 type Group = { word: string; mask: number; members: Member[] };
 
+/** Data a request brings rather than words: quoted text, and tokens holding a dot, slash, @ or digit between word characters. */
+const DATA_TOKEN = /"[^"]*"|“[^”]*”|(?<!\w)'[^']*'(?!\w)|\S*\w[./\\@]\w\S*|\S*[A-Za-z]\d\S*|\S*\d[A-Za-z]\S*/g;
+
 /** Steps of a task-shaped query scored separately (bits of a mask). */
 const MAX_STEPS = 12;
 
@@ -258,11 +261,15 @@ export class Scorer {
 
   /**
    * Whether a query has two or more words and one of them is foreign: the catalog cannot reach it (no
-   * term, no expansion; typo matches aside) and it is not everyday filler ("much", "left").
+   * term, no expansion; typo matches aside) and it is not everyday filler ("much", "left"). Data the
+   * request brings (a file name, path, version or address: a token with a dot, slash, @ or digit, or
+   * quoted text) is the input, not a word for something outside the catalog ("setup.py" is no foreign "py").
    */
   oneOfManyWithForeign(query: string): boolean {
     const words = new Set(encodeQuery(query));
-    return words.size >= 2 && [...words].some((t) => this.termOf(t) === undefined && !this.isRealWord(t) && !COMMON_WORDS.has(t));
+    if (words.size < 2) return false;
+    const own = new Set(encodeQuery(query.replace(DATA_TOKEN, " ")));
+    return [...own].some((t) => this.termOf(t) === undefined && !this.isRealWord(t) && !COMMON_WORDS.has(t));
   }
 
   /** Add expansion terms at weight `w`; a term already a member keeps the better of the two weights. */

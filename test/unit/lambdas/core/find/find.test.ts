@@ -164,6 +164,13 @@ describe("stray matches on tools with search hints", () => {
     expect(await shown(createFinder(artifact, { query: { hintOneHit: 1 } }), "ram the car into the ditch")).toEqual(["system.memory"]);
   });
 
+  it("regression (a file name answered none): data the request brings (a file name, quoted text) is not a foreign word", async () => {
+    // "what's in the first 20 lines of setup.py" answered none: "py" counted as a word outside the catalog.
+    expect(await shown(finder, "RAM of zorblax.py")).toEqual(["system.memory"]);
+    expect(await shown(finder, "RAM of 'zorblax'")).toEqual(["system.memory"]);
+    expect(await shown(finder, "RAM of zorblax")).toEqual([]);
+  });
+
   it("leaves tools without hints (imported catalogs) and hintStray 1 as before", async () => {
     const bare = await smallFinder({ "notes.archive": archive, "weather.forecast": "Weather for the next days." });
     expect(await shown(bare, "rake the leaves")).toEqual(["notes.archive"]);
