@@ -43,6 +43,10 @@ export async function buildSearchIndex(catalog: Catalog, params: ScorerParams = 
       if (params.pairWeight > 0 && f === "desc") {
         for (const p of pairs(terms)) pairTf.set(p, (pairTf.get(p) ?? 0) + params.pairWeight * params.weight[f]);
       }
+      // An example's pairs, within one example: a phrase the author wrote the way users ask ("square root").
+      if ((params.examplePairWeight ?? 0) > 0 && f === "examples") {
+        for (const line of texts[f].split("\n")) for (const p of pairs(encode(line))) pairTf.set(p, (pairTf.get(p) ?? 0) + params.examplePairWeight!);
+      }
     }
     return { ...fields, pairTf };
   });

@@ -56,6 +56,14 @@ export type ScorerParams = {
    */
   pairWeight: number;
   /**
+   * Adjacent word pairs within one example (`examples`, one per line) as terms of their own, with this
+   * weight (a field weight: examples 0.5, description 1.5): a request that says the author's phrase
+   * ("square root", "random winner") beats one that shares its words apart. 0 disables (optional in
+   * stored params: indexes built before it have none). 1 chosen on the example registry's dev split
+   * (test/eval/README.md, "Sixth round").
+   */
+  examplePairWeight?: number;
+  /**
    * Exponent of the background cap: a term weighs min(1, rel_background / rel_catalog)^x, rel = idf /
    * idf of the rarest word, background = two large public tool catalogs (build/background-df.json).
    * 0 disables (optional in stored params: indexes built before it have none).
@@ -86,6 +94,7 @@ export const DEFAULT_SCORER_PARAMS: ScorerParams = {
   synonymWeight: 0.2,
   genericWeight: 0,
   pairWeight: 0.3,
+  examplePairWeight: 1,
   lexiconWeight: 0.5,
   paraphraseWeight: 0.4,
   paraphraseMaxDf: 0.05,

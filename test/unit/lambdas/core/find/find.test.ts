@@ -133,6 +133,17 @@ describe("stray matches of everyday requests", () => {
   });
 });
 
+describe("an example's phrase", () => {
+  it("square root of 1764: a request saying an example's phrase beats a tool with the same words apart", async () => {
+    const f = await smallFinder({
+      "math.evaluate": { description: "Calculate an arithmetic expression.", examples: ["what's the square root of 2"] },
+      "land.area": "Area of a square plot measured from the root marker of a survey.",
+    });
+    const ranked = (await f.find({ query: "square root of 1764", schemas: false, min_score: 0 })).tools.map((t) => t.name);
+    expect(ranked).toEqual(["math.evaluate", "land.area"]);
+  });
+});
+
 describe("stray matches on tools with search hints", () => {
   const archive = "Move a note out of the list into the archive, like leaves raked off a lawn, kept searchable.";
   const hints: Hints = { aliases: ["hide note", "shelve note"], examples: ["archive my shopping list note"] };
@@ -147,7 +158,8 @@ describe("stray matches on tools with search hints", () => {
   });
 
   it("regression (a request bringing its text answered none): the text a request brings is input for a top tool that takes a text", async () => {
-    const replace = { description: "Replace every occurrence of a word in a text.", aliases: ["find and replace"], examples: ["swap one word for another"] };
+    // The example shares no phrase with the request (an example's phrase is evidence enough to lift the tool over the doubt).
+    const replace = { description: "Replace every occurrence of a word in a text.", aliases: ["find and replace"], examples: ["swap one name for another"] };
     const input = (name: string) => ({ type: "object", properties: { [name]: { type: "string" }, find: { type: "string" } } });
     const query = "swap the word colour for color in the following paragraph";
     const withText = await smallFinder({ "text.replace": { ...replace, input_schema: input("text") }, "weather.forecast": "Weather for the next days." });
