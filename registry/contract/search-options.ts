@@ -276,6 +276,14 @@ export function spellSymbols(query: string): string {
   return s;
 }
 
+// The input a request brings after a short label ("hash: hello world", "decode this: aGVsbG8=").
+const LABELLED_INPUT = /^([^:\n]{1,40}):\s[\s\S]*$/;
+
+/** A request without the input it brings after a short label: its own words, not its data. */
+export function withoutLabelledInput(query: string): string {
+  return query.replace(LABELLED_INPUT, "$1");
+}
+
 /** Encode an agent's query: its preamble removed first, its arithmetic symbols spelled out. */
 export function encodeQuery(query: string): string[] {
   const terms = encode(spellSymbols(stripAgentPhrasing(query)));

@@ -12,6 +12,7 @@ import {
   pairs,
   SEARCH_INDEX_VERSION,
   vocabIndexOptions,
+  withoutLabelledInput,
   type SearchIndexData,
   type VocabRecord,
 } from "../../../registry/contract/search-options.js";
@@ -262,13 +263,14 @@ export class Scorer {
   /**
    * Whether a query has two or more words and one of them is foreign: the catalog cannot reach it (no
    * term, no expansion; typo matches aside) and it is not everyday filler ("much", "left"). Data the
-   * request brings (a file name, path, version or address: a token with a dot, slash, @ or digit, or
-   * quoted text) is the input, not a word for something outside the catalog ("setup.py" is no foreign "py").
+   * request brings (a file name, path, version or address: a token with a dot, slash, @ or digit;
+   * quoted text; the input after a label, "hash: hello world") is the input, not a word for something
+   * outside the catalog ("setup.py" is no foreign "py").
    */
   oneOfManyWithForeign(query: string): boolean {
     const words = new Set(encodeQuery(query));
     if (words.size < 2) return false;
-    const own = new Set(encodeQuery(query.replace(DATA_TOKEN, " ")));
+    const own = new Set(encodeQuery(withoutLabelledInput(query).replace(DATA_TOKEN, " ")));
     return [...own].some((t) => this.termOf(t) === undefined && !this.isRealWord(t) && !COMMON_WORDS.has(t));
   }
 

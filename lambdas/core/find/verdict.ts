@@ -5,7 +5,7 @@
 // wh-question) rather than an action. The features give a fit factor c in (0, 1] that multiplies
 // every tool's score of the query: one factor per query, so the order is kept, scores stay in
 // [0,1] and comparable, and `min_score` keeps its meaning (the confidence a shown tool fits).
-import { encodeQuery, type SearchIndexData } from "../../../registry/contract/search-options.js";
+import { encodeQuery, withoutLabelledInput, type SearchIndexData } from "../../../registry/contract/search-options.js";
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
 import type { MatchedWord } from "../../contract/find.js";
 import { sortedIndexOf } from "./sorted.js";
@@ -15,7 +15,7 @@ export type VerdictFeatures = {
   score: number;
   /** IDF-weighted share of the query's known words (or their synonyms) that the top tool contains. */
   coverage: number;
-  /** IDF-weighted share of the query's words the catalog knows (an unknown word weighs as the rarest). */
+  /** IDF-weighted share of the query's words the catalog knows (an unknown word weighs as the rarest; one of a labelled input does not count). */
   known: number;
   /** Number of distinct content words (encoded terms). */
   terms: number;
@@ -61,6 +61,7 @@ const FRESH =
 // A data blob (base64, a hash) is input, not words: it would count as dozens of unknown words.
 const BLOB = /[A-Za-z0-9+/=]{40,}/g;
 const QUOTED = /"[^"]*"|“[^”]*”|(?<!\w)'[^']*'(?!\w)/g;
+
 // Third-person narration ("John was late, so what did he ...?"): a story or riddle, not a request.
 const NARRATIVE = /\b(?:he|she|his|him|hers)\b/i;
 // Verbs and nouns of language tasks: text produced from the model's own knowledge, not an action on a
@@ -126,9 +127,15 @@ export class Verdict {
 
   /** `topTakesText`: the top tool takes a free text, so a text the request brings is its input (selfContained is 0). */
   features(query: string, top: number, score: number, topTakesText = false): VerdictFeatures {
-    const words = [...new Set(encodeQuery(query.replace(BLOB, " ")))];
+    const unblobbed = query.replace(BLOB, " ");
+    const words = [...new Set(encodeQuery(unblobbed))];
     // Quoted text is data the request works on ("translate 'How are you?'"), not the request's form.
     const bare = query.replace(QUOTED, " ");
+    const language = LANGUAGE.test(bare);
+    // A word of the input a request brings after a label ("hash: hello world") is data: one the catalog
+    // lacks is not an unknown request word. Unless the request is a language task: then the text is the
+    // agent's own work ("Summarize the following email: ..."), and its unknown words still count.
+    const own = new Set(encodeQuery(language ? unblobbed : withoutLabelledInput(unblobbed)));
     let mass = 0;
     let knownMass = 0;
     let covered = 0;
@@ -137,7 +144,7 @@ export class Verdict {
       const syn = Object.hasOwn(this.data.expand, w) ? this.data.expand[w] : undefined; // not "constructor" of Object
 
       if (id === undefined && !syn?.length) {
-        mass += this.idfMax;
+        if (own.has(w)) mass += this.idfMax;
         continue;
       }
       // A word known only through synonyms weighs as its rarest synonym.
@@ -155,7 +162,7 @@ export class Verdict {
       terms: words.length,
       question: QUESTION.test(bare) ? 1 : 0,
       narrative: NARRATIVE.test(bare) ? 1 : 0,
-      language: LANGUAGE.test(bare) ? 1 : 0,
+      language: language ? 1 : 0,
       selfContained: !topTakesText && SELF_CONTAINED.test(query) ? 1 : 0,
       fresh: FRESH.test(bare) ? 1 : 0,
     };

@@ -181,6 +181,8 @@ describe("stray matches on tools with search hints", () => {
     expect(await shown(finder, "RAM of zorblax.py")).toEqual(["system.memory"]);
     expect(await shown(finder, "RAM of 'zorblax'")).toEqual(["system.memory"]);
     expect(await shown(finder, "RAM of zorblax")).toEqual([]);
+    // The input after a label is data too.
+    expect(await shown(finder, "RAM: zorblax")).toEqual(["system.memory"]);
   });
 
   it("leaves tools without hints (imported catalogs) and hintStray 1 as before", async () => {

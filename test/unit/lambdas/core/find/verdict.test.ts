@@ -40,6 +40,15 @@ describe("verdict features", () => {
     expect(verdict.features(`weather forecast ${"QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo".repeat(3)}`, 0, 0.5)).toMatchObject({ known: 1, terms: 2 });
   });
 
+  it("regression (a labelled input answered none): an unknown word of the input after a label is data, not an unknown request word", () => {
+    expect(verdict.features("weather forecast: xylophonist", 0, 0.5).known).toBe(1);
+    // The label's own words count as before, and so does an unknown word outside a labelled input.
+    expect(verdict.features("xylophonist forecast: weather", 0, 0.5).known).toBeLessThan(1);
+    expect(verdict.features("weather forecast xylophonist", 0, 0.5).known).toBeLessThan(1);
+    // A language task's text is the agent's own work: its unknown words still count.
+    expect(verdict.features("describe the weather forecast: xylophonist", 0, 0.5).known).toBeLessThan(1);
+  });
+
   it.each([
     ["Why is the sky blue?", "question", 1],
     ["Can planets orbit twin stars?", "question", 1],
