@@ -5,7 +5,11 @@ import { goldGroups } from "./harness.js";
 import { loadSet, readSetQueries, readSuite } from "./suite.js";
 
 /** A request as a reader meets it: case, punctuation and spacing do not make it another one. */
-const normal = (q: string) => q.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+const normal = (q: string) =>
+  q
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
 
 describe.each(readSuite().map((set) => [set.name, set] as const))("eval set %s", (_name, set) => {
   const queries = readSetQueries(set);
@@ -26,7 +30,11 @@ describe.each(readSuite().map((set) => [set.name, set] as const))("eval set %s",
   it("names only tools its catalog has, and gives every answerable request a gold tool", async () => {
     const loaded = await loadSet(set);
     const keys = new Set(loaded.keyOf.values());
-    const unknown = queries.flatMap((q) => goldGroups(q).flat().filter((k) => !keys.has(k)));
+    const unknown = queries.flatMap((q) =>
+      goldGroups(q)
+        .flat()
+        .filter((k) => !keys.has(k)),
+    );
     expect(unknown).toEqual([]);
     expect(queries.filter((q) => q.kind === "answerable" && goldGroups(q).length === 0).map((q) => q.id)).toEqual([]);
   });
