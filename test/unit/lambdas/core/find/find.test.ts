@@ -158,8 +158,8 @@ describe("stray matches on tools with search hints", () => {
   });
 
   it("regression (a request bringing its text answered none): the text a request brings is input for a top tool that takes a text", async () => {
-    // The example shares no phrase with the request (an example's phrase is evidence enough to lift the tool over the doubt).
-    const replace = { description: "Replace every occurrence of a word in a text.", aliases: ["find and replace"], examples: ["swap one name for another"] };
+    // A tool without hints (the verdict's model judges it; a tool with hints is judged by its author's words, below).
+    const replace = { description: "Replace every occurrence of a word in a text." };
     const input = (name: string) => ({ type: "object", properties: { [name]: { type: "string" }, find: { type: "string" } } });
     const query = "swap the word colour for color in the following paragraph";
     const withText = await smallFinder({ "text.replace": { ...replace, input_schema: input("text") }, "weather.forecast": "Weather for the next days." });
@@ -167,6 +167,16 @@ describe("stray matches on tools with search hints", () => {
     expect(await shown(withText, query)).toEqual(["text.replace"]);
     // The same tool without a text input: "the following paragraph" says the agent has the words and needs no tool.
     expect(await shown(without, query)).toEqual([]);
+  });
+
+  it("regression (the verdict's model hid right tools with hints): a top tool with hints is judged by its author's words, not the model", async () => {
+    // The model's "the following paragraph" sign (fitted on catalogs without hints) does not lower a tool whose author wrote how users ask.
+    const replace = { description: "Replace every occurrence of a word in a text.", aliases: ["find and replace"], examples: ["swap one name for another"] };
+    const input = { type: "object", properties: { value: { type: "string" }, find: { type: "string" } } };
+    const f = await smallFinder({ "text.replace": { ...replace, input_schema: input }, "weather.forecast": "Weather for the next days." });
+    expect(await shown(f, "swap the word colour for color in the following paragraph")).toEqual(["text.replace"]);
+    // Its author's words still judge it: a request that meets none of them answers none.
+    expect(await shown(f, "every occurrence in the following paragraph")).toEqual([]);
   });
 
   it("ram the car into the ditch: one word met on a tool with hints, another foreign to the catalog, answers none", async () => {
