@@ -4,19 +4,31 @@
 // its senses are general English, not software. Each line is a group; at build time every word
 // of a group reaches the other words of the group that the catalog contains (see search-index.ts).
 // Kept to general vocabulary of tools, never to one catalog's tool names.
-const GROUPS = `
+//
+// Two weights (test/eval/README.md, "Sixth round"): the generic verbs (VERBS: change, fetch, new
+// stray into every catalog) at `lexiconWeight`; the capability groups (GROUPS: folder, chart,
+// bitcoin) at the stronger `capabilityWeight`, word pair by word pair where both words are specific
+// (`strongWord`); the other pairs of a capability group stay at `lexiconWeight`.
+import type { WordLookup } from "./wordnet.js";
+
+const VERBS = `
 save write store persist
-folder directory dir
 fetch retrieve download obtain pull
 search find lookup seek query
 list enumerate show display
-compute calculate calculator evaluate arithmetic math
-delete remove erase
 create make generate new
 edit modify update change alter
 read open load view
 run execute launch start invoke
 stop terminate kill end halt
+delete remove erase
+click press tap
+search 搜索 检索 查询
+`;
+
+const GROUPS = `
+folder directory dir
+compute calculate calculator evaluate arithmetic math
 picture image photo img
 webpage website site page url web html
 price quote worth cost value valuation
@@ -40,7 +52,6 @@ rent lodging listing apartment accommodation stay airbnb
 nearby near around close
 note memo notes
 screenshot capture snapshot
-click press tap
 audio music sound song track
 package library module dependency
 currency exchange forex
@@ -52,7 +63,6 @@ domain whois
 recipe recipes dish meal cook cooking
 train railway rail
 ticket tickets
-search 搜索 检索 查询
 weather 天气
 train 火车 列车 车次
 ticket 车票 余票
@@ -75,9 +85,48 @@ document 文档
 webpage 网页
 `;
 
-/** Groups of words meant alike, as written above (lower case, unstemmed). */
-export function lexiconGroups(): string[][] {
-  return GROUPS.split("\n")
+const parse = (text: string): string[][] =>
+  text
+    .split("\n")
     .map((l) => l.trim().split(/\s+/).filter(Boolean))
     .filter((g) => g.length > 1);
+
+/** Groups of words meant alike, as written above (lower case, unstemmed): the verbs, then the capability groups. */
+export function lexiconGroups(): string[][] {
+  return [...parse(VERBS), ...parse(GROUPS)];
+}
+
+/**
+ * Capability words that reach their group at the verb weight only: "compute" encodes as "computer"
+ * does, so "using a computer" met the calculator (a MetaTool dev request no tool serves), and "html"
+ * names a format, not a site ("the code hosting site" met the HTML converters, paraphrase-mcp dev).
+ */
+const WEAK_WORDS = new Set(["compute", "html"]);
+/** WordNet senses above this make a word generic ("page" 9, "close" 37, "stay" 16): its pairs stay at the verb weight. */
+const MAX_SENSES = 6;
+
+/**
+ * Whether a capability word may carry the strong weight: not marked weak, at most MAX_SENSES WordNet
+ * senses, and its stem is not another English word ("news" encodes as "new", "listing" as "list",
+ * "directions" as "direct", "dependency" as "depend": the stem would pull in that word's requests).
+ */
+export function strongWord(word: string, stem: string, senses: WordLookup<number>): boolean {
+  return !WEAK_WORDS.has(word) && (senses.get(word) ?? 1) <= MAX_SENSES && (stem === word || senses.get(stem) === undefined);
+}
+
+/** Word pairs of a group (a reaches b, both as written) with whether the pair may carry the capability weight. */
+export function lexiconPairs(encode: (word: string) => string | undefined, senses: WordLookup<number>): { from: string; to: string; strong: boolean }[] {
+  const out: { from: string; to: string; strong: boolean }[] = [];
+  const add = (groups: string[][], capability: boolean) => {
+    for (const group of groups) {
+      const words = group.flatMap((w) => {
+        const stem = encode(w);
+        return stem === undefined ? [] : [{ stem, strong: capability && strongWord(w, stem, senses) }];
+      });
+      for (const a of words) for (const b of words) if (a.stem !== b.stem) out.push({ from: a.stem, to: b.stem, strong: a.strong && b.strong });
+    }
+  };
+  add(parse(VERBS), false);
+  add(parse(GROUPS), true);
+  return out;
 }

@@ -17,10 +17,20 @@ import {
   type VocabRecord,
 } from "../registry/contract/search-options.js";
 export { toolFieldTexts };
-import { lexiconGroups } from "./lexicon.js";
+import { lexiconPairs } from "./lexicon.js";
 import { neighbourTable } from "./neighbours.js";
 import { backgroundDf } from "./background.js";
 import { wordnetSenses, wordnetSynonyms } from "./wordnet.js";
+
+/** A lexicon word reaches a catalog word at the capability weight only when at most this share of the tools has it. */
+const CAPABILITY_MAX_DF = 0.1;
+
+/** A word → term ids table with sorted keys and ids (deterministic artifacts). */
+function sortedTable(m: Map<string, Set<number>>): Record<string, number[]> {
+  const t: Record<string, number[]> = Object.create(null) as Record<string, number[]>;
+  for (const key of [...m.keys()].sort()) t[key] = [...m.get(key)!].sort((a, b) => a - b);
+  return t;
+}
 
 const b64 = (a: Uint16Array | Uint32Array | Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString("base64");
 
@@ -107,26 +117,25 @@ export async function buildSearchIndex(catalog: Catalog, params: ScorerParams = 
     for (const key of [...rel.keys()].sort()) expand[key] = [...rel.get(key)!].sort((a, b) => a - b);
   }
 
-  // Lexicon: each word of a group reaches the group's other words the catalog contains (one term each).
-  const related: Record<string, number[]> = Object.create(null) as Record<string, number[]>;
+  // Lexicon: each word of a group reaches the group's other words the catalog contains (one term
+  // each). A capability pair of specific words goes to its own table at `capabilityWeight`, unless
+  // the word it reaches is in more than a tenth of the tools: such a word says little about which
+  // tool (the paraphrase table's rule; "directory" in 16 of devteam's 113 tools).
+  const related = new Map<string, Set<number>>();
+  const capability = new Map<string, Set<number>>();
   if ((params.lexiconWeight ?? 0) > 0) {
-    const rel = new Map<string, Set<number>>();
-    for (const group of lexiconGroups()) {
-      const stems = group
-        .map((w) => encode(w))
-        .filter((e) => e.length === 1)
-        .map((e) => e[0]!);
-      for (const a of stems) {
-        for (const b of stems) {
-          const target = termId.get(b);
-          if (a === b || target === undefined) continue;
-          const set = rel.get(a) ?? new Set<number>();
-          set.add(target);
-          rel.set(a, set);
-        }
-      }
+    const strong = (params.capabilityWeight ?? 0) > 0;
+    const senses = await wordnetSenses();
+    const one = (w: string) => {
+      const e = encode(w);
+      return e.length === 1 ? e[0] : undefined;
+    };
+    for (const p of lexiconPairs(one, senses)) {
+      const target = termId.get(p.to);
+      if (target === undefined) continue;
+      const table = strong && p.strong && df[target]! <= CAPABILITY_MAX_DF * n ? capability : related;
+      table.set(p.from, (table.get(p.from) ?? new Set<number>()).add(target));
     }
-    for (const key of [...rel.keys()].sort()) related[key] = [...rel.get(key)!].sort((a, b) => a - b);
   }
 
   // Paraphrases: a word the catalog does not contain reaches the catalog's terms among its nearest
@@ -196,7 +205,8 @@ export async function buildSearchIndex(catalog: Catalog, params: ScorerParams = 
     postings: b64(ids),
     impacts: b64(imp),
     expand,
-    related,
+    related: sortedTable(related),
+    ...(capability.size ? { capability: sortedTable(capability) } : {}),
     similar,
     ...(realWords ? { realWords } : {}),
     termWeight,

@@ -72,6 +72,12 @@ export type ScorerParams = {
   /** Weight of a word reached through the hand-written lexicon (build/lexicon.ts: save → write, folder → directory, search → 搜索). 0 disables. */
   lexiconWeight: number;
   /**
+   * Weight of a word reached through the lexicon's capability groups (folder → directory, chart → diagram),
+   * pairs of specific words only (build/lexicon.ts); the other pairs keep `lexiconWeight`. Absent or 0:
+   * every pair at `lexiconWeight` (artifacts built before it).
+   */
+  capabilityWeight?: number;
+  /**
    * Weight of a word reached through the paraphrase table (build/neighbours.txt: nearest neighbours in
    * word vectors, "hex" → hexadecimal, "ram" → memory), for requests worded without the tool's words. 0 disables.
    */
@@ -96,6 +102,7 @@ export const DEFAULT_SCORER_PARAMS: ScorerParams = {
   pairWeight: 0.3,
   examplePairWeight: 1,
   lexiconWeight: 0.5,
+  capabilityWeight: 0.7,
   paraphraseWeight: 0.4,
   paraphraseMaxDf: 0.05,
   backgroundWeight: 0,
@@ -122,6 +129,8 @@ export type SearchIndexData = {
   expand: Record<string, number[]>;
   /** Lexicon expansions: an encoded word → vocabulary term ids meant alike (weight `lexiconWeight`). */
   related: Record<string, number[]>;
+  /** Lexicon capability expansions (weight `capabilityWeight`); absent when none or in older artifacts. */
+  capability?: Record<string, number[]>;
   /** Paraphrase expansions: an encoded word → vocabulary term ids near it in word vectors (weight `paraphraseWeight`); absent in older artifacts. */
   similar?: Record<string, number[]>;
   /** With params.realWords: sorted stems of frequent English words the catalog lacks (real words, not typos); absent otherwise. */

@@ -7,13 +7,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { emitArtifact, writeArtifact } from "../../build/artifact.js";
+import { buildSearchIndex } from "../../build/search-index.js";
 import { catalogFromJsonl, type JsonlTool } from "../../build/sources/jsonl.js";
 import { artifactFromFiles } from "../../lambdas/artifact.js";
 import { createFinder } from "../../lambdas/core/find/index.js";
 import { Fts5, loadJsonlTools, loadTools, readJsonl, sample, scale, type EvalQuery } from "../eval/harness.js";
+import { DEFAULT_SCORER_PARAMS, type ScorerParams } from "../../registry/contract/search-options.js";
 import { formatColdStart, measureColdStart } from "./cold-start-bench.js";
 
-const USAGE = "usage: npm run bench -- [--json] [--queries N] [--cold-runs N] [--qparams JSON]";
+const USAGE = "usage: npm run bench -- [--json] [--queries N] [--cold-runs N] [--params JSON] [--qparams JSON]";
 let parsed;
 try {
   parsed = parseArgs({
@@ -25,6 +27,8 @@ try {
       "cold-runs": { type: "string", default: "5" },
       // Query-time scorer knobs, as in the eval: a knob's before/after in one checkout and one load.
       qparams: { type: "string" },
+      // Build-time scorer parameters over the defaults (rebuilds index.json), as the eval's --params.
+      params: { type: "string" },
     },
   });
 } catch (e) {
@@ -82,6 +86,10 @@ async function bench(set: string, rows: JsonlTool[], queries: string[], one?: st
   const catalog = catalogFromJsonl(rows, { source: set });
   const t0 = performance.now();
   const files = await emitArtifact({ families: catalog.families, tools: catalog.tools, always_loaded: [] });
+  if (values.params) {
+    const index = await buildSearchIndex(artifactFromFiles(files), { ...DEFAULT_SCORER_PARAMS, ...(JSON.parse(values.params) as Partial<ScorerParams>) });
+    files["index.json"] = JSON.stringify(index);
+  }
   const buildMs = performance.now() - t0;
   const artifact = artifactFromFiles(files);
   const finder = createFinder(artifact, { eagerFuzzy: true, ...(values.qparams ? { query: JSON.parse(values.qparams) } : {}) });

@@ -110,6 +110,8 @@ export class Scorer {
   private readonly synonymWeight: number;
   private readonly related: Record<string, number[]>;
   private readonly lexiconWeight: number;
+  private readonly capability: Record<string, number[]>;
+  private readonly capabilityWeight: number;
   private readonly similar: Record<string, number[]>;
   private readonly realWords: readonly string[] | undefined;
   private readonly paraphraseWeight: number;
@@ -161,6 +163,8 @@ export class Scorer {
     this.synonymWeight = data.params.synonymWeight;
     this.related = data.related;
     this.lexiconWeight = data.params.lexiconWeight ?? 0;
+    this.capability = data.capability ?? {};
+    this.capabilityWeight = data.params.capabilityWeight ?? 0;
     this.similar = data.similar ?? {};
     this.realWords = data.realWords;
     this.paraphraseWeight = data.params.paraphraseWeight ?? 0;
@@ -236,6 +240,7 @@ export class Scorer {
         for (const id of ownList(this.expand, t)) if (id !== exact) members.push({ term: id, w: this.synonymWeight });
       }
       if (this.lexiconWeight > 0) this.addRelated(members, ownList(this.related, t), exact, this.lexiconWeight);
+      if (this.capabilityWeight > 0) this.addRelated(members, ownList(this.capability, t), exact, this.capabilityWeight);
       if (this.paraphraseWeight > 0) this.addRelated(members, ownList(this.similar, t), exact, this.paraphraseWeight);
       if (members.length) groups.push({ word: t, mask: m, members });
     }
@@ -255,6 +260,7 @@ export class Scorer {
     return (
       ownList(this.expand, t).length > 0 ||
       ownList(this.related, t).length > 0 ||
+      ownList(this.capability, t).length > 0 ||
       ownList(this.similar, t).length > 0 ||
       (this.realWords !== undefined && sortedIndexOf(this.realWords, t) !== undefined)
     );
