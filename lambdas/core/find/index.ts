@@ -129,6 +129,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
   if (options.eagerFuzzy) scorer.loadFuzzy();
   const verdict = options.verdict === false ? undefined : new Verdict(data, options.verdict ?? VERDICT_MODEL);
   const tools = artifact.tools;
+  const hintedCatalog = tools.filter(hasHints).length * 2 >= tools.length;
   const isAlways = globMatcher(options.alwaysLoaded ?? artifact.manifest.always_loaded);
   const always = tools.map((t) => isAlways(t.name));
   const alwaysIdx = tools.flatMap((_, i) => (always[i] ? [i] : []));
@@ -271,7 +272,10 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
         // answered none to no request that needed it and hid right tools (test/eval/README.md, "Sixth round"):
         // such a tool is judged by its author's words, the two rules below.
         let c = hasHints(top) ? 1 : verdict.factor(verdict.features(req.query, foundDocs[0]!, score[foundDocs[0]!]!, textInput(top)), DEFAULT_MIN_SCORE);
-        if (hasHints(top)) {
+        // In a catalog whose authors wrote hints (most of its tools have them), a tool without hints (a server
+        // snapshot's) is held to the same rules, its name and tags its authored words: otherwise it is where
+        // the strays land ("hike along the coast" → a tool "with an output schema along with" its content).
+        if (hasHints(top) || hintedCatalog) {
           // Evidence the verdict's features cannot see on a small catalog: a match the tool's author did not anticipate,
           if (queryParams.hintStray < 1 && strayMatch(explain(top, AUTHORED_FIELDS))) c *= queryParams.hintStray;
           // or one that meets the tool in a single word while another word is foreign to the whole catalog

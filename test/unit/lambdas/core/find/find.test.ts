@@ -195,6 +195,18 @@ describe("stray matches on tools with search hints", () => {
     expect(await shown(finder, "RAM: zorblax")).toEqual(["system.memory"]);
   });
 
+  it("hike along the coast: in a catalog whose tools mostly have hints, a tool without them is held to the same rules", async () => {
+    const hinted = {
+      "notes.archive": { description: archive, ...hints },
+      "weather.forecast": { description: "Weather for the next days.", aliases: ["forecast"], examples: ["will it rain tomorrow"] },
+    };
+    const demo = "Returns structured content along with an output schema for client data validation.";
+    const f = await smallFinder({ ...hinted, "demo.structured": demo });
+    expect(await shown(f, "hike along the coast")).toEqual([]);
+    // Its own name still counts as its author's word.
+    expect(await shown(f, "structured content along the coast")).toEqual(["demo.structured"]);
+  });
+
   it("leaves tools without hints (imported catalogs) and hintStray 1 as before", async () => {
     const bare = await smallFinder({ "notes.archive": archive, "weather.forecast": "Weather for the next days." });
     expect(await shown(bare, "rake the leaves")).toEqual(["notes.archive"]);
