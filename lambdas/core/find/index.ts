@@ -159,6 +159,14 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
     if (model !== undefined && model.length === MAX_MODEL_NAME) addName(canonicalName(model), i);
   }
 
+  /** The one-word rule's test on the top tool's matched words (explain's). */
+  const oneWord = (query: string, hits: MatchedWord[]): boolean => {
+    if (hits.length > 1) return false;
+    if (scorer.oneOfManyWithForeign(query)) return true;
+    const named = hits.some((m) => m.fields.includes("name") || m.fields.includes("aliases"));
+    return !named && scorer.oneOfManyWithUnmatched(query, new Set(hits.flatMap((m) => encode(m.word))));
+  };
+
   const alwaysLoaded = (granted: GrantFilter = () => true) => alwaysIdx.filter((i) => granted(tools[i]!.name)).map((i) => tools[i]!.name);
 
   const famDesc = new Map(artifact.families.map((f) => [f.name, f.description]));
@@ -279,8 +287,10 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
           // Evidence the verdict's features cannot see on a small catalog: a match the tool's author did not anticipate,
           if (queryParams.hintStray < 1 && strayMatch(explain(top, AUTHORED_FIELDS))) c *= queryParams.hintStray;
           // or one that meets the tool in a single word while another word is foreign to the whole catalog
-          // ("load the dishwasher" → system.load, "hand me the remote" → git.remotes).
-          else if (queryParams.hintOneHit < 1 && explain(top).length <= 1 && scorer.oneOfManyWithForeign(req.query)) c *= queryParams.hintOneHit;
+          // ("load the dishwasher" → system.load, "hand me the remote" → git.remotes), or, when that word is not
+          // one the tool is named by (its name, its aliases), another specific word the tool did not match
+          // ("order a pizza" → random.shuffle's "random order").
+          else if (queryParams.hintOneHit < 1 && oneWord(req.query, explain(top))) c *= queryParams.hintOneHit;
         }
         if (c < 1) {
           found = found

@@ -42,8 +42,10 @@ export type QueryParams = {
   hintStray: number;
   /**
    * Factor on a query's scores when its top tool has search hints, the query met the tool in one
-   * word only, and another of its words is foreign to the catalog (no term, no expansion): 0.8
-   * chosen on dev splits (test/eval/README.md, "Fifth round"); 1 turns the rule off.
+   * word only, and another of its words is foreign to the catalog (no term, no expansion), or, when
+   * that one word is not in the tool's name or aliases, another specific word (not everyday filler, not
+   * data) is one the tool did not match: 0.8 chosen on dev splits (test/eval/README.md, "Fifth round",
+   * "Sixth round: small catalogs"); 1 turns the rule off.
    */
   hintOneHit: number;
   /**
@@ -275,10 +277,18 @@ export class Scorer {
    * outside the catalog ("setup.py" is no foreign "py").
    */
   oneOfManyWithForeign(query: string): boolean {
-    const words = new Set(encodeQuery(query));
-    if (words.size < 2) return false;
-    const own = new Set(encodeQuery(withoutLabelledInput(query).replace(DATA_TOKEN, " ")));
-    return [...own].some((t) => this.termOf(t) === undefined && !this.isRealWord(t) && !COMMON_WORDS.has(t));
+    return this.otherWords(query).some((t) => this.termOf(t) === undefined && !this.isRealWord(t));
+  }
+
+  /** Whether a query has two or more words and another of them, not data and not everyday filler, is one the top tool did not match (`matched`: encoded words). */
+  oneOfManyWithUnmatched(query: string, matched: ReadonlySet<string>): boolean {
+    return this.otherWords(query).some((t) => !matched.has(t));
+  }
+
+  /** A query's own words that are not everyday filler (data left out), when it has two or more words; else none. */
+  private otherWords(query: string): string[] {
+    if (new Set(encodeQuery(query)).size < 2) return [];
+    return [...new Set(encodeQuery(withoutLabelledInput(query).replace(DATA_TOKEN, " ")))].filter((t) => !COMMON_WORDS.has(t));
   }
 
   /** Add expansion terms at weight `w`; a term already a member keeps the better of the two weights. */

@@ -195,6 +195,19 @@ describe("stray matches on tools with search hints", () => {
     expect(await shown(finder, "RAM: zorblax")).toEqual(["system.memory"]);
   });
 
+  it("order a pizza: one word met outside a tool's name and aliases, another specific word left unmatched, answers none", async () => {
+    const specs = {
+      "random.shuffle": { description: "Return the items of a list in a random order.", aliases: ["shuffle"], examples: ["put these names in a random order"] },
+      "kitchen.recipes": { description: "Recipes for dinner: soup, salad or pizza dough.", aliases: ["recipe"], examples: ["how do I make soup"] },
+    };
+    const f = await smallFinder(specs);
+    expect(await shown(f, "order a pizza")).toEqual([]);
+    expect((await f.find({ query: "order a pizza", schemas: false, min_score: 0 })).tools[0]?.name).toBe("random.shuffle");
+    expect((await shown(await smallFinder(specs, { hintOneHit: 1 }), "order a pizza"))[0]).toBe("random.shuffle");
+    // A word the tool is named by (an alias) is the capability asked for, whatever else the request says.
+    expect((await shown(f, "shuffle a pizza"))[0]).toBe("random.shuffle");
+  });
+
   it("hike along the coast: in a catalog whose tools mostly have hints, a tool without them is held to the same rules", async () => {
     const hinted = {
       "notes.archive": { description: archive, ...hints },
