@@ -14,11 +14,15 @@
 //   VERDICT_UPPER=1       an in-sample bound for the own sets: a logistic fit on their dev split alone
 //   VERDICT_STD=1         the logistic fit on standardized features (fifth round)
 //   VERDICT_DUMP=file     every row (features, candidates, query, top 10 scores) as JSON lines
+//   VERDICT_LOAD=file     the rows from such a dump instead of running every query again
+//   VERDICT_KEEP=1        start from VERDICT_MODEL and search only the weights it holds at 0; VERDICT_DROP=a,b hold a, b at 0
+// Sixth round: each row is decided as the finder decides it (index.ts): no model on a top tool with search hints or
+// one asked for by name, the hint rules' factor applied, selfContained 0 when the top tool takes a free text.
 import { parseArgs } from "node:util";
 import { wordnetSenses } from "../../build/wordnet.js";
-import { createFinder } from "../../lambdas/core/find/index.js";
+import { createFinder, textInput } from "../../lambdas/core/find/index.js";
 import { sortedIndexOf } from "../../lambdas/core/find/sorted.js";
-import { Verdict, VERDICT_MODEL, verdictMargin, type VerdictFeatures, type VerdictModel } from "../../lambdas/core/find/verdict.js";
+import { hasHints, Verdict, VERDICT_MODEL, verdictMargin, type VerdictFeatures, type VerdictModel } from "../../lambdas/core/find/verdict.js";
 import { encode, stripAgentPhrasing, type SearchIndexData } from "../../registry/contract/search-options.js";
 import { everydayRequests } from "./all.js";
 import { goldGroups, loadJsonlTools, loadTools, readJsonl, sample, type EvalQuery, type Loaded } from "./harness.js";
@@ -41,6 +45,10 @@ type Row = {
   set: string;
   y: number;
   f: VerdictFeatures;
+  /** The model decides this row (index.ts): the top tool has no search hints and was not asked for by name. */
+  decided: boolean;
+  /** The hint rules' factor on the top score (stray, one word: hinted tools and hinted catalogs), 1 elsewhere. */
+  other: number;
   q?: string;
   top?: string;
   s?: number[];
@@ -56,29 +64,22 @@ type Word = { hit: boolean; idf: number | null; senses: number; name: boolean };
 // the coverage of the first two tools (verdict.ts's coverage).
 type Seen = { words: Word[]; nullTail: number; query: string; scores: number[]; cov: [number, number] };
 const senses = await wordnetSenses();
-// Fifth round (README): forms of a request the agent answers itself, generic English chosen from dev
-// queries only (quoted text left out, as in verdict.ts), pre-retrieval and query-performance predictors.
+// Fifth round (README): forms of a request the agent answers itself, generic English chosen from dev queries only
+// (quoted text left out, as in verdict.ts), pre-retrieval and query-performance predictors (why, hypothetical and
+// minIdf became the model's own features in the sixth round: verdict.ts).
 const QUOTED = /"[^"]*"|“[^”]*”|(?<!\w)'[^']*'(?!\w)/g;
-const WHY = /\bwhy\b|\bhow come\b/i;
-const HYPOTHETICAL =
-  /(?:^|[.!?]\s+)(?:if|suppose|supposing|assume|assuming)\b[^.!?]*\b(?:would|could|might|what|how)\b|\bwhat if\b|\bwhat would happen\b|\bwould have\b/i;
+// Not "suggest" / "propose" (sixth round: a tool request as often, "Suggest the sentiment of ..." in seal dev).
 const REASONING =
-  /^\W*(?:please\s+)?(?:prove|devise|suggest|propose|come up with|think of|think about|invent|speculate|hypothesi[sz]e|argue|justify|critique|reflect on|ponder)\b/i;
+  /^\W*(?:please\s+)?(?:prove|devise|come up with|think of|think about|invent|speculate|hypothesi[sz]e|argue|justify|critique|reflect on|ponder)\b/i;
 const NAMED = /(?<=[a-z,;] )[A-Z][a-z]+/;
 const bare = (q: string) => q.replace(QUOTED, " ");
 const raw = (s: number) => -Math.log(1 - Math.min(s, 0.999999)); // the scorer's evidence before calibration, in idfMax units
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 const CANDIDATES: Record<string, (seen: Seen) => number> = {
-  /** An explanation question ("why ...", "how come ..."). */
-  why: ({ query }) => (WHY.test(bare(query)) ? 1 : 0),
-  /** A hypothetical ("if X, what would ...", "suppose ...", "what if", "would have"). */
-  hypothetical: ({ query }) => (HYPOTHETICAL.test(bare(query)) ? 1 : 0),
-  /** Opens with a verb that asks for the agent's own reasoning or ideas (prove, devise, suggest, come up with). */
+  /** Opens with a verb that asks for the agent's own reasoning or ideas (prove, devise, come up with). */
   reasoning: ({ query }) => (REASONING.test(bare(query)) ? 1 : 0),
   /** A capitalized word after a lower-case one: a named thing (place, product, person) to look up. */
   named: ({ query }) => (NAMED.test(bare(query)) ? 1 : 0),
-  /** Pre-retrieval: relative idf of the query's commonest word in the catalog (1 without a word the catalog knows). */
-  minIdf: ({ words }) => Math.min(1, ...words.filter((w) => w.idf !== null).map((w) => w.idf!)),
   /** Pre-retrieval: mean relative idf of the words the catalog knows. */
   avgIdf: ({ words }) => mean(words.filter((w) => w.idf !== null).map((w) => w.idf!)),
   /** Pre-retrieval: share of the content words that are in some tool's name. */
@@ -131,6 +132,8 @@ const halves = <T>(items: T[]): [T[], T[]] => {
 async function rows(tools: string | Loaded, sets: Record<string, EvalQuery[]>): Promise<Row[]> {
   const loaded = typeof tools === "string" ? await loadTools(loadJsonlTools(tools), tools) : tools;
   const finder = createFinder(loaded.artifact, { alwaysLoaded: [], verdict: false });
+  // The same finder with a model whose factor is always 1 (logScore 0): what the hint rules alone do to the top score.
+  const rulesOnly = createFinder(loaded.artifact, { alwaysLoaded: [], verdict: { ...VERDICT_MODEL, logScore: 0 } });
   const verdict = new Verdict(loaded.artifact.index as SearchIndexData);
   const docOf = new Map(loaded.artifact.tools.map((t, i) => [t.name, i]));
   const data = loaded.artifact.index as SearchIndexData;
@@ -145,7 +148,13 @@ async function rows(tools: string | Loaded, sets: Record<string, EvalQuery[]>): 
       // explain names the query words the top tool matched (directly or through an expansion).
       const r = await finder.find({ query: q.query, limit: 10, min_score: 0, schemas: false, explain: true });
       const top = r.tools[0];
-      const f = verdict.features(q.query, top ? docOf.get(top.name)! : -1, top?.score ?? 0);
+      const tool = top ? loaded.artifact.tools[docOf.get(top.name)!]! : undefined;
+      const f = verdict.features(q.query, top ? docOf.get(top.name)! : -1, top?.score ?? 0, tool ? textInput(tool) : false);
+      // As the finder decides (index.ts): no model on a top tool with hints or one asked for by its name.
+      const exact = top?.explain?.length === 1 && top.explain[0]!.word === q.query.trim() && top.explain[0]!.fields.join() === "name";
+      const decided = tool !== undefined && !hasHints(tool) && !exact;
+      const ruled = top ? (await rulesOnly.find({ query: q.query, limit: 1, min_score: 0, schemas: false })).tools[0] : undefined;
+      const other = top && ruled && top.score > 0 ? Math.min(1, ruled.score / top.score) : 1;
       const matched = new Set((top?.explain ?? []).map((m) => m.word));
       const words = new Map<string, Word>();
       encode(stripAgentPhrasing(q.query), (w, stem) => {
@@ -162,7 +171,7 @@ async function rows(tools: string | Loaded, sets: Record<string, EvalQuery[]>): 
       const extra = Object.fromEntries(Object.entries(CANDIDATES).map(([k, c]) => [k, c(seen)]));
       const groups = goldGroups(q);
       const r1 = groups.length > 0 && top !== undefined && groups.some((g) => g.includes(loaded.keyOf.get(top.name)!));
-      out.push({ set, y: groups.length ? 1 : 0, f, q: q.query, top: top?.name ?? "", s: r.tools.map((t) => t.score), r1, extra });
+      out.push({ set, y: groups.length ? 1 : 0, f, decided, other, q: q.query, top: top?.name ?? "", s: r.tools.map((t) => t.score), r1, extra });
     }
   }
   // Cost of the verdict per query (features + factor on the top tool, after the finder warmed the
@@ -181,28 +190,38 @@ const meta = readJsonl<EvalQuery>(`${E}/metatool/queries.jsonl`);
 const [sDev, sTest] = halves(bySplit(meta, "single"));
 const [nDev, nTest] = halves(bySplit(meta, "no_tool"));
 const seal = readJsonl<EvalQuery>(`${E}/seal-tools/queries.jsonl`);
-const all: Row[] = [
-  ...(await rows(`${E}/metatool/tools.jsonl`, { "meta-single-dev": sDev, "meta-none-dev": nDev, "meta-single-test": sTest, "meta-none-test": nTest })),
-  ...(await rows(`${E}/seal-tools/tools.jsonl`, {
-    "seal-dev": bySplit(seal, "dev"),
-    "seal-in": bySplit(seal, "test_in_domain"),
-    "seal-out": bySplit(seal, "test_out_domain"),
-  })),
-  ...(await rows(`${E}/livemcpbench/tools.jsonl`, { livemcpbench: readJsonl<EvalQuery>(`${E}/livemcpbench/queries.jsonl`) })),
-  ...(await rows("test/eval/cases/tools.jsonl", { cases: readJsonl<EvalQuery>("test/eval/cases/queries.jsonl") })),
-];
-// Own small catalogs: answerable (y 1) against unanswerable and near-miss (y 0); dev split in the objective, heldout reported.
-for (const set of readSuite()) {
-  const qs = readSetQueries(set);
-  all.push(...(await rows(await loadSet(set), { "own-dev": bySplit(qs, "dev"), "own-heldout": bySplit(qs, "heldout") })));
+// VERDICT_LOAD=file: the rows of an earlier VERDICT_DUMP (same seed), so a fit can be repeated in seconds.
+async function allRows(): Promise<Row[]> {
+  if (process.env.VERDICT_LOAD) return readJsonl<Row>(process.env.VERDICT_LOAD);
+  const out: Row[] = [
+    ...(await rows(`${E}/metatool/tools.jsonl`, { "meta-single-dev": sDev, "meta-none-dev": nDev, "meta-single-test": sTest, "meta-none-test": nTest })),
+    ...(await rows(`${E}/seal-tools/tools.jsonl`, {
+      "seal-dev": bySplit(seal, "dev"),
+      "seal-in": bySplit(seal, "test_in_domain"),
+      "seal-out": bySplit(seal, "test_out_domain"),
+    })),
+    ...(await rows(`${E}/livemcpbench/tools.jsonl`, { livemcpbench: readJsonl<EvalQuery>(`${E}/livemcpbench/queries.jsonl`) })),
+    ...(await rows("test/eval/cases/tools.jsonl", { cases: readJsonl<EvalQuery>("test/eval/cases/queries.jsonl") })),
+  ];
+  // Own small catalogs: answerable (y 1) against unanswerable and near-miss (y 0); dev split in the objective, heldout reported.
+  for (const set of readSuite()) {
+    const qs = readSetQueries(set);
+    out.push(...(await rows(await loadSet(set), { "own-dev": bySplit(qs, "dev"), "own-heldout": bySplit(qs, "heldout") })));
+  }
+  return out;
 }
+const all = await allRows();
 const dev = all.filter((r) => /-dev$|^cases$/.test(r.set));
+// The logistic learns from the rows the model decides only (a top tool with hints is judged by the hint rules).
+const decidedDev = dev.filter((r) => r.decided);
 const ownDev = (y: number) => all.filter((r) => r.set === "own-dev" && r.y === y);
 
 const MIN = 0.4;
 // Share of the loss on answerable rows: the operating point is at high recall of answerable queries.
 const POSW = Number(process.env.VERDICT_POSW ?? "0.5");
-const x = (r: Row) => [...base(r.f), ...EXTRA.map((k) => r.extra[k]!)];
+// VERDICT_DROP=a,b: features of the model held at weight 0 (left out of the logistic and the search).
+const DROP = new Set((process.env.VERDICT_DROP ?? "").split(",").filter(Boolean));
+const x = (r: Row) => [...base(r.f), ...EXTRA.map((k) => r.extra[k]!)].map((v, j) => (DROP.has(KEYS[j]!) ? 0 : v));
 const base = (f: VerdictFeatures) => [
   Math.log(Math.max(1e-6, f.score)),
   f.coverage,
@@ -213,8 +232,24 @@ const base = (f: VerdictFeatures) => [
   f.language,
   f.selfContained,
   f.fresh,
+  f.why,
+  f.hypothetical,
+  f.minIdf,
 ];
-const BASE_KEYS = ["logScore", "coverage", "known", "logTerms", "question", "narrative", "language", "selfContained", "fresh"] as const;
+const BASE_KEYS = [
+  "logScore",
+  "coverage",
+  "known",
+  "logTerms",
+  "question",
+  "narrative",
+  "language",
+  "selfContained",
+  "fresh",
+  "why",
+  "hypothetical",
+  "minIdf",
+] as const;
 const KEYS = [...BASE_KEYS, ...EXTRA];
 
 // Weighted logistic regression (Newton steps would need a solver; plain gradient descent on 6 features is enough).
@@ -265,14 +300,20 @@ const baseModel = (w: number[], bias: number): VerdictModel => ({
   language: w[6]!,
   selfContained: w[7]!,
   fresh: w[8]!,
+  why: w[9]!,
+  hypothetical: w[10]!,
+  minIdf: w[11]!,
   bias,
 });
 // A candidate model: VERDICT_MODEL's weights (m) and weights of candidate features not in it.
 type Candidate = { m: VerdictModel; extra: Record<string, number> };
 const marginOf = (c: Candidate, r: Row) => verdictMargin(c.m, r.f) + Object.entries(c.extra).reduce((s, [k, w]) => s + w * r.extra[k]!, 0);
 const asCandidate = (m: VerdictModel | Candidate | null): Candidate | null => (m === null || "m" in m ? m : { m, extra: {} });
-// The finder's decision at the default min_score: the top score ≥ m and the margin ≥ 0 (the factor is capped at 1).
-const none = (c: Candidate | null, r: Row, minScore = MIN) => r.f.score < minScore || (c !== null && marginOf(c, r) < 0);
+// The finder's decision at the default min_score (index.ts): the top score times the model's factor (capped at 1; on the
+// rows it decides) times the hint rules' factor ≥ min_score. Without hint rules: the score ≥ m and the margin ≥ 0.
+const factorOf = (c: Candidate, r: Row) => Math.min(1, MIN * Math.exp((marginOf(c, r) - c.m.logScore * Math.log(Math.max(1e-6, r.f.score))) / c.m.logScore));
+const none = (c: Candidate | null, r: Row, minScore = MIN) =>
+  r.f.score < minScore || (c !== null && r.f.score * (r.decided ? factorOf(c, r) : 1) * r.other < minScore - 5e-5);
 const rate = (rs: Row[], m: VerdictModel | Candidate | null, minScore = MIN) => {
   const c = asCandidate(m);
   return rs.length ? (100 * rs.filter((r) => none(c, r, minScore)).length) / rs.length : NaN;
@@ -332,10 +373,11 @@ const held = byHidden ? sd.filter((r) => r.r1) : sd;
 const heldShare = byHidden ? rate(held, VERDICT_MODEL) : target;
 /** The bias that holds the chosen share (false-none, or right tool hidden) on metatool single dev for margins without bias. */
 function biasFor(margin: (r: Row) => number): number {
-  const capped = held.filter((r) => r.f.score < MIN).length;
+  const free = (r: Row) => r.f.score >= MIN && r.f.score * r.other >= MIN - 5e-5;
+  const capped = held.filter((r) => !free(r)).length;
   const allowed = Math.floor((heldShare / 100) * held.length + 1e-9) - capped;
   const margins = held
-    .filter((r) => r.f.score >= MIN)
+    .filter((r) => free(r) && r.decided)
     .map(margin)
     .sort((a, b) => a - b);
   // none ⇔ margin + bias < 0: the `allowed` lowest margins fall under.
@@ -365,7 +407,10 @@ const objective = (m: Candidate) =>
 // it for the operating point (the logistic loss weighs every query alike; the verdict lives at
 // high recall of answerable queries). The freshness weight stays at the logistic's value: it is
 // positive evidence the no_tool half can barely inform (5% of it says "today" or "latest").
-const w0 = logisticFit(dev, Number(values.l2)).slice(0, KEYS.length);
+// VERDICT_KEEP=1 (sixth round): start from VERDICT_MODEL's weights and search only the features it holds at 0.
+const KEEP = Boolean(process.env.VERDICT_KEEP);
+const codeWeights = KEYS.map((k) => (VERDICT_MODEL as Record<string, number>)[k] ?? 0);
+const w0 = KEEP ? codeWeights : logisticFit(decidedDev, Number(values.l2)).slice(0, KEYS.length);
 let w = [...w0];
 let best = objective(withBias(w));
 let st = seed >>> 0;
@@ -377,7 +422,7 @@ const rnd = () => {
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 };
 const gauss = () => Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd());
-const searchable = KEYS.map((k, j) => (k === "fresh" ? -1 : j)).filter((j) => j >= 0);
+const searchable = KEYS.map((k, j) => (k === "fresh" || DROP.has(k) || (KEEP && codeWeights[j] !== 0) ? -1 : j)).filter((j) => j >= 0);
 for (let it = 0; it < Number(values.iterations); it++) {
   const j = searchable[Math.floor(rnd() * searchable.length)]!;
   const w2 = [...w];

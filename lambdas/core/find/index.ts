@@ -108,7 +108,7 @@ export const MAX_LIMIT = FIND_LIMITS.maxResults;
 
 const TEXT_PARAM = /^(?:text|texts|content|body|message|document|paragraph|passage)$/i;
 /** Whether a tool's input includes a free text to work on (a string parameter named like one). */
-function textInput(t: CatalogTool): boolean {
+export function textInput(t: CatalogTool): boolean {
   const props = (t.input_schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
   return Object.entries(props).some(([k, p]) => TEXT_PARAM.test(k) && (p?.type === "string" || p?.type === undefined));
 }

@@ -29,13 +29,21 @@ export type VerdictFeatures = {
   fresh: number;
   /** 1 when it carries its own input ("the following", "this paragraph", "Text: ..."): nothing to fetch (0 when the top tool takes a free text: it is that tool's input). */
   selfContained: number;
+  /** 1 when it asks for an explanation ("why ...", "how come ..."). */
+  why: number;
+  /** 1 when it is a hypothetical ("if X, what would ...", "suppose ...", "what if"). */
+  hypothetical: number;
+  /** Relative idf of the query's commonest word the catalog knows (1 without one): a request a tool serves usually holds a word of its domain. */
+  minIdf: number;
 };
 
 /**
  * Weights over the features (log score, coverage, known, log(1 + terms), the form signs), fitted on
  * dev only: a logistic regression, then a seeded coordinate search for the operating point
  * (test/eval/verdict-fit.ts --seed 2026 --fn 4.5; README "No tool fits"). `bias` holds the threshold
- * chosen on dev (metatool single dev false-none ≤ 4.5% at the default min_score).
+ * chosen on dev (metatool single dev false-none ≤ 4.5% at the default min_score). Sixth round (README):
+ * the third round's weights kept, why / hypothetical / minIdf and the bias searched on them
+ * (VERDICT_KEEP=1 VERDICT_OWNFN=1 VERDICT_DROP=reasoning,named).
  */
 export const VERDICT_MODEL = {
   logScore: 1.698,
@@ -47,7 +55,10 @@ export const VERDICT_MODEL = {
   language: -1.6087,
   selfContained: -2.1288,
   fresh: 0.6835,
-  bias: 2.001,
+  why: -0.4421,
+  hypothetical: -1.1746,
+  minIdf: -0.3989,
+  bias: 2.2462,
 };
 export type VerdictModel = typeof VERDICT_MODEL;
 
@@ -68,6 +79,11 @@ const NARRATIVE = /\b(?:he|she|his|him|hers)\b/i;
 // system (generic English, not taken from any test file).
 const LANGUAGE =
   /\b(?:explain|describe|imagine|pretend|discuss|summari[sz]e|paraphrase|rephrase|rewrite|brainstorm|elaborate|write|compose|draft|poem|essay|joke|riddle|haiku|limerick|slogan|lyrics|opinion|advice|metaphor|analogy|story)\b/i;
+// Forms of a request the agent answers itself (generic English, chosen from MetaTool dev queries; README "Fifth round: the
+// verdict"): an explanation, a hypothetical ("if ..., I would like" is a request, not a hypothetical).
+const WHY = /\bwhy\b|\bhow come\b/i;
+const HYPOTHETICAL =
+  /(?:^|[.!?]\s+)(?:if|suppose|supposing|assume|assuming)\b[^.!?]*\b(?:would(?!\s+(?:like|love|prefer)\b)|could|might|what|how)\b|\bwhat if\b|\bwhat would happen\b|\bwould have\b/i;
 // The query brings its input with it: a text to work on, introduced by "following"/"given"/"this
 // paragraph", after a label and a colon, or on its own lines.
 const SELF_CONTAINED = /\bfollowing\b|\bgiven\b|\b(?:this|the)\s+(?:passage|text|sentence|sentences|paragraph|article|excerpt|statement|claim)\b|:\s+\S|\n/i;
@@ -84,6 +100,9 @@ export function verdictMargin(m: VerdictModel, f: VerdictFeatures): number {
     m.language * f.language +
     m.selfContained * f.selfContained +
     m.fresh * f.fresh +
+    m.why * f.why +
+    m.hypothetical * f.hypothetical +
+    m.minIdf * f.minIdf +
     m.bias
   );
 }
@@ -139,6 +158,7 @@ export class Verdict {
     let mass = 0;
     let knownMass = 0;
     let covered = 0;
+    let minIdf = 1;
     for (const w of words) {
       const id = this.termId(w);
       const syn = Object.hasOwn(this.data.expand, w) ? this.data.expand[w] : undefined; // not "constructor" of Object
@@ -149,6 +169,7 @@ export class Verdict {
       }
       // A word known only through synonyms weighs as its rarest synonym.
       const idf = id !== undefined ? this.idf(id) : Math.max(...syn!.map((t) => this.idf(t)));
+      if (id !== undefined) minIdf = Math.min(minIdf, idf / this.idfMax);
       mass += idf;
       knownMass += idf;
       if (top < 0) continue;
@@ -165,6 +186,9 @@ export class Verdict {
       language: language ? 1 : 0,
       selfContained: !topTakesText && SELF_CONTAINED.test(query) ? 1 : 0,
       fresh: FRESH.test(bare) ? 1 : 0,
+      why: WHY.test(bare) ? 1 : 0,
+      hypothetical: HYPOTHETICAL.test(bare) ? 1 : 0,
+      minIdf,
     };
   }
 

@@ -66,13 +66,35 @@ describe("verdict features", () => {
     ["latest news about the election", "fresh", 1],
     ["weather in Paris over the last few days", "fresh", 1],
     ["Write a story set in a 'live' village", "fresh", 0],
+    ["Why do cats purr?", "why", 1],
+    ["How come the tide rises twice a day?", "why", 1],
+    ["show why the build failed in the log", "why", 1],
+    ["what is the weather in Paris", "why", 0],
+    ["If the moon vanished, what would happen to the tides?", "hypothetical", 1],
+    ["What if dinosaurs had survived?", "hypothetical", 1],
+    // "would like" is a request, not a hypothetical (a seal-tools dev request the first candidate turned none).
+    ["If the file exists, I would like to delete it", "hypothetical", 0],
+    ["convert 5 km to miles", "hypothetical", 0],
   ] as const)("%j → %s = %d", (query, key, value) => {
     expect(verdict.features(query, 0, 0.5)[key]).toBe(value);
   });
 });
 
 describe("fit factor", () => {
-  const base: VerdictFeatures = { score: 0.8, coverage: 1, known: 1, terms: 3, question: 0, narrative: 0, language: 0, selfContained: 0, fresh: 0 };
+  const base: VerdictFeatures = {
+    score: 0.8,
+    coverage: 1,
+    known: 1,
+    terms: 3,
+    question: 0,
+    narrative: 0,
+    language: 0,
+    selfContained: 0,
+    fresh: 0,
+    why: 0,
+    hypothetical: 0,
+    minIdf: 0.5,
+  };
 
   it("stays in (0, 1] and falls with each sign of a question the agent can answer itself", () => {
     const c0 = verdict.factor(base, DEFAULT_MIN_SCORE);
@@ -107,7 +129,19 @@ describe("fit factor", () => {
     expect(VERDICT_MODEL.coverage).toBeGreaterThan(0);
     expect(VERDICT_MODEL.known).toBeGreaterThan(0);
     expect(VERDICT_MODEL.fresh).toBeGreaterThan(0);
-    for (const k of ["question", "narrative", "language", "selfContained"] as const) expect(VERDICT_MODEL[k]).toBeLessThan(0);
+    for (const k of ["question", "narrative", "language", "selfContained", "why", "hypothetical", "minIdf"] as const) {
+      expect(VERDICT_MODEL[k]).toBeLessThan(0);
+    }
+  });
+
+  it("minIdf is the relative idf of the request's commonest word the catalog knows, 1 without one", () => {
+    expect(verdict.features("xylophonist", 0, 0.5).minIdf).toBe(1);
+    const common = verdict.features("weather forecast", 0, 0.5).minIdf;
+    expect(common).toBeGreaterThan(0);
+    expect(common).toBeLessThan(1);
+    // An unknown word does not lower it; a word the catalog knows can only lower it.
+    expect(verdict.features("weather forecast xylophonist", 0, 0.5).minIdf).toBe(common);
+    expect(verdict.features("weather", 0, 0.5).minIdf).toBeGreaterThanOrEqual(common);
   });
 });
 
@@ -143,6 +177,14 @@ describe("find with the verdict", () => {
     const cut = (all[0]!.score + all[1]!.score) / 2;
     const r = await withVerdict.find({ query: q, min_score: cut, schemas: false });
     expect(r.tools.map((t) => t.name)).toEqual([all[0]!.name]);
+  });
+
+  it("doubts a hypothetical about a tool's subject (sixth round's form signs) and not the request itself", async () => {
+    const score = async (f: Finder, query: string) => (await f.find({ query, min_score: 0, limit: 1, schemas: false })).tools[0]!.score;
+    const hypothetical = "If it rained all week, what would the weather forecast say?";
+    expect(await score(withVerdict, hypothetical)).toBeLessThan(0.6 * (await score(lexical, hypothetical)));
+    const request = "weather forecast for Paris";
+    expect(await score(withVerdict, request)).toBe(await score(lexical, request));
   });
 
   it("leaves an exact tool name at score 1", async () => {
