@@ -14,6 +14,7 @@ import { segments } from "./segment.js";
 import { DEFAULT_QUERY_PARAMS, Scorer, type QueryParams } from "./scorer.js";
 import type { AlwaysTool, FindOptions, FindRequest, FindResult, Finder, FoundTool } from "./types.js";
 import { chooseSchemas } from "./schemas.js";
+import { COMMON_WORDS } from "./common-words.js";
 import { VERDICT_MODEL, Verdict, hasHints, strayMatch, type VerdictModel } from "./verdict.js";
 import type { CandidateSource } from "./decision.js";
 
@@ -167,6 +168,30 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
     return !named && scorer.oneOfManyWithUnmatched(query, new Set(hits.flatMap((m) => encode(m.word))));
   };
 
+  /** Whether a tool met the request directly (not through an expansion) in a specific word, one not among the commonest English words. */
+  const specificHit = (hits: MatchedWord[]): boolean => hits.some((m) => m.expansion === undefined && encode(m.word).some((w) => !COMMON_WORDS.has(w)));
+
+  /** The everyday-words rule's test (see its use in find); the two tools after the top are ranked afresh, without the bar. */
+  const everydayMatch = (
+    req: FindRequest,
+    top: number,
+    explain: (t: CatalogTool) => MatchedWord[],
+    eligible: (d: number) => boolean,
+    granted: GrantFilter,
+  ): boolean => {
+    const hits = explain(tools[top]!);
+    if (specificHit(hits) || !scorer.unknownObject(req.query, new Set(hits.flatMap((m) => encode(m.word))))) return false;
+    const { docs, score } = scorer.rank(req.query, segments(req.query), 0);
+    const next = topK(
+      docs,
+      score,
+      (d) => callable[d]!,
+      2,
+      (d) => d !== top && score[d]! > 0 && eligible(d) && granted(tools[d]!.name),
+    );
+    return next.every((d) => !specificHit(explain(tools[d]!)));
+  };
+
   const alwaysLoaded = (granted: GrantFilter = () => true) => alwaysIdx.filter((i) => granted(tools[i]!.name)).map((i) => tools[i]!.name);
 
   const famDesc = new Map(artifact.families.map((f) => [f.name, f.description]));
@@ -291,6 +316,9 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
           // one the tool is named by (its name, its aliases), another specific word the tool did not match
           // ("order a pizza" → random.shuffle's "random order").
           else if (queryParams.hintOneHit < 1 && oneWord(req.query, explain(top))) c *= queryParams.hintOneHit;
+          // or one in everyday words only ("get", "show", "list", "latest") while the request names something the
+          // catalog lacks ("get me the latest bitcoin price" → kv.get), unless a tool just behind meets a specific word.
+          else if (queryParams.hintEveryday < 1 && everydayMatch(req, foundDocs[0]!, explain, eligible, granted)) c *= queryParams.hintEveryday;
         }
         if (c < 1) {
           found = found

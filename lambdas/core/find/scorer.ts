@@ -49,6 +49,14 @@ export type QueryParams = {
    */
   hintOneHit: number;
   /**
+   * Factor on a query's scores when its top tool has search hints and the request meets the catalog in
+   * everyday words only (no direct match on a specific word by the top tool or the two after it) while,
+   * before its first preposition, it names something the catalog lacks ("get me the latest bitcoin price"
+   * → kv.get, "list the restaurants open near me" → notes.get): 0.6 chosen on dev splits
+   * (test/eval/README.md, "Sixth round: requests no tool serves"); 1 turns the rule off.
+   */
+  hintEveryday: number;
+  /**
    * Task lifts (`liftTask`, on queries of several steps or many words; 0 turns each off). stepLift:
    * each step's clear best tool moves this share of the way to the top tool's score. familyLift: the
    * siblings of the top tool and of those step tools move this share of the way to their score.
@@ -67,6 +75,7 @@ export const DEFAULT_QUERY_PARAMS: QueryParams = {
   bridgedFuzzy: 1,
   hintStray: 0.6,
   hintOneHit: 0.8,
+  hintEveryday: 0.6,
   stepLift: 0.4,
   familyLift: 0.3,
 };
@@ -86,6 +95,11 @@ type Group = { word: string; mask: number; members: Member[] };
 
 /** Data a request brings rather than words: quoted text, and tokens holding a dot, slash, @ or digit between word characters. */
 const DATA_TOKEN = /"[^"]*"|“[^”]*”|(?<!\w)'[^']*'(?!\w)|\S*\w[./\\@]\w\S*|\S*[A-Za-z]\d\S*|\S*\d[A-Za-z]\S*/g;
+
+/** Where a request's object ends: its first preposition ("flights | to rome", "the time | in Lima"). */
+const PREPOSITION = /\b(?:in|on|at|for|of|from|to|until|till|since|about|into|with|by|near|after|before|during|between|under|over)\b/i;
+/** A capitalized word after the first one: a name the request brings ("Lima", "Christmas"), not a word for what it asks. */
+const INNER_NAME = /(?<=\S\s+)\p{Lu}[\p{L}'’]*/gu;
 
 /** Steps of a task-shaped query scored separately (bits of a mask). */
 const MAX_STEPS = 12;
@@ -285,10 +299,22 @@ export class Scorer {
     return this.otherWords(query).some((t) => !matched.has(t));
   }
 
-  /** A query's own words that are not everyday filler (data left out), when it has two or more words; else none. */
-  private otherWords(query: string): string[] {
+  /**
+   * Whether a request names, before its first preposition (what it asks for, not where or when: "show me
+   * flights | to rome"), a specific word the catalog lacks (no term) and the top tool did not match
+   * (`matched`: encoded words, expansions included). A capitalized word inside the request is a name it
+   * brings ("in Lima"), data like a file name.
+   */
+  unknownObject(query: string, matched: ReadonlySet<string>): boolean {
+    const head = query.split(PREPOSITION)[0]!;
+    return this.otherWords(head, true).some((t) => !matched.has(t) && this.termOf(t) === undefined);
+  }
+
+  /** A query's own words that are not everyday filler (data and, with `names`, capitalized names left out), when it has two or more words; else none. */
+  private otherWords(query: string, names = false): string[] {
     if (new Set(encodeQuery(query)).size < 2) return [];
-    return [...new Set(encodeQuery(withoutLabelledInput(query).replace(DATA_TOKEN, " ")))].filter((t) => !COMMON_WORDS.has(t));
+    const text = withoutLabelledInput(query).replace(DATA_TOKEN, " ");
+    return [...new Set(encodeQuery(names ? text.replace(INNER_NAME, " ") : text))].filter((t) => !COMMON_WORDS.has(t));
   }
 
   /** Add expansion terms at weight `w`; a term already a member keeps the better of the two weights. */

@@ -208,6 +208,21 @@ describe("stray matches on tools with search hints", () => {
     expect((await shown(f, "shuffle a pizza"))[0]).toBe("random.shuffle");
   });
 
+  it("get me the latest bitcoin price: a request met in everyday words only, naming something the catalog lacks, answers none", async () => {
+    const specs = {
+      "kv.read": { description: "Read the value stored under a key.", aliases: ["key lookup"], examples: ["get the value of the counter"] },
+      "notes.list": { description: "List the notes.", aliases: ["my notes"], examples: ["show all my notes"] },
+      "time.now": { description: "The current time in a city.", aliases: ["clock"], examples: ["what time is it in Tokyo"] },
+    };
+    const f = await smallFinder(specs);
+    expect(await shown(f, "get me the latest bitcoin price")).toEqual([]);
+    expect((await f.find({ query: "get me the latest bitcoin price", schemas: false, min_score: 0 })).tools[0]?.name).toBe("kv.read");
+    expect(await shown(await smallFinder(specs, { hintEveryday: 1 }), "get me the latest bitcoin price")).toEqual(["kv.read"]);
+    // The unknown word after a preposition, or a capitalized one, is what the request brings: the tool is asked for.
+    expect(await shown(f, "get the latest value for bitcoin")).toEqual(["kv.read"]);
+    expect(await shown(f, "get me the latest Bitcoin value")).toEqual(["kv.read"]);
+  });
+
   it("hike along the coast: in a catalog whose tools mostly have hints, a tool without them is held to the same rules", async () => {
     const hinted = {
       "notes.archive": { description: archive, ...hints },
