@@ -285,6 +285,9 @@ export function spellSymbols(query: string): string {
   return s;
 }
 
+/** Quoted text in a request: data it works on ("translate 'How are you?'"), not its own words (replace only: global). */
+export const QUOTED_TEXT = /"[^"]*"|“[^”]*”|(?<!\w)'[^']*'(?!\w)/g;
+
 // The input a request brings after a short label ("hash: hello world", "decode this: aGVsbG8=").
 const LABELLED_INPUT = /^([^:\n]{1,40}):\s[\s\S]*$/;
 

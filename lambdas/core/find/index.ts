@@ -160,27 +160,30 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
     if (model !== undefined && model.length === MAX_MODEL_NAME) addName(canonicalName(model), i);
   }
 
+  /** The encoded words of a tool's matches (explain's), expansions included. */
+  const matchedWords = (hits: MatchedWord[]): Set<string> => new Set(hits.flatMap((m) => encode(m.word)));
+
   /** The one-word rule's test on the top tool's matched words (explain's). */
   const oneWord = (query: string, hits: MatchedWord[]): boolean => {
     if (hits.length > 1) return false;
     if (scorer.oneOfManyWithForeign(query)) return true;
     const named = hits.some((m) => m.fields.includes("name") || m.fields.includes("aliases"));
-    return !named && scorer.oneOfManyWithUnmatched(query, new Set(hits.flatMap((m) => encode(m.word))));
+    return !named && scorer.oneOfManyWithUnmatched(query, matchedWords(hits));
   };
 
   /** Whether a tool met the request directly (not through an expansion) in a specific word, one not among the commonest English words. */
   const specificHit = (hits: MatchedWord[]): boolean => hits.some((m) => m.expansion === undefined && encode(m.word).some((w) => !COMMON_WORDS.has(w)));
 
-  /** The everyday-words rule's test (see its use in find); the two tools after the top are ranked afresh, without the bar. */
+  /** The everyday-words rule's test on the top tool's matched words (`hits`, see its use in find); the two tools after the top are ranked afresh, without the bar. */
   const everydayMatch = (
     req: FindRequest,
     top: number,
+    hits: MatchedWord[],
     explain: (t: CatalogTool) => MatchedWord[],
     eligible: (d: number) => boolean,
     granted: GrantFilter,
   ): boolean => {
-    const hits = explain(tools[top]!);
-    if (specificHit(hits) || !scorer.unknownObject(req.query, new Set(hits.flatMap((m) => encode(m.word))))) return false;
+    if (specificHit(hits) || !scorer.unknownObject(req.query, matchedWords(hits))) return false;
     const { docs, score } = scorer.rank(req.query, segments(req.query), 0);
     const next = topK(
       docs,
@@ -303,22 +306,26 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
         const top = tools[foundDocs[0]!]!;
         // The model was fitted on catalogs without search hints (MetaTool, seal-tools). On a top tool with hints it
         // answered none to no request that needed it and hid right tools (test/eval/README.md, "Sixth round"):
-        // such a tool is judged by its author's words, the two rules below.
-        let c = hasHints(top) ? 1 : verdict.factor(verdict.features(req.query, foundDocs[0]!, score[foundDocs[0]!]!, textInput(top)), DEFAULT_MIN_SCORE);
+        // such a tool is judged by its author's words, the rules below.
+        const hinted = hasHints(top);
+        let c = hinted ? 1 : verdict.factor(verdict.features(req.query, foundDocs[0]!, score[foundDocs[0]!]!, textInput(top)), DEFAULT_MIN_SCORE);
         // In a catalog whose authors wrote hints (most of its tools have them), a tool without hints (a server
         // snapshot's) is held to the same rules, its name and tags its authored words: otherwise it is where
         // the strays land ("hike along the coast" → a tool "with an output schema along with" its content).
-        if (hasHints(top) || hintedCatalog) {
+        if (hinted || hintedCatalog) {
           // Evidence the verdict's features cannot see on a small catalog: a match the tool's author did not anticipate,
           if (queryParams.hintStray < 1 && strayMatch(explain(top, AUTHORED_FIELDS))) c *= queryParams.hintStray;
-          // or one that meets the tool in a single word while another word is foreign to the whole catalog
-          // ("load the dishwasher" → system.load, "hand me the remote" → git.remotes), or, when that word is not
-          // one the tool is named by (its name, its aliases), another specific word the tool did not match
-          // ("order a pizza" → random.shuffle's "random order").
-          else if (queryParams.hintOneHit < 1 && oneWord(req.query, explain(top))) c *= queryParams.hintOneHit;
-          // or one in everyday words only ("get", "show", "list", "latest") while the request names something the
-          // catalog lacks ("get me the latest bitcoin price" → kv.get), unless a tool just behind meets a specific word.
-          else if (queryParams.hintEveryday < 1 && everydayMatch(req, foundDocs[0]!, explain, eligible, granted)) c *= queryParams.hintEveryday;
+          else {
+            const hits = explain(top);
+            // or one that meets the tool in a single word while another word is foreign to the whole catalog
+            // ("load the dishwasher" → system.load, "hand me the remote" → git.remotes), or, when that word is not
+            // one the tool is named by (its name, its aliases), another specific word the tool did not match
+            // ("order a pizza" → random.shuffle's "random order").
+            if (queryParams.hintOneHit < 1 && oneWord(req.query, hits)) c *= queryParams.hintOneHit;
+            // or one in everyday words only ("get", "show", "list", "latest") while the request names something the
+            // catalog lacks ("get me the latest bitcoin price" → kv.get), unless a tool just behind meets a specific word.
+            else if (queryParams.hintEveryday < 1 && everydayMatch(req, foundDocs[0]!, hits, explain, eligible, granted)) c *= queryParams.hintEveryday;
+          }
         }
         if (c < 1) {
           found = found

@@ -12,6 +12,7 @@ import {
   pairs,
   SEARCH_INDEX_VERSION,
   vocabIndexOptions,
+  QUOTED_TEXT,
   withoutLabelledInput,
   type SearchIndexData,
   type VocabRecord,
@@ -94,7 +95,7 @@ type Member = { term: number; w: number };
 type Group = { word: string; mask: number; members: Member[] };
 
 /** Data a request brings rather than words: quoted text, and tokens holding a dot, slash, @ or digit between word characters. */
-const DATA_TOKEN = /"[^"]*"|“[^”]*”|(?<!\w)'[^']*'(?!\w)|\S*\w[./\\@]\w\S*|\S*[A-Za-z]\d\S*|\S*\d[A-Za-z]\S*/g;
+const DATA_TOKEN = new RegExp(String.raw`${QUOTED_TEXT.source}|\S*\w[./\\@]\w\S*|\S*[A-Za-z]\d\S*|\S*\d[A-Za-z]\S*`, "g");
 
 /** Where a request's object ends: its first preposition ("flights | to rome", "the time | in Lima"). */
 const PREPOSITION = /\b(?:in|on|at|for|of|from|to|until|till|since|about|into|with|by|near|after|before|during|between|under|over)\b/i;

@@ -5,7 +5,7 @@
 // wh-question) rather than an action. The features give a fit factor c in (0, 1] that multiplies
 // every tool's score of the query: one factor per query, so the order is kept, scores stay in
 // [0,1] and comparable, and `min_score` keeps its meaning (the confidence a shown tool fits).
-import { encodeQuery, withoutLabelledInput, type SearchIndexData } from "../../../registry/contract/search-options.js";
+import { QUOTED_TEXT, encodeQuery, withoutLabelledInput, type SearchIndexData } from "../../../registry/contract/search-options.js";
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
 import type { MatchedWord } from "../../contract/find.js";
 import { sortedIndexOf } from "./sorted.js";
@@ -71,7 +71,6 @@ const FRESH =
   /\b(?:today|tonight|tomorrow|yesterday|now|currently|current|latest|recent|recently|real[- ]?time|live|upcoming|this\s+(?:week|weekend|month|year)|(?:last|past|next)\s+(?:few\s+)?(?:days?|weeks?|months?|hours?))\b/i;
 // A data blob (base64, a hash) is input, not words: it would count as dozens of unknown words.
 const BLOB = /[A-Za-z0-9+/=]{40,}/g;
-const QUOTED = /"[^"]*"|“[^”]*”|(?<!\w)'[^']*'(?!\w)/g;
 
 // Third-person narration ("John was late, so what did he ...?"): a story or riddle, not a request.
 const NARRATIVE = /\b(?:he|she|his|him|hers)\b/i;
@@ -149,7 +148,7 @@ export class Verdict {
     const unblobbed = query.replace(BLOB, " ");
     const words = [...new Set(encodeQuery(unblobbed))];
     // Quoted text is data the request works on ("translate 'How are you?'"), not the request's form.
-    const bare = query.replace(QUOTED, " ");
+    const bare = query.replace(QUOTED_TEXT, " ");
     const language = LANGUAGE.test(bare);
     // A word of the input a request brings after a label ("hash: hello world") is data: one the catalog
     // lacks is not an unknown request word. Unless the request is a language task: then the text is the
