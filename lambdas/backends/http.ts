@@ -48,13 +48,34 @@ function refuseArgument(tool: string, path: string, message: string): never {
   });
 }
 
-/** `.` or `..` as a segment (split on `/` and `\\`), literally or once any number of percent-decodings undo. */
+/** A segment a server may take for `.` or `..`: `..;x` too, since servlet containers drop a `;` parameter before resolving. */
+const isDotSegment = (seg: string) => {
+  const name = seg.split(";", 1)[0];
+  return name === "." || name === "..";
+};
+
+/** One run of escapes as UTF-8, with overlong forms of ASCII folded (`%c0%ae` is `.` to the decoders that accept them). */
+function decodeEscapes(run: string): string {
+  const b = Buffer.from(run.replaceAll("%", ""), "hex");
+  const out: number[] = [];
+  for (let i = 0; i < b.length; i++) {
+    if ((b[i] === 0xc0 || b[i] === 0xc1) && i + 1 < b.length) out.push(((b[i]! & 0x1f) << 6) | (b[++i]! & 0x3f));
+    else if (b[i] === 0xe0 && i + 2 < b.length && b[i + 1]! < 0xa0) out.push(((b[++i]! & 0x3f) << 6) | (b[++i]! & 0x3f));
+    else out.push(b[i]!);
+  }
+  return Buffer.from(out).toString("utf8");
+}
+
+/**
+ * `.` or `..` as a segment (split on `/` and `\\`), in any spelling a server may resolve: percent-encoded
+ * any number of times (overlong UTF-8 too), with a `;` parameter, or in Unicode dots and slashes that NFKC folds to ASCII (U+FF0E).
+ */
 export function climbs(value: string): boolean {
   let v = value;
   for (let round = 0; round <= DECODE_ROUNDS; round++) {
-    if (v.split(/[\\/]/).some((seg) => seg === "." || seg === "..")) return true;
-    // Byte-wise and lenient, like the servers that decode: one malformed escape must not hide the rest.
-    const next = v.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    if (v.normalize("NFKC").split(/[\\/]/).some(isDotSegment)) return true;
+    // Lenient, like the servers that decode: one malformed escape must not hide the rest.
+    const next = v.replace(/(?:%[0-9A-Fa-f]{2})+/g, decodeEscapes);
     if (next === v) return false;
     v = next;
   }
@@ -69,7 +90,7 @@ const pathSegment =
       refuseArgument(
         tool,
         path,
-        "fills a path segment of the URL and may not be `.` or `..` (nor their percent-encoded or backslash forms): send the name itself, not a relative path",
+        "fills a path segment of the URL and may not be `.` or `..` (nor their percent-encoded, backslash, `..;` or Unicode forms): send the name itself, not a relative path",
       );
     }
     return encodeURIComponent(value);

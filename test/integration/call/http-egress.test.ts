@@ -88,7 +88,7 @@ describe("http egress: path templates", () => {
     const err = await call("demo.tags", { id: ".." }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: "INVALID_ARGUMENTS", status: 422, details: { tool: "demo.tags", argument: "id" } });
     expect((err as Error).message).toMatchInlineSnapshot(
-      `"demo.tags: \`id\` fills a path segment of the URL and may not be \`.\` or \`..\` (nor their percent-encoded or backslash forms): send the name itself, not a relative path"`,
+      `"demo.tags: \`id\` fills a path segment of the URL and may not be \`.\` or \`..\` (nor their percent-encoded, backslash, \`..;\` or Unicode forms): send the name itself, not a relative path"`,
     );
     expect(seen).toEqual([]);
   });
@@ -146,6 +146,41 @@ describe("http egress: path templates", () => {
         expect(decodeURIComponent(seen[0]!.url.split("/")[2]!)).toBe(id);
       }),
       { numRuns: 150 },
+    );
+  });
+
+  // Issue 24: each of these passed the check before and reached the upstream.
+  it.each([
+    ["..;", "a `;` parameter (servlet containers drop it, then resolve `..`)"],
+    ["..;jsessionid=x", "a `;` parameter with a value"],
+    [".;", "`.` with a `;` parameter"],
+    ["..%3b", "an encoded `;`"],
+    ["\uFF0E\uFF0E", "full-width dots (U+FF0E)"],
+    ["\uFF0E.", "a full-width dot beside an ASCII one"],
+    ["\u2025", "the two dot leader (NFKC: `..`)"],
+    ["\uFE52\uFE52", "small full stops (U+FE52)"],
+    ["a\uFF0F..", "a full-width slash before `..`"],
+    ["\uFF3C..", "a full-width backslash"],
+    ["%EF%BC%8E%EF%BC%8E", "percent-encoded full-width dots"],
+    ["%25EF%25BC%258E%25EF%25BC%258E", "double-encoded full-width dots"],
+    ["%c0%ae%c0%ae", "overlong UTF-8 dots"],
+    ["%e0%80%ae.", "a three-byte overlong dot"],
+    ["%2E%2e%5C", "mixed-case escapes with an encoded backslash"],
+  ])("refuses %j (%s) with a 422 naming the argument, before sending anything", async (id) => {
+    await expect(call("demo.tags", { id })).rejects.toMatchObject({ code: "INVALID_ARGUMENTS", status: 422, details: { argument: "id" } });
+    expect(seen).toEqual([]);
+  });
+
+  it("property: a dot segment spelled with any mix of ASCII, full-width and encoded dots, `;` parameters and separators is refused", () => {
+    const dot = fc.constantFrom(".", "%2e", "%2E", "%252e", "\uFF0E", "\uFE52", "%EF%BC%8E", "%c0%ae");
+    const sep = fc.constantFrom("/", "\\", "%2f", "%5C", "\uFF0F", "\uFF3C");
+    const segment = fc.tuple(fc.array(dot, { minLength: 1, maxLength: 2 }), fc.constantFrom("", ";", ";x=1", "%3b"));
+    const around = fc.stringMatching(/^[a-z0-9]{0,6}$/);
+    fc.assert(
+      fc.property(around, sep, segment, sep, around, fc.boolean(), fc.boolean(), (a, s1, [dots, param], s2, b, lead, trail) => {
+        expect(climbs(`${lead ? a + s1 : ""}${dots.join("")}${param}${trail ? s2 + b : ""}`)).toBe(true);
+      }),
+      { numRuns: 500 },
     );
   });
 
