@@ -9,6 +9,7 @@ import { createExecBackend } from "./exec.js";
 import { createHttpBackend } from "./http.js";
 import { createMcpBackend, type McpBackend } from "./mcp.js";
 import { createPromptBackend } from "./prompt.js";
+import { rootsDenying } from "./roots.js";
 import type { EnvMap } from "./templates.js";
 import { parseSecretSpec, SECRETS_ENV } from "../secrets.js";
 import { familyViews } from "./variables.js";
@@ -26,6 +27,8 @@ export type BackendsOptions = {
   exec?: boolean;
   /** Directories file and git tools may touch (none: they answer 403 PATH_OUTSIDE_ROOTS). */
   fileRoots?: readonly string[];
+  /** The gateway's own files (data and artifact directories, policy and key files): refused even inside a root (403). */
+  deniedPaths?: readonly string[];
   maxResponseBytes?: number;
   /** Models by role for prompt tools (none: they answer 503 MODEL_NOT_CONFIGURED). */
   models?: Models;
@@ -44,7 +47,9 @@ export function createBackends(options: BackendsOptions): { backends: Backends; 
       ...(options.findMisses ? { findMisses: options.findMisses } : {}),
     }),
     prompt: createPromptBackend({ models: options.models ?? NO_MODELS }),
-    ...(options.exec !== false ? { exec: createExecBackend({ env: options.env, views, roots: options.fileRoots ?? [] }) } : {}),
+    ...(options.exec !== false
+      ? { exec: createExecBackend({ env: options.env, views, roots: rootsDenying(options.fileRoots ?? [], options.deniedPaths ?? []) }) }
+      : {}),
   };
   return { backends, mcp };
 }
