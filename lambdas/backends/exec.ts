@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import type { CatalogTool } from "../../registry/contract/artifact.js";
 import type { BackendContext, BackendOutput, ToolBackend } from "../core/call/types.js";
 import { clipEchoed, ToolbeltError } from "../core/errors.js";
-import { gitFoundNothing, isGit, prepareGit, type GitRepository } from "./git-hardening.js";
+import { gitFailure, isGit, prepareGit, refuseEscapingInternals, type GitRepository } from "./git-hardening.js";
 import { confinePaths, createFileRoots, missingPathError, type FileRoots } from "./roots.js";
 import { lookup, renderInputOnly, renderString, Secrets, soleInputPath, stringify, type EnvMap, type RenderContext } from "./templates.js";
 import { execBaseEnv, type FamilyViews } from "./variables.js";
@@ -58,11 +58,23 @@ async function hardenedGit(
   signal: AbortSignal,
 ): Promise<{ argv: string[]; env: Record<string, string> }> {
   const base = cwd ?? process.cwd();
-  const confine = async (r: GitRepository): Promise<GitRepository> => ({
-    workTree: await roots.confine(r.workTree, base, { tool, input: "repository" }),
-    gitDir: await roots.confine(r.gitDir, base, { tool, input: "repository's git directory" }),
-    commonDir: await roots.confine(r.commonDir, base, { tool, input: "repository's common git directory" }),
-  });
+  const inRoots = (path: string) =>
+    roots.confine(path, base, { tool, input: "repository" }).then(
+      () => true,
+      (e: unknown) => {
+        if (e instanceof ToolbeltError && e.code === "PATH_OUTSIDE_ROOTS") return false;
+        throw e;
+      },
+    );
+  const confine = async (r: GitRepository): Promise<GitRepository> => {
+    const repository = {
+      workTree: await roots.confine(r.workTree, base, { tool, input: "repository" }),
+      gitDir: await roots.confine(r.gitDir, base, { tool, input: "repository's git directory" }),
+      commonDir: await roots.confine(r.commonDir, base, { tool, input: "repository's common git directory" }),
+    };
+    await refuseEscapingInternals(repository, { tool, roots: roots.list, inRoots });
+    return repository;
+  };
   const git = await prepareGit({ command, argv, env, ...(cwd !== undefined ? { cwd } : {}), signal, confine });
   // blame reads these relative to the work tree and prints the first line it cannot parse.
   for (const f of git.configFiles) await roots.confine(f.path, git.repository?.workTree ?? base, { tool, input: `the repository's ${f.key}` });
@@ -184,25 +196,30 @@ export function createExecBackend(options: ExecBackendOptions): ToolBackend {
                 );
               }
             }
+            // git's stderr can quote a file it read (alternates, shallow): its caller hears a fixed message, the log the rest.
+            const git = isGit(b.command);
+            const shown = git ? {} : { stderr };
             const how = code === null ? `was killed by ${signal ?? "a signal"}` : `exited with status ${code}`;
-            const failed = new ToolbeltError("UPSTREAM_ERROR", `${tool.name} ${how}: ${stderr.trim() || "(no stderr)"}`, {
-              tool: tool.name,
-              exit_code: code,
-              ...(signal ? { signal } : {}),
-              stderr,
-            });
+            const failed = git
+              ? gitFailure(tool.name, code, signal, stderr)
+              : new ToolbeltError("UPSTREAM_ERROR", `${tool.name} ${how}: ${stderr.trim() || "(no stderr)"}`, {
+                  tool: tool.name,
+                  exit_code: code,
+                  ...(signal ? { signal } : {}),
+                  stderr,
+                });
             if (code === null) return reject(failed);
-            // The command's own way of saying it found nothing (grep: 1; git: bad revision): the caller's question, not a failure.
-            const nothing =
-              b.not_found_exit_codes?.includes(code) || (isGit(b.command) && gitFoundNothing(code, stderr))
-                ? new ToolbeltError("UPSTREAM_NOT_FOUND", `${tool.name} found nothing (exit status ${code}): ${stderr.trim() || "no match"}`, {
-                    tool: tool.name,
-                    exit_code: code,
-                    stderr,
-                  })
-                : undefined;
+            // The command's own way of saying it found nothing (grep: 1): the caller's question, not a failure.
+            const nothing = b.not_found_exit_codes?.includes(code)
+              ? new ToolbeltError(
+                  "UPSTREAM_NOT_FOUND",
+                  `${tool.name} found nothing (exit status ${code})${git ? "" : `: ${stderr.trim() || "no match"}`}`,
+                  { tool: tool.name, exit_code: code, ...shown },
+                  { cause: failed.cause },
+                )
+              : undefined;
             // A declared path that does not exist says best what to fix: it names the input.
-            missingPathError(tool.name, input, b.paths, { exit_code: code, stderr }).then(
+            missingPathError(tool.name, input, b.paths, { exit_code: code, ...shown }).then(
               (missing) => reject(missing ?? nothing ?? failed),
               () => reject(nothing ?? failed),
             );

@@ -6,8 +6,10 @@
 // global config, and, for drivers whose names only the repository knows, an override per name
 // found by a pre-flight `git config --list` of that very repository.
 import { execFile } from "node:child_process";
-import { basename } from "node:path";
-import { ToolbeltError } from "../core/errors.js";
+import type { Dirent } from "node:fs";
+import { lstat, readdir, readFile } from "node:fs/promises";
+import { basename, isAbsolute, join, resolve } from "node:path";
+import { clipEchoed, type ErrorCode, ToolbeltError } from "../core/errors.js";
 
 /**
  * Fixed overrides, passed as `-c` (command-line scope wins over the repository's config). An empty
@@ -102,15 +104,68 @@ const DRIVER_KEY =
   /^(?:diff\.(.+)\.(?:textconv|command)|filter\.(.+)\.(?:clean|smudge|process)|merge\.(.+)\.driver|credential\.(.+)\.helper|(?:difftool|mergetool|man|browser|guitool)\.(.+)\.cmd|trailer\.(.+)\.(?:cmd|command)|alias\.(.+))$/s;
 
 /**
- * git's words (exit status 128) for a revision, object or path the caller named that does not exist (a
- * `repo` that is a file, or a folder in no repository, included):
- * the caller's question, answered 404, not a failure of the command (502). Other fatal errors stay 502,
- * "bad object" among them: a partial clone's missing blob says it too, and that is the repository's fault.
+ * git's failures a caller can cause, each answered with a fixed message: git's own words can quote a
+ * file it read (every line of a hostile `objects/info/alternates`, the first of `shallow` or
+ * `packed-refs`), so they go to the log only. A name that does not exist (revision, path, repository)
+ * is 404; a repository git refuses as given (bare, another user's) or an ambiguous argument is 422.
+ * "bad object" is not here: a partial clone's missing blob says it too, and that is the repository's fault (502).
  */
-const NOT_FOUND_RE =
-  /^fatal: (?:bad revision|ambiguous argument '.*': unknown revision|Not a valid object name|invalid object name|path '.*' does not exist in|no such path|cannot change to|not a git repository)/m;
+const GIT_FAILURES: readonly { re: RegExp; code: ErrorCode; message: string }[] = [
+  {
+    re: /^fatal: (?:not a git repository|cannot change to)/m,
+    code: "UPSTREAM_NOT_FOUND",
+    message: "the repository path is not inside a git working tree; check the path",
+  },
+  {
+    re: /^fatal: cannot use bare repository/m,
+    code: "INVALID_ARGUMENTS",
+    message: "git tools read working trees, not bare repositories: point the repository path at a working tree",
+  },
+  {
+    re: /^fatal: detected dubious ownership/m,
+    code: "INVALID_ARGUMENTS",
+    message: "the repository belongs to another user, so git refuses to read it (dubious ownership); use a repository owned by the gateway's user",
+  },
+  {
+    re: /^fatal: ambiguous argument '.*': both revision and filename/m,
+    code: "INVALID_ARGUMENTS",
+    message: "an argument names both a revision and a file; name a revision that is not also a file",
+  },
+  {
+    re: /^fatal: (?:path '.*' (?:does not exist in|exists on disk, but not in)|no such path|pathspec '.*' did not match)/m,
+    code: "UPSTREAM_NOT_FOUND",
+    message: "that path is not in the repository at the revision asked for; check the path (relative to the repository root) and the revision",
+  },
+  {
+    re: /^fatal: (?:bad revision|ambiguous argument '.*': unknown revision|Not a valid object name|invalid object name|your current branch '.*' does not have any commits yet)/m,
+    code: "UPSTREAM_NOT_FOUND",
+    message: "git knows no such revision or object in this repository; check the revision (branch, tag or commit)",
+  },
+];
 
-export const gitFoundNothing = (exitCode: number, stderr: string): boolean => exitCode === 128 && NOT_FOUND_RE.test(stderr);
+/** The recognised failure in a git child's stderr, if any (git says "fatal" with exit status 128). */
+function recognised(exitCode: number | null, stderr: string): (typeof GIT_FAILURES)[number] | undefined {
+  return exitCode === 128 ? GIT_FAILURES.find((f) => f.re.test(stderr)) : undefined;
+}
+
+export const gitFoundNothing = (exitCode: number, stderr: string): boolean => recognised(exitCode, stderr)?.code === "UPSTREAM_NOT_FOUND";
+
+/**
+ * What the caller hears of a failed git child: a fixed message per recognised failure, else a generic
+ * 502. The (redacted) stderr rides as the cause, which the error log prints and no response carries.
+ */
+export function gitFailure(tool: string, exitCode: number | null, signal: string | null, stderr: string): ToolbeltError {
+  const cause = new Error(`git's stderr: ${stderr.trim() || "(none)"}`);
+  const known = recognised(exitCode, stderr);
+  if (known) return new ToolbeltError(known.code, `${tool}: ${known.message}`, { tool, exit_code: exitCode }, { cause });
+  const how = exitCode === null ? `was killed by ${signal ?? "a signal"}` : `failed with exit status ${exitCode}`;
+  return new ToolbeltError(
+    "UPSTREAM_ERROR",
+    `${tool}: git ${how}; its message is in the gateway's log (it can quote repository files, so it is not shown)`,
+    { tool, exit_code: exitCode, ...(signal ? { signal } : {}) },
+    { cause },
+  );
+}
 
 /** The repository facts the backend checks against the file roots. */
 export type GitRepository = { workTree: string; gitDir: string; commonDir: string };
@@ -289,9 +344,9 @@ export async function prepareGit(opts: {
     throw new ToolbeltError(
       "INVALID_ARGUMENTS",
       "git tools read working trees: point the repository path at a working tree, not a bare repository or a .git folder",
-      {
-        reason: where.stderr.trim().slice(0, 300),
-      },
+      {},
+      // git's words can quote a file it read (a hostile `commondir`): the log only.
+      { cause: new Error(`git rev-parse's stderr: ${where.stderr.trim()}`) },
     );
   }
   const [gitDir, commonDir, workTree] = lines as [string, string, string];
@@ -302,4 +357,103 @@ export async function prepareGit(opts: {
     repository,
     configFiles,
   };
+}
+
+/** Files at the top of a git directory that git opens on its own (and may quote when they do not parse). */
+const INTERNAL_FILES = new Set(["HEAD", "index", "config", "commondir", "gitdir", "shallow", "packed-refs"]);
+/** Folders of a git directory read on its own: objects (and alternates), refs, reflogs, info/grafts. */
+const INTERNAL_TREES = new Set(["objects", "refs", "logs", "reftable", "info"]);
+/** FETCH_HEAD, ORIG_HEAD, ...: top-level files that a revision name reads. */
+const PSEUDO_REF = /^[A-Z][A-Z0-9_]*$/;
+/** git follows alternates of alternates this deep, no deeper. */
+const MAX_ALTERNATE_DEPTH = 5;
+/** An alternates file longer than this is no real one: refused rather than read whole. */
+const MAX_ALTERNATES_BYTES = 64 * 1024;
+
+type InternalsCheck = {
+  tool: string;
+  roots: readonly string[];
+  /** Whether a path (made real) lies inside the file roots. */
+  inRoots: (path: string) => Promise<boolean>;
+};
+
+const entries = (dir: string): Promise<Dirent[]> =>
+  readdir(dir, { withFileTypes: true }).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === "ENOENT" || e.code === "ENOTDIR") return [];
+    throw e;
+  });
+
+/**
+ * Refuses (403) a repository whose git internals lead out of it: git opens `objects`, alternates,
+ * `shallow`, `packed-refs`, grafts, refs and HEAD by itself, following symlinks and alternate paths,
+ * so a planted `.git` could show another repository's history or quote any file in git's errors.
+ * The refusal names the entry and why, never what the entry holds.
+ */
+export async function refuseEscapingInternals(repo: GitRepository, check: InternalsCheck): Promise<void> {
+  const refuse = (where: string, entry: string, why: string, reason: string) =>
+    new ToolbeltError(
+      "PATH_OUTSIDE_ROOTS",
+      `${check.tool}: the repository's ${where} entry ${JSON.stringify(clipEchoed(entry))} ${why}; the gateway runs no git on a repository whose internals lead outside it (use a repository inside ${check.roots.join(", ")} without such links)`,
+      { tool: check.tool, input: "repository", entry: clipEchoed(entry), reason, roots: [...check.roots] },
+    );
+  const symlink = (where: string, entry: string) => refuse(where, entry, "is a symbolic link, which git would follow", "symlink");
+
+  /** Every entry below `dir`: none may be a symlink. */
+  const walk = async (dir: string, rel: string, where: string) => {
+    const stack = [rel];
+    while (stack.length) {
+      const at = stack.pop()!;
+      for (const d of await entries(join(dir, at))) {
+        const name = `${at}/${d.name}`;
+        if (d.isSymbolicLink()) throw symlink(where, name);
+        if (d.isDirectory()) stack.push(name);
+      }
+    }
+  };
+
+  /** An object directory's alternates: each must lie in the roots, and so must theirs (as deep as git goes). */
+  const alternates = async (objects: string, label: string, where: string, depth: number) => {
+    const file = join(objects, "info", "alternates");
+    const text = await lstat(file).then(
+      async (s) => {
+        if (s.isSymbolicLink()) throw symlink(where, label);
+        if (s.size > MAX_ALTERNATES_BYTES) throw refuse(where, label, `is larger than ${MAX_ALTERNATES_BYTES} bytes`, "too_large");
+        return readFile(file, "utf8");
+      },
+      (e: NodeJS.ErrnoException) => {
+        if (e.code === "ENOENT" || e.code === "ENOTDIR") return "";
+        throw e;
+      },
+    );
+    const lines = text.split("\n");
+    for (const [i, raw] of lines.entries()) {
+      const line = raw.replace(/\r$/, "");
+      if (line === "" || line.startsWith("#")) continue;
+      const entry = `${label} line ${i + 1}`;
+      // git unquotes a line starting with `"`; the gateway does not parse that form, so it does not guess.
+      if (line.startsWith('"')) throw refuse(where, entry, "is quoted, a form the gateway does not read", "quoted");
+      if (depth >= MAX_ALTERNATE_DEPTH) throw refuse(where, entry, `nests alternates deeper than ${MAX_ALTERNATE_DEPTH}`, "too_deep");
+      const dir = isAbsolute(line) ? line : resolve(objects, line);
+      const link = await lstat(dir).then(
+        (s) => s.isSymbolicLink(),
+        () => false,
+      );
+      if (link) throw refuse(where, entry, "names a symbolic link, which git would follow", "symlink");
+      if (!(await check.inRoots(dir))) throw refuse(where, entry, "names an object directory outside the file roots", "outside_roots");
+      await walk(dir, ".", `${where} alternate (${entry})`);
+      await alternates(dir, `${entry} → info/alternates`, where, depth + 1);
+    }
+  };
+
+  const dirs: [string, string][] = [["git directory", repo.gitDir]];
+  if (repo.commonDir !== repo.gitDir) dirs.push(["common git directory", repo.commonDir]);
+  for (const [where, dir] of dirs) {
+    for (const d of await entries(dir)) {
+      const watched = INTERNAL_FILES.has(d.name) || INTERNAL_TREES.has(d.name) || PSEUDO_REF.test(d.name);
+      if (!watched) continue;
+      if (d.isSymbolicLink()) throw symlink(where, d.name);
+      if (INTERNAL_TREES.has(d.name) && d.isDirectory()) await walk(dir, d.name, where);
+    }
+    await alternates(join(dir, "objects"), "objects/info/alternates", where, 0);
+  }
 }
