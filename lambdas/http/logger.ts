@@ -14,13 +14,36 @@ function describe(value: unknown): unknown {
   return value;
 }
 
+// Characters a terminal may act on or that disguise text: C0/DEL/C1 controls (ESC, CSI, OSC), format
+// characters (bidi overrides, zero-width), line and paragraph separators, lone surrogates.
+const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
+const UNSAFE_ALL = new RegExp(UNSAFE.source, "gu");
+// Per UTF-16 unit: an astral format character becomes its two surrogate escapes, as JSON spells it.
+const uEscape = (ch: string) => ch.replace(/[\s\S]/g, (u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, "0")}`);
+
+/** `text` with every unsafe character as a `\uXXXX` escape (valid inside a JSON string, inert on a terminal). */
+export function escapeUnsafe(text: string): string {
+  return UNSAFE.test(text) ? text.replace(UNSAFE_ALL, uEscape) : text;
+}
+
+// A value made only of these prints bare; anything else (spaces, quotes, `=`, non-ASCII) is JSON-quoted.
+const BARE = /^[\w.:/@+,-]+$/;
+
+/** One field value as a single inert token of a readable line: numbers and booleans bare, safe words bare, the rest JSON-quoted and escaped. */
+export function shown(value: unknown): string {
+  if (typeof value === "number" || typeof value === "boolean" || value === null || value === undefined) return String(value);
+  if (typeof value === "string") return BARE.test(value) ? value : escapeUnsafe(JSON.stringify(value));
+  return escapeUnsafe(JSON.stringify(value) ?? String(value));
+}
+
 export function jsonLogger(write: (line: string) => void = (l) => process.stdout.write(l)): Logger {
   const log =
     (level: string) =>
     (message: string, fields: LogFields = {}) => {
       const out: LogFields = { level, message, time: new Date().toISOString() };
       for (const [k, v] of Object.entries(fields)) out[k] = describe(v);
-      write(JSON.stringify(out) + "\n");
+      // JSON.stringify leaves C1 controls and bidi characters raw: `tail -f` of the log must not run them.
+      write(escapeUnsafe(JSON.stringify(out)) + "\n");
     };
   return { info: log("info"), warn: log("warn"), error: log("error") };
 }
@@ -38,31 +61,43 @@ const AUDIT_KEYS = [
   "model",
 ] as const;
 
-/** One record as a terminal line: `call` records as a summary, `find` metric lines dropped, others as `key=value`. */
-export function readableLine(level: string, message: string, fields: LogFields, at?: Date): string | undefined {
-  if (message === "find") return undefined;
+/**
+ * One record as a terminal line: `call` and `find` records as summaries, others as `key=value`. Every
+ * value goes through shown(): a caller's text can neither start a line of its own nor reach the terminal raw.
+ */
+export function readableLine(level: string, message: string, fields: LogFields, at?: Date): string {
   const time = (at ?? new Date()).toISOString().slice(11, 23);
+  const f = fields as Record<string, unknown>;
+  const keyed = (keys: readonly string[]) => keys.filter((k) => f[k] !== undefined).map((k) => `${k}=${shown(f[k])}`);
   if (message === "call") {
-    const f = fields as Record<string, unknown>;
-    const sent = f.resolved_from !== undefined ? ` (sent ${JSON.stringify(f.resolved_from)})` : "";
-    const rest = AUDIT_KEYS.filter((k) => f[k] !== undefined).map((k) => `${k}=${typeof f[k] === "string" ? f[k] : JSON.stringify(f[k])}`);
-    return `${time} call ${String(f.outcome)} ${String(f.status)} ${String(f.tool)}${sent} ${String(f.latency_ms)}ms ${rest.join(" ")}`.trimEnd();
+    const sent = f.resolved_from !== undefined ? ` (sent ${shown(String(f.resolved_from))})` : "";
+    return `${time} call ${shown(f.outcome)} ${shown(f.status)} ${shown(f.tool)}${sent} ${shown(f.latency_ms)}ms ${keyed(AUDIT_KEYS).join(" ")}`.trimEnd();
+  }
+  if (message === "find") {
+    // The find record's metric fields (Finds, FindNone, _aws) are for CloudWatch, not the terminal.
+    const query = typeof f.query === "string" ? shown(clipped(f.query, READABLE_QUERY_CHARS)) : "-";
+    const ms = f.latency_ms !== undefined ? ` ${shown(f.latency_ms)}ms` : "";
+    return `${time} find ${shown(f.verdict)} ${query} top=${shown(f.top_tool ?? "-")}${ms} ${keyed(FIND_KEYS).join(" ")}`.trimEnd();
   }
   const rest = Object.entries(fields).map(([k, v]) => {
     const d = describe(v);
-    const shown = d && typeof d === "object" && "message" in d ? (level === "error" ? (d as { stack?: string }).stack : (d as { message: string }).message) : d;
-    return `${k}=${typeof shown === "string" ? shown : JSON.stringify(shown)}`;
+    const text = d && typeof d === "object" && "message" in d ? (level === "error" ? (d as { stack?: string }).stack : (d as { message: string }).message) : d;
+    return `${shown(k)}=${shown(text)}`;
   });
-  return `${time} ${level.toUpperCase()} ${message}${rest.length ? ` ${rest.join(" ")}` : ""}`;
+  return `${time} ${level.toUpperCase()} ${escapeUnsafe(message)}${rest.length ? ` ${rest.join(" ")}` : ""}`;
 }
+
+const FIND_KEYS = ["principal", "session", "via", "correlation_id", "mode", "family"] as const;
+/** A find's query on a readable line is cut here (the record keeps what the route sent). */
+export const READABLE_QUERY_CHARS = 80;
+const clipped = (s: string, max: number) => (s.length <= max ? s : `${s.slice(0, max).replace(/[\uD800-\uDBFF]$/, "")}…`);
 
 /** `npm start`'s logger: the same records as the JSON logger, one readable line each. */
 export function readableLogger(write: (line: string) => void = (l) => process.stdout.write(l)): Logger {
   const log =
     (level: string) =>
     (message: string, fields: LogFields = {}) => {
-      const line = readableLine(level, message, fields);
-      if (line !== undefined) write(line + "\n");
+      write(readableLine(level, message, fields) + "\n");
     };
   return { info: log("info"), warn: log("warn"), error: log("error") };
 }

@@ -2,6 +2,7 @@
 // (EMF) document: CloudWatch Logs turns its `_aws` block into metrics, and Logs Insights queries the
 // rest. Written by hand, not with Powertools Metrics: that package adds 15 KB minified to a bundle
 // and the api bundle had 8 KB left under its ceiling; this file is about 1 KB (README, Operations).
+import type { FindResult } from "../contract/find.js";
 import type { CallAudit } from "../core/call/audit.js";
 import type { LogFields, Logger } from "./logger.js";
 
@@ -71,6 +72,21 @@ function findDirective(namespace: string): LogFields[] {
     findDirectives.set(namespace, (d = _aws.CloudWatchMetrics));
   }
   return d;
+}
+
+/** A find's record is cut to this many characters of the query: enough to read, not a copy of a 1,000-character body. */
+export const LOGGED_QUERY_CHARS = 200;
+
+/** What a find's record says beside its verdict: who asked, what (clipped; loggers escape it), the top tool, how long. */
+export function findFacts(principal: string, query: string, result: Pick<FindResult, "mode" | "tools">, startedMs: number): LogFields {
+  const cut = query.length <= LOGGED_QUERY_CHARS ? query : query.slice(0, LOGGED_QUERY_CHARS).replace(/[\uD800-\uDBFF]$/, "");
+  return {
+    principal,
+    query: cut,
+    mode: result.mode,
+    ...(result.tools[0] ? { top_tool: result.tools[0].name } : {}),
+    latency_ms: Math.round((performance.now() - startedMs) * 100) / 100,
+  };
 }
 
 /** Write a find's verdict as metrics (message `find`): the none-rate is FindNone / Finds. */

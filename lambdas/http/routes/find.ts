@@ -3,12 +3,13 @@ import { Hono } from "hono";
 import { FindBody, type FindResponse } from "../../contract/find.js";
 import type { Deps } from "../deps.js";
 import { callContext, callerOf, type AppEnv } from "../env.js";
-import { writeFind } from "../telemetry.js";
+import { findFacts, writeFind } from "../telemetry.js";
 import { parseJsonBody } from "../parse.js";
 
 export function findRoutes(deps: Deps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.post("/v1/find", async (c) => {
+    const started = performance.now();
     const caller = callerOf(c);
     const { session, ...request } = await parseJsonBody(c, FindBody, { maxBytes: deps.config.http.maxBodyBytes });
     // A named session must be the caller's; another principal's is reported as missing.
@@ -16,7 +17,12 @@ export function findRoutes(deps: Deps): Hono<AppEnv> {
     // Within a session, the tools on its belt already have their schemas on its surface: results name them only.
     const belt = record ? new Set(deps.sessions.beltNames(record, caller)) : undefined;
     const result = await deps.finder.find(request, caller.granted, belt ? { onBelt: (name) => belt.has(name) } : {});
-    writeFind(deps.logger, result.verdict, callContext(c, "rest"), deps.config.metricsNamespace);
+    writeFind(
+      deps.logger,
+      result.verdict,
+      { ...callContext(c, "rest"), ...findFacts(caller.principal, request.query, result, started), ...(session ? { session } : {}) },
+      deps.config.metricsNamespace,
+    );
     // A query no tool answered well goes to the find-miss log, in the background (never waited on).
     deps.findMisses?.observe(request, result, caller);
     if (!belt) return c.json<FindResponse>(result);

@@ -161,7 +161,7 @@ describe("audit record", () => {
     const line = readableLine("info", "call", lastCallOf("mail.send"), new Date("2026-12-01T12:00:00.000Z"));
     expect(line).toMatch(/^12:00:00\.000 call OK 200 mail\.send .*ms principal=alice .*correlation_id=trace-7f3a upstream_status=201 affects=to$/);
     expect(line).not.toContain("_aws");
-    expect(readableLine("info", "find", { verdict: "none" })).toBeUndefined();
+    expect(readableLine("info", "find", { verdict: "none", Finds: 1, _aws: {} }, new Date("2026-12-01T12:00:00.000Z"))).toBe("12:00:00.000 find none - top=-");
   });
 });
 
