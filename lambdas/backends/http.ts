@@ -19,6 +19,9 @@ import {
   type RenderContext,
 } from "./templates.js";
 import type { FamilyViews } from "./variables.js";
+import { DEFAULT_MAX_RESPONSE_BYTES, readCapped } from "./capped-body.js";
+
+export { DEFAULT_MAX_RESPONSE_BYTES };
 
 export type HttpBackendOptions = {
   /** What `${VAR}` reads: the tool's family's declared variables. */
@@ -27,7 +30,6 @@ export type HttpBackendOptions = {
   maxResponseBytes?: number;
 };
 
-export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 const EXCERPT = 500;
 /** Redirects followed (each inside the allow-list) before the answer counts as a failure. */
 export const MAX_REDIRECTS = 5;
@@ -214,31 +216,6 @@ export function retryAfterSecs(value: string | null, now = Date.now()): number |
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
-async function readCapped(res: Response, max: number, tool: string): Promise<string> {
-  if (!res.body) return "";
-  const tooLarge = () =>
-    new ToolbeltError("UPSTREAM_BAD_OUTPUT", `${tool} answered with more than ${max} bytes, which this gateway does not accept`, { tool, max_bytes: max });
-  // A declared length over the cap is refused before a byte is read.
-  if (Number(res.headers.get("content-length") ?? 0) > max) {
-    await res.body.cancel().catch(() => undefined);
-    throw tooLarge();
-  }
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
 export function createHttpBackend(options: HttpBackendOptions): ToolBackend {
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   return {
@@ -298,7 +275,15 @@ export function createHttpBackend(options: HttpBackendOptions): ToolBackend {
         url = next;
         res = await send(method);
       }
-      const text = await readCapped(res, maxBytes, tool.name);
+      const text = await readCapped(
+        res,
+        maxBytes,
+        () =>
+          new ToolbeltError("UPSTREAM_BAD_OUTPUT", `${tool.name} answered with more than ${maxBytes} bytes, which this gateway does not accept`, {
+            tool: tool.name,
+            max_bytes: maxBytes,
+          }),
+      );
       if (!res.ok) {
         const code = upstreamStatusCode(res.status);
         const retryAfter = code === "UPSTREAM_RATE_LIMITED" ? retryAfterSecs(res.headers.get("retry-after")) : undefined;

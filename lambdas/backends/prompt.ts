@@ -9,10 +9,13 @@ import { ToolbeltError } from "../core/errors.js";
 import type { CallMetadata } from "../contract/call.js";
 import type { ChatMessage, ModelUsage, Models } from "../core/ports.js";
 import { renderInputOnly } from "./templates.js";
+import { DEFAULT_MAX_RESPONSE_BYTES } from "./capped-body.js";
 
 export type PromptBackendOptions = {
   models: Models;
   validator?: SchemaValidator;
+  /** Longest answer (UTF-8 bytes) a prompt tool returns; a longer one is refused, whatever the adapter read (4 MiB). */
+  maxResultBytes?: number;
 };
 
 /** One answer, then at most one retry that shows the model what was wrong. */
@@ -38,6 +41,7 @@ function parseAnswer(text: string): { ok: true; value: unknown } | { ok: false; 
 
 export function createPromptBackend(options: PromptBackendOptions): ToolBackend {
   const validator = options.validator ?? createSchemaValidator();
+  const maxBytes = options.maxResultBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   return {
     async invoke(tool: CatalogTool, args: Record<string, unknown>, ctx: BackendContext): Promise<BackendOutput> {
       const b = tool.backend;
@@ -64,6 +68,19 @@ export function createPromptBackend(options: PromptBackendOptions): ToolBackend 
           ...(schema ? { schema: { name: modelNameOf(tool), schema } } : {}),
           signal: ctx.signal,
         });
+        // Checked before anything keeps it: the caller's answer, the retry's messages, the idempotency record.
+        if (Buffer.byteLength(reply.text) > maxBytes) {
+          throw new ToolbeltError(
+            "UPSTREAM_BAD_OUTPUT",
+            `${tool.name}: the model answered with more than ${maxBytes} bytes, which this gateway does not accept`,
+            {
+              tool: tool.name,
+              role: b.model,
+              model: reply.model,
+              max_bytes: maxBytes,
+            },
+          );
+        }
         usage.input_tokens += reply.usage.input_tokens;
         usage.output_tokens += reply.usage.output_tokens;
         model = reply.model;

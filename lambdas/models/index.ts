@@ -19,6 +19,8 @@ export type ModelsOptions = {
    * MCP, `npm start`); without it a bedrock role is unavailable, and find says so in fallback_reason.
    */
   bedrock?: typeof import("./bedrock.js").bedrockModel;
+  /** Largest answer read from an OpenAI-compatible endpoint (DEFAULT_MAX_RESPONSE_BYTES, 4 MiB). */
+  maxResponseBytes?: number;
 };
 
 export const NO_MODELS: Models = { get: () => undefined, roles: () => [], unavailable: () => undefined };
@@ -38,7 +40,7 @@ export function createModels(roles: ModelRoles, env: Env, options: ModelsOptions
         else problems.push(problem);
         continue;
       }
-      ports.set(role, openAiModel(role, spec, timeoutMs, key, options.fetch));
+      ports.set(role, openAiModel(role, spec, timeoutMs, key, options.fetch, options.maxResponseBytes));
     } else if (options.bedrock) {
       ports.set(role, options.bedrock(role, spec, timeoutMs));
     } else {

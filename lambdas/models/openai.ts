@@ -2,8 +2,10 @@
 // over fetch: no SDK, so the adapter costs a few KB in every bundle. Structured output asks for
 // `response_format: json_schema`; a choice asks for one token with `logprobs` and `top_logprobs`.
 import type { Choice, ChoiceRequest, Completion, CompletionRequest, ModelPort, ModelUsage } from "../core/ports.js";
+import { ToolbeltError } from "../core/errors.js";
 import { callSignal, modelError, modelTimeout, normalized } from "./failures.js";
 import type { ModelRole } from "./roles.js";
+import { DEFAULT_MAX_RESPONSE_BYTES, readCapped } from "../backends/capped-body.js";
 
 type OpenAiRole = Extract<ModelRole, { provider: "openai" }>;
 
@@ -22,7 +24,14 @@ type ChatResponse = {
 
 const usageOf = (r: ChatResponse): ModelUsage => ({ input_tokens: r.usage?.prompt_tokens ?? 0, output_tokens: r.usage?.completion_tokens ?? 0 });
 
-export function openAiModel(role: string, spec: OpenAiRole, timeoutMs: number, apiKey: string | undefined, fetchImpl: typeof fetch = fetch): ModelPort {
+export function openAiModel(
+  role: string,
+  spec: OpenAiRole,
+  timeoutMs: number,
+  apiKey: string | undefined,
+  fetchImpl: typeof fetch = fetch,
+  maxBytes: number = DEFAULT_MAX_RESPONSE_BYTES,
+): ModelPort {
   const endpoint = `${spec.url.replace(/\/+$/, "")}/chat/completions`;
   const port: ModelPort = { role, provider: "openai", model: spec.model, timeoutMs, complete, choose };
   const redact = (s: string) => (apiKey && apiKey.length >= 4 ? s.split(apiKey).join("[redacted]") : s);
@@ -38,9 +47,12 @@ export function openAiModel(role: string, spec: OpenAiRole, timeoutMs: number, a
         body: JSON.stringify({ model: spec.model, ...body }),
         signal,
       });
-      text = await res.text();
+      text = await readCapped(res, maxBytes, () =>
+        modelError(port, "unparsable", `the endpoint answered with more than ${maxBytes} bytes, which this gateway does not accept`, { max_bytes: maxBytes }),
+      );
     } catch (e) {
       if (timedOut()) throw modelTimeout(port, timeoutMs);
+      if (e instanceof ToolbeltError) throw e;
       throw modelError(port, "http_error", `could not reach ${new URL(endpoint).origin}: ${redact((e as Error).message)}`);
     }
     if (!res.ok) {
