@@ -2,6 +2,7 @@
 // answer; a repeat within the window gets that answer without the tool running again. A failed call
 // releases its key, so a retry runs (only a result is remembered, as in Powertools idempotency).
 import { randomUUID } from "node:crypto";
+import { canonicalName } from "../../../registry/contract/names.js";
 import { ToolbeltError } from "../errors.js";
 import { digestOf } from "./audit.js";
 import type { CallResponse } from "./types.js";
@@ -54,11 +55,21 @@ export const LOCK_MARGIN_MS = 10_000;
 /** Bounded: a claim fails only when a record is in the way, and a record read back as free means it just freed. */
 const MAX_CLAIM_ATTEMPTS = 3;
 
+/** What a call asks for: a repeat with anything else is IDEMPOTENCY_KEY_REUSED. */
+export type IdempotentRequest = {
+  /** The tool, ideally the catalog name it resolved to: then a retry naming it another way (a typo, no family) is the same call. */
+  tool: string;
+  args: unknown;
+  session: string | null;
+};
+
+/** The digest a key's first call is remembered by: the tool by its canonical name (case and separators are no other tool). */
+export const requestFingerprint = (r: IdempotentRequest): string => digestOf({ tool: canonicalName(r.tool), args: r.args, session: r.session });
+
 export type IdempotentRun = {
   principal: string;
   key: string;
-  /** What the call asks for: a repeat with anything else is IDEMPOTENCY_KEY_REUSED. */
-  request: unknown;
+  request: IdempotentRequest;
   timeoutMs: number;
   now: number;
 };
@@ -72,7 +83,7 @@ export async function idempotent(
   const { store } = options;
   // The key is the caller's text: only its digest, scoped to the principal, reaches the table.
   const scope = digestOf([run.principal, run.key]);
-  const fingerprint = digestOf(run.request);
+  const fingerprint = requestFingerprint(run.request);
   const owner = randomUUID();
   const claim: IdempotencyClaim = {
     scope,

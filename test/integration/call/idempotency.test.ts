@@ -3,7 +3,7 @@
 // the window ends; over REST (`Idempotency-Key`) and MCP (`idempotency_key`).
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { idempotent } from "../../../lambdas/core/call/idempotency.js";
+import { idempotent, type IdempotentRequest } from "../../../lambdas/core/call/idempotency.js";
 import { createCallModule, type CallModule } from "../../../lambdas/http/routes/call.js";
 import { createMcpModule, type McpModule } from "../../../lambdas/http/routes/mcp.js";
 import { DynamoIdempotencyStore } from "../../../lambdas/stores/idempotency.js";
@@ -127,6 +127,21 @@ describe("Idempotency-Key on POST /v1/call", () => {
     expect(hits["/charge"]).toBe(2);
   });
 
+  it("a retry that spelled the tool another way (model-safe name, case, separators) got 409 IDEMPOTENCY_KEY_REUSED: it replays the first answer", async () => {
+    const first = await call({ tool: "pay.charge", args: { account: "acct-7" } }, "k-7");
+    expect(first.status).toBe(200);
+    const answer = await first.json();
+    const before = hits["/charge"];
+    for (const spelling of ["pay_charge", "PAY.Charge", "pay-charge"]) {
+      const again = await call({ tool: spelling, args: { account: "acct-7" } }, "k-7");
+      expect(again.status, spelling).toBe(200);
+      expect(await again.json()).toEqual(answer);
+    }
+    expect(hits["/charge"]).toBe(before);
+    // Another tool under the same key is still another call.
+    expect(await codeOf(await call({ tool: "pay_refund", args: { account: "acct-7" } }, "k-7"))).toBe("IDEMPOTENCY_KEY_REUSED");
+  });
+
   it("frees the key when the call fails, so a retry runs; the success is then replayed", async () => {
     const body = { tool: "pay.flaky", args: { account: "acct-3" } };
     expect((await call(body, "k-3")).status).toBe(502);
@@ -183,7 +198,7 @@ describe("Idempotency-Key on POST /v1/call", () => {
 describe("DynamoIdempotencyStore", () => {
   const store = () => new DynamoIdempotencyStore(dynamo.client, dynamo.table);
   const options = () => ({ store: store(), windowSecs: WINDOW_SECS });
-  const run = (now: number, request: unknown = { a: 1 }) => ({ principal: "p", key: `store-${now}`, request, timeoutMs: 1000, now });
+  const run = (now: number, request: IdempotentRequest = { tool: "x", args: { a: 1 }, session: null }) => ({ principal: "p", key: `store-${now}`, request, timeoutMs: 1000, now });
 
   it("lets a claim whose holder died be taken over after its lock, and ignores the late holder's answer", async () => {
     const now = Date.parse("2026-12-01T13:00:00Z");
