@@ -11,7 +11,7 @@ import { ToolbeltError } from "../errors.js";
 import type { ChatMessage, GrantFilter, ModelPort, Models } from "../ports.js";
 import type { FindOptions, FindRequest, FindResult, Finder, FoundTool } from "./types.js";
 
-export const DECISION_DEFAULTS = { minProbability: 0.1, chunkSize: 250, maxChunkSize: 255, candidates: 100, cacheEntries: 256 } as const;
+export const DECISION_DEFAULTS = { minProbability: 0.1, chunkSize: 250, maxChunkSize: 255, candidates: 100, cacheEntries: 256, maxModelRequests: 4 } as const;
 
 /** What the keyword finder offers decision mode: candidates in keyword order, and result entries. */
 export type CandidateSource = {
@@ -28,6 +28,12 @@ export type DecisionOptions = {
   /** Keyword candidates put to the decider (DECISION_DEFAULTS.candidates). */
   candidates?: number;
   cacheEntries?: number;
+  /**
+   * Most model requests one find sends, every round counted (DECISION_DEFAULTS.maxModelRequests;
+   * TOOLBELT_FIND_MAX_MODEL_REQUESTS): a small `chunk_size` is raised to fit, so the caller cannot
+   * choose the fan-out.
+   */
+  maxModelRequests?: number;
 };
 
 /** The option that says no tool fits; tools are options 1 … n. */
@@ -60,6 +66,7 @@ export function withDecisions(keyword: Finder, source: CandidateSource, options:
   const models = options.models;
   const k = options.candidates ?? DECISION_DEFAULTS.candidates;
   const maxEntries = options.cacheEntries ?? DECISION_DEFAULTS.cacheEntries;
+  const maxRequests = Math.max(1, options.maxModelRequests ?? DECISION_DEFAULTS.maxModelRequests);
   // Per warm Lambda: (model, query, candidates, chunking, bar) → decision; least recently used leaves first.
   const cache = new Map<string, Decision>();
   const remember = (key: string, d: Decision) => {
@@ -75,12 +82,21 @@ export function withDecisions(keyword: Finder, source: CandidateSource, options:
     return { ps, noneWins: ps.every((p) => none > p), model: choice.model, source: choice.source };
   };
 
+  /** The chunk size of a round: the caller's, raised so this round and the final one fit in the requests left. */
+  const sizeFor = (tools: number, chunk: number, left: number): number => {
+    if (tools <= chunk) return chunk;
+    // Several chunks need a final question after them; with fewer than 3 requests left, one question asks all.
+    const most = left - 1;
+    return most < 2 ? tools : Math.max(chunk, Math.ceil(tools / most));
+  };
+
   const decide = async (port: ModelPort, query: string, tools: CatalogTool[], chunk: number, bar: number, signal: AbortSignal): Promise<Decision> => {
     let round = tools;
     let questions = 0;
     for (;;) {
+      const size = sizeFor(round.length, chunk, maxRequests - questions);
       const chunks: CatalogTool[][] = [];
-      for (let i = 0; i < round.length; i += chunk) chunks.push(round.slice(i, i + chunk));
+      for (let i = 0; i < round.length; i += size) chunks.push(round.slice(i, i + size));
       // Chunks are sent together; one failure fails the decision (the caller falls back).
       const answers = await Promise.all(chunks.map((c) => ask(port, query, c, signal)));
       questions += chunks.length;
@@ -94,7 +110,7 @@ export function withDecisions(keyword: Finder, source: CandidateSource, options:
       if (finalists.length === 0) return { ranked: [], noneWins: true, model: first.model, source: first.source, questions };
       finalists.sort((a, b) => b.p - a.p);
       // Each round must shrink (a bar of 0 lets every tool with any mass through): keep at most one chunk's worth then.
-      round = (finalists.length < round.length ? finalists : finalists.slice(0, chunk)).map((r) => r.tool);
+      round = (finalists.length < round.length ? finalists : finalists.slice(0, size)).map((r) => r.tool);
     }
   };
 

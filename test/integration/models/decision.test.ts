@@ -143,6 +143,16 @@ describe("chunks and the final round", () => {
     expect(body.decision!.questions).toBe(4);
   });
 
+  it("regression (issue 24): chunk_size 1 no longer fans out one request per candidate: at most 4 model requests per find", async () => {
+    chat.script((req) => answer(req, { "git.log": 0.6, "git.diff": 0.3, none: 0.1 }));
+    const body = await json(await find(api, { query: "see what a commit changed", mode: "decision", chunk_size: 1 }));
+    // 10 candidates: three chunks raised to 4, 4 and 2 tools, then the final round (it was 10 questions and a final one).
+    expect(chat.requests).toHaveLength(4);
+    expect(chat.requests.slice(0, 3).map((r) => optionsOf(r).size - 1)).toEqual([4, 4, 2]);
+    expect(body).toMatchObject({ mode: "decision", decision: { questions: 4 } });
+    expect(body.tools[0]?.name).toBe("git.log");
+  });
+
   it("returns nothing, without a final round, when no tool reaches the bar in its chunk", async () => {
     chat.script((req) => answer(req, { none: 0.9, "text.slugify": 0.05 }));
     const body = await json(await find(api, { query: "book a flight to Lisbon", mode: "decision", chunk_size: 5 }));
