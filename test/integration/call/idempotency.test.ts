@@ -198,7 +198,13 @@ describe("Idempotency-Key on POST /v1/call", () => {
 describe("DynamoIdempotencyStore", () => {
   const store = () => new DynamoIdempotencyStore(dynamo.client, dynamo.table);
   const options = () => ({ store: store(), windowSecs: WINDOW_SECS });
-  const run = (now: number, request: IdempotentRequest = { tool: "x", args: { a: 1 }, session: null }) => ({ principal: "p", key: `store-${now}`, request, timeoutMs: 1000, now });
+  const run = (now: number, request: IdempotentRequest = { tool: "x", args: { a: 1 }, session: null }) => ({
+    principal: "p",
+    key: `store-${now}`,
+    request,
+    timeoutMs: 1000,
+    now,
+  });
 
   it("lets a claim whose holder died be taken over after its lock, and ignores the late holder's answer", async () => {
     const now = Date.parse("2026-12-01T13:00:00Z");
