@@ -7,6 +7,8 @@ import type { Caller, GrantFilter, Miss, MissOutcome, MissRecorder } from "./por
 export const MAX_QUERY_CHARS = 200;
 /** Most distinct queries being recorded at once; a miss of another query beyond it is dropped (and counted in the log), never queued. */
 export const MAX_FIND_MISSES_IN_FLIGHT = 32;
+/** Most misses one principal may have recorded per minute (per process); beyond it they are dropped and counted. */
+export const FIND_MISSES_PER_MINUTE = 30;
 
 // Control characters (C0, DEL, C1) would garble an operator's terminal; format characters (bidi
 // overrides, zero-width) can make one query look like another.
@@ -53,6 +55,8 @@ export type FindMissLogPorts = {
   log: (level: "warn" | "error", message: string, fields: Record<string, unknown>) => void;
   now?: () => Date;
   maxInFlight?: number;
+  /** Misses recorded per principal per minute (FIND_MISSES_PER_MINUTE): any caller can send distinct queries, each one stored. */
+  perMinute?: number;
 };
 
 /** One miss waiting to be written, with how many misses of the same key it stands for. */
@@ -66,6 +70,27 @@ export function createFindMissLog(ports: FindMissLogPorts): FindMissLog {
   /** Misses of a key that arrived while it was being written: folded into its next write (latest fields, all counted). */
   const waiting = new Map<string, Pending>();
   let dropped = 0;
+  const perMinute = ports.perMinute ?? FIND_MISSES_PER_MINUTE;
+  /** Misses taken this minute by principal: cleared when the minute turns, so it holds at most the principals of one minute. */
+  let minute = -1;
+  const taken = new Map<string, number>();
+  let limited = 0;
+  /** Whether `principal` may have one more miss recorded in the minute of `at`. */
+  const allowed = (principal: string, at: Date): boolean => {
+    const m = Math.floor(at.getTime() / 60_000);
+    if (m !== minute) {
+      minute = m;
+      taken.clear();
+    }
+    const n = taken.get(principal) ?? 0;
+    if (n >= perMinute) {
+      if (Number.isInteger(Math.log10(++limited)))
+        ports.log("warn", "find-miss log: a principal's misses over the per-minute limit dropped", { limited, principal, per_minute: perMinute });
+      return false;
+    }
+    taken.set(principal, n + 1);
+    return true;
+  };
 
   const best = async ({ request, result, outcome, caller }: Pending): Promise<Pick<Miss, "best_tool" | "best_score">> => {
     const top =
@@ -107,9 +132,17 @@ export function createFindMissLog(ports: FindMissLogPorts): FindMissLog {
       const outcome = findMissOutcome(result, ports.floor);
       const key = outcome ? queryKey(request.query) : "";
       if (!outcome || !key) return;
-      const miss: Pending = { request, result, outcome, caller, at: now().toISOString(), times: 1 };
+      const at = now();
+      const miss: Pending = { request, result, outcome, caller, at: at.toISOString(), times: 1 };
+      const folded = waiting.get(key);
+      // A miss folded into a write already waiting adds no stored item: only the count, not the limit.
+      if (writing.has(key) && folded) {
+        waiting.set(key, { ...miss, times: folded.times + 1 });
+        return;
+      }
+      if (!allowed(caller.principal, at)) return;
       if (writing.has(key)) {
-        waiting.set(key, { ...miss, times: (waiting.get(key)?.times ?? 0) + 1 });
+        waiting.set(key, miss);
         return;
       }
       if (writing.size >= max) {

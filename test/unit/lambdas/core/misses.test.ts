@@ -56,7 +56,7 @@ describe("cleanQuery and queryKey", () => {
 });
 
 describe("createFindMissLog", () => {
-  const setup = (record: (m: Miss, times?: number) => Promise<void>, maxInFlight = 4) => {
+  const setup = (record: (m: Miss, times?: number) => Promise<void>, maxInFlight = 4, more: { now?: () => Date; perMinute?: number } = {}) => {
     const logs: { level: string; message: string; fields: Record<string, unknown> }[] = [];
     let lookups = 0;
     const log = createFindMissLog({
@@ -69,6 +69,7 @@ describe("createFindMissLog", () => {
       log: (level, message, fields) => logs.push({ level, message, fields }),
       now: () => new Date("2026-12-01T00:00:00Z"),
       maxInFlight,
+      ...more,
     });
     return { log, logs, lookups: () => lookups };
   };
@@ -112,6 +113,22 @@ describe("createFindMissLog", () => {
       ["find-miss log busy: misses dropped", 1],
       ["find-miss log busy: misses dropped", 10],
     ]);
+  });
+
+  it("any principal could have every distinct query stored: one principal's misses are limited per minute, another's and the next minute's are not", async () => {
+    const recorded: Miss[] = [];
+    let clock = Date.parse("2026-12-01T00:00:10Z");
+    const { log, logs } = setup(async (m) => void recorded.push(m), 1000, { now: () => new Date(clock), perMinute: 5 });
+    for (let i = 0; i < 100; i++) log.observe({ query: `flood ${i}` }, none, { principal: "mallory" } as Caller);
+    log.observe({ query: "a real miss" }, none, caller);
+    await log.idle();
+    expect(recorded.filter((m) => m.principal === "mallory")).toHaveLength(5);
+    expect(recorded.filter((m) => m.principal === "alice")).toHaveLength(1);
+    expect(logs.map((l) => l.fields.limited)).toEqual([1, 10]);
+    clock += 60_000;
+    log.observe({ query: "flood next minute" }, none, { principal: "mallory" } as Caller);
+    await log.idle();
+    expect(recorded.at(-1)).toMatchObject({ name: "flood next minute", principal: "mallory" });
   });
 
   it("a store that fails is logged, never thrown", async () => {
