@@ -3,7 +3,7 @@
 // runs plain git on the repository (the control: the trap is armed and fires), then the tool, which
 // must not fire it.
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,7 +12,7 @@ import { compileRegistry } from "../../../build/build.js";
 import { artifactFromFiles } from "../../../lambdas/artifact.js";
 import { createExecBackend } from "../../../lambdas/backends/exec.js";
 import { familyViews } from "../../../lambdas/backends/variables.js";
-import { driverOverrides, hardenArgs, subcommandIndex } from "../../../lambdas/backends/git-hardening.js";
+import { driverOverrides, gitFailure, hardenArgs, hardenEnv, subcommandIndex } from "../../../lambdas/backends/git-hardening.js";
 import { createCallGateway, type CallGateway } from "../../../lambdas/core/call/gateway.js";
 import { callerFor, catalogTool } from "./helpers.js";
 
@@ -334,6 +334,229 @@ describe("every other vector of repository-controlled execution", () => {
     expect(out.text).not.toContain("canary-first-line");
     expect(out.ok).toBe(false);
     expect(out.text).toContain("blame.ignorerevsfile");
+  });
+});
+
+describe("issue 24: git read files outside the roots through .git internals", () => {
+  /** A file outside the root whose first line git would quote, and a private repository outside it too. */
+  const CANARY = "canary-outside-line";
+  let canary: string;
+  let privateRepo: string;
+  beforeAll(() => {
+    canary = join(scratch, "canary.txt");
+    writeFileSync(canary, `${CANARY}:x:0:0:root:/root:/bin/bash\n${CANARY}-second:x:1:1::/usr/sbin:/bin/sh\n`);
+    privateRepo = join(scratch, "private");
+    mkdirSync(privateRepo);
+    const g = (...args: string[]) =>
+      execFileSync("git", ["-C", privateRepo, "-c", "user.name=P", "-c", "user.email=p@example.com", ...args], { env: plainEnv() });
+    g("init", "-q", "-b", "main");
+    writeFileSync(join(privateRepo, "secret.txt"), "canary-private-content\n");
+    g("add", ".");
+    g("commit", "-q", "-m", "private");
+  });
+  const privateHead = () => execFileSync("git", ["-C", privateRepo, "rev-parse", "HEAD"], { env: plainEnv(), encoding: "utf8" }).trim();
+  /** Replaces `.git/<entry>` of `repo` with a symlink to `target`. */
+  const plant = (repo: string, entry: string, target: string) => {
+    const at = join(repo, ".git", entry);
+    rmSync(at, { recursive: true, force: true });
+    mkdirSync(join(at, ".."), { recursive: true });
+    symlinkSync(target, at);
+  };
+  /** The call is refused with 403 naming the entry, and nothing of the canaries reaches the caller. */
+  const refused = async (p: Promise<unknown>, entry: string, content = "canary") => {
+    const err = await p.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toMatchObject({ code: "PATH_OUTSIDE_ROOTS", message: expect.stringContaining(JSON.stringify(entry)), details: { entry } });
+    const seen = JSON.stringify({ message: (err as Error).message, details: (err as { details: unknown }).details });
+    expect(seen).not.toContain(content);
+  };
+
+  it("objects/info/alternates symlinked to a file outside: git.log of an unknown revision quoted every line of it", async () => {
+    const repo = hostileRepo();
+    plant(repo, "objects/info/alternates", canary);
+    // Any object lookup that misses reads the alternates ("unable to normalize alternate object path: <line>").
+    expect(plainGit(repo, "cat-file", "-e", "1234567890".repeat(4)).stderr).toContain(`${CANARY}-second`);
+    await refused(call("git.log", { repo, rev: "nosuch" }), "objects/info/alternates");
+  });
+
+  it("objects/info/alternates naming another repository's objects outside the roots: git.show_file printed its content", async () => {
+    const repo = hostileRepo();
+    writeFileSync(join(repo, ".git/objects/info/alternates"), `# shared\n${join(privateRepo, ".git/objects")}\n`);
+    writeFileSync(join(repo, ".git/refs/heads/stolen"), `${privateHead()}\n`);
+    expect(plainGit(repo, "show", "stolen:secret.txt").stdout).toContain("canary-private-content");
+    await refused(call("git.show_file", { repo, rev: "stolen", path: "secret.txt" }), "objects/info/alternates line 2");
+  });
+
+  it("an alternate inside the roots whose own alternates lead outside is refused too; one that stays inside is served", async () => {
+    const middle = hostileRepo();
+    writeFileSync(join(middle, ".git/objects/info/alternates"), `${join(privateRepo, ".git/objects")}\n`);
+    const repo = hostileRepo();
+    writeFileSync(join(repo, ".git/objects/info/alternates"), `${join(middle, ".git/objects")}\n`);
+    writeFileSync(join(repo, ".git/refs/heads/stolen"), `${privateHead()}\n`);
+    expect(plainGit(repo, "show", "stolen:secret.txt").stdout).toContain("canary-private-content");
+    await refused(call("git.show_file", { repo, rev: "stolen", path: "secret.txt" }), "objects/info/alternates line 1 → info/alternates line 1");
+    writeFileSync(join(middle, ".git/objects/info/alternates"), "");
+    const shared = join(scratch, "repos", `shared-${count}`);
+    execFileSync("git", ["clone", "-q", "--shared", middle, shared], { env: plainEnv() });
+    expect(((await call("git.log", { repo: shared })).result as { text: string }).text).toContain("second");
+  });
+
+  it("objects symlinked to another repository's objects: git.show_file printed its content", async () => {
+    const repo = hostileRepo();
+    plant(repo, "objects", join(privateRepo, ".git/objects"));
+    writeFileSync(join(repo, ".git/refs/heads/stolen"), `${privateHead()}\n`);
+    expect(plainGit(repo, "show", "stolen:secret.txt").stdout).toContain("canary-private-content");
+    await refused(call("git.show_file", { repo, rev: "stolen", path: "secret.txt" }), "objects");
+  });
+
+  it("a pack file symlinked out of objects/pack is refused", async () => {
+    const repo = hostileRepo();
+    plant(repo, "objects/pack/pack-0000000000000000000000000000000000000000.idx", canary);
+    await refused(call("git.log", { repo }), "objects/pack/pack-0000000000000000000000000000000000000000.idx");
+  });
+
+  it("shallow symlinked to a file outside: git.log quoted its first line", async () => {
+    const repo = hostileRepo();
+    plant(repo, "shallow", canary);
+    expect(plainGit(repo, "log").stderr).toContain(CANARY);
+    await refused(call("git.log", { repo }), "shallow");
+  });
+
+  it("shallow symlinked to the gateway's /proc/<pid>/environ: git.log quoted its environment", async () => {
+    const repo = hostileRepo();
+    const environ = `/proc/${process.pid}/environ`;
+    const first = readFileSync(environ, "utf8").split("\n")[0]!.split("\0")[0]!;
+    plant(repo, "shallow", environ);
+    expect(plainGit(repo, "log").stderr).toContain(first);
+    const out = await visible(call("git.log", { repo }));
+    expect(out.ok).toBe(false);
+    expect(out.text).not.toContain(first);
+    expect(out.text).toContain('\\"shallow\\" is a symbolic link');
+  });
+
+  it("packed-refs symlinked to a file outside: git.log of an unknown revision quoted its first line", async () => {
+    const repo = hostileRepo();
+    plant(repo, "packed-refs", "/etc/passwd");
+    expect(plainGit(repo, "log", "nosuch").stderr).toContain("root:x:0:0");
+    await refused(call("git.log", { repo, rev: "nosuch" }), "packed-refs", "root:x");
+  });
+
+  it("info/grafts symlinked to a file outside: git.log quoted its first line", async () => {
+    const repo = hostileRepo();
+    plant(repo, "info/grafts", canary);
+    expect(plainGit(repo, "log").stderr).toContain(CANARY);
+    await refused(call("git.log", { repo }), "info/grafts");
+  });
+
+  it("refs, a ref below it, HEAD, index, config and a pseudo-ref symlinked anywhere are refused", async () => {
+    const cases: [string, string][] = [
+      ["refs", join(privateRepo, ".git/refs")],
+      ["refs/heads/x", canary],
+      ["HEAD", join(privateRepo, ".git/HEAD")],
+      ["index", canary],
+      ["config", join(privateRepo, ".git/config")],
+      ["ORIG_HEAD", canary],
+    ];
+    for (const [entry, target] of cases) {
+      const repo = hostileRepo();
+      plant(repo, entry, target);
+      // A symlinked HEAD is no repository for git's discovery: whatever git says then, nothing of the target is shown.
+      if (entry === "HEAD") {
+        const out = await visible(call("git.log", { repo }));
+        expect({ entry, ok: out.ok, leaked: out.text.includes("canary") }).toEqual({ entry, ok: false, leaked: false });
+        continue;
+      }
+      await refused(call("git.log", { repo }), entry);
+    }
+  });
+
+  it("a linked worktree: the common git directory's internals are checked as well as its own git directory", async () => {
+    const main = hostileRepo();
+    const linked = join(scratch, "repos", `linked-${count}`);
+    execFileSync("git", ["-C", main, "worktree", "add", "-q", linked], { env: plainEnv() });
+    expect(((await call("git.log", { repo: linked })).result as { text: string }).text).toContain("second");
+    plant(main, "shallow", canary);
+    expect(plainGit(linked, "log").stderr).toContain(CANARY);
+    const err = await call("git.log", { repo: linked }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: "PATH_OUTSIDE_ROOTS", message: expect.stringContaining('common git directory entry "shallow"') });
+  });
+
+  it("commondir symlinked to a file outside: git's rev-parse quoted its first line, which reaches no caller now", async () => {
+    const repo = hostileRepo();
+    plant(repo, "commondir", canary);
+    expect(plainGit(repo, "rev-parse", "--git-dir").stderr).toContain(CANARY);
+    const out = await visible(call("git.log", { repo }));
+    expect(out.ok).toBe(false);
+    expect(out.text).not.toContain("canary");
+  });
+
+  it("GIT_ALTERNATE_OBJECT_DIRECTORIES from a tool's env never reaches git", async () => {
+    expect(hardenEnv({ GIT_ALTERNATE_OBJECT_DIRECTORIES: "/x", PATH: "/bin" })).not.toHaveProperty("GIT_ALTERNATE_OBJECT_DIRECTORIES");
+    const repo = hostileRepo();
+    writeFileSync(join(repo, ".git/refs/heads/stolen"), `${privateHead()}\n`);
+    const tool = catalogTool("git.env_alternates", {
+      kind: "exec",
+      command: "git",
+      args: ["-C", "{{input.repo}}", "show", "stolen:secret.txt"],
+      env: { GIT_ALTERNATE_OBJECT_DIRECTORIES: join(privateRepo, ".git/objects") },
+      output: "text",
+    });
+    const withEnv = createCallGateway({
+      tools: new Map([[tool.name, tool]]),
+      backends: { exec: createExecBackend({ env: { PATH: process.env.PATH }, views: familyViews([], {}), roots: [join(scratch, "repos")] }) },
+    });
+    const out = await visible(withEnv.call({ tool: tool.name, args: { repo } }, caller));
+    expect(out.ok).toBe(false);
+    expect(out.text).not.toContain("canary-private-content");
+  });
+});
+
+describe("issue 24: git's stderr reaches the caller only as a fixed message", () => {
+  it("an unknown revision is 404 with a fixed message; git's words go to the error's cause (the log), not its details", async () => {
+    const repo = hostileRepo();
+    const err = (await call("git.log", { repo, rev: "no-such-branch" }).catch((e: unknown) => e)) as {
+      code: string;
+      message: string;
+      details: object;
+      cause: Error;
+    };
+    expect(err).toMatchObject({ code: "UPSTREAM_NOT_FOUND", details: { tool: "git.log", exit_code: 128 } });
+    expect(err.message).toBe("git.log: git knows no such revision or object in this repository; check the revision (branch, tag or commit)");
+    expect(JSON.stringify(err.details)).not.toContain("no-such-branch");
+    expect(err.cause.message).toContain("bad revision 'no-such-branch'");
+  });
+
+  it("a bare repository is 422 with a fixed message, not 502 with git's words", async () => {
+    const bare = join(scratch, "repos", `bare-${++count}.git`);
+    execFileSync("git", ["init", "-q", "--bare", bare], { env: plainEnv() });
+    const err = await call("git.log", { repo: bare }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: "INVALID_ARGUMENTS", status: 422, details: { tool: "git.log", exit_code: 128 } });
+    expect(JSON.stringify((err as { details: unknown }).details)).not.toContain("stderr");
+  });
+
+  it("each recognised failure has its fixed message and status; anything else is a generic 502 keeping git's words out", () => {
+    const seen = (stderr: string, exit: number | null = 128) => {
+      const e = gitFailure("git.x", exit, exit === null ? "SIGKILL" : null, stderr);
+      return { code: e.code, status: e.status, leaked: JSON.stringify({ m: e.message, d: e.details }).includes("SECRET-LINE") };
+    };
+    const cases: [string, string, number][] = [
+      ["fatal: not a git repository (or any of the parent directories): .git SECRET-LINE", "UPSTREAM_NOT_FOUND", 404],
+      ["fatal: cannot change to '/r/SECRET-LINE': No such file or directory", "UPSTREAM_NOT_FOUND", 404],
+      ["fatal: cannot use bare repository '/r/SECRET-LINE' (safe.bareRepository is 'explicit')", "INVALID_ARGUMENTS", 422],
+      ["fatal: detected dubious ownership in repository at '/r/SECRET-LINE'", "INVALID_ARGUMENTS", 422],
+      ["fatal: ambiguous argument 'SECRET-LINE': both revision and filename", "INVALID_ARGUMENTS", 422],
+      ["fatal: path 'SECRET-LINE' does not exist in 'HEAD'", "UPSTREAM_NOT_FOUND", 404],
+      ["fatal: no such path SECRET-LINE in HEAD", "UPSTREAM_NOT_FOUND", 404],
+      ["error: unable to normalize alternate object path: SECRET-LINE\nfatal: bad revision 'x'", "UPSTREAM_NOT_FOUND", 404],
+      ["fatal: ambiguous argument 'SECRET-LINE': unknown revision or path not in the working tree.", "UPSTREAM_NOT_FOUND", 404],
+      ["fatal: bad shallow line: SECRET-LINE", "UPSTREAM_ERROR", 502],
+      ["fatal: bad object SECRET-LINE", "UPSTREAM_ERROR", 502],
+    ];
+    for (const [stderr, code, status] of cases) expect({ stderr, ...seen(stderr) }).toEqual({ stderr, code, status, leaked: false });
+    expect(seen("fatal: bad revision 'SECRET-LINE'", 1)).toEqual({ code: "UPSTREAM_ERROR", status: 502, leaked: false });
+    expect(seen("SECRET-LINE", null)).toEqual({ code: "UPSTREAM_ERROR", status: 502, leaked: false });
   });
 });
 
