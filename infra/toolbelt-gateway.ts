@@ -21,7 +21,7 @@ import { Construct } from "constructs";
 import { ARTIFACT_FILES, type Catalog, type Manifest } from "../registry/contract/artifact.js";
 import { isCallable } from "../registry/contract/callable.js";
 import type { PolicyFile } from "../registry/contract/policy.js";
-import { MCP_CORS } from "../lambdas/mcp/cors.js";
+import { CORS_RULES } from "../lambdas/contract/cors.js";
 import { SECRETS_ENV } from "../lambdas/secrets.js";
 import { functionAlarms, gatewayMetricAlarms, serverErrorRateAlarm, type MetricAlarmOptions } from "./alarms.js";
 import { METRICS_NAMESPACE } from "../lambdas/http/telemetry.js";
@@ -173,6 +173,12 @@ export interface ToolbeltGatewayProps {
    * never inside a root.
    */
   readonly fileRoots?: string[];
+  /**
+   * Origins (`https://host[:port]`) whose web pages may call the gateway: a browser MCP client or a
+   * console on another site (TOOLBELT_ALLOWED_ORIGINS). Default none: the API's own URL and custom
+   * domain only; requests without an Origin header (SDK clients, curl) are not affected.
+   */
+  readonly allowedOrigins?: string[];
   /** Per-group sizing overrides. */
   readonly groups?: Partial<Record<EndpointGroupName, EndpointGroupOverrides>>;
   /**
@@ -230,6 +236,9 @@ export class ToolbeltGateway extends Construct {
     this.props = props;
     const badRoot = props.fileRoots?.find((r) => !isAbsolute(r) || r.includes(":"));
     if (badRoot !== undefined) throw new Error(`fileRoots must be absolute paths without ":", got ${JSON.stringify(badRoot)}`);
+    const badOrigin = props.allowedOrigins?.find((o) => !URL.canParse(o) || new URL(o).origin !== o);
+    if (badOrigin !== undefined)
+      throw new Error(`allowedOrigins must be origins such as https://console.example.com (no path, no trailing slash), got ${JSON.stringify(badOrigin)}`);
     const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
     if (props.alarmTopic) this.alarmAction = new cwActions.SnsAction(props.alarmTopic);
     this.metricsNamespace = props.metricsNamespace ?? METRICS_NAMESPACE;
@@ -264,15 +273,19 @@ export class ToolbeltGateway extends Construct {
     this.api = new apigw.HttpApi(this, "Api", {
       description: "Toolbelt: find, surface, sessions, call and MCP for AI agents",
       createDefaultStage: false,
-      // Browser MCP clients (the Inspector) send Authorization and the Mcp-* headers cross-origin;
-      // API Gateway answers the preflight itself. No cookies: bearer keys only, so any origin may ask.
-      corsPreflight: {
-        allowOrigins: [...MCP_CORS.allowOrigins],
-        allowMethods: MCP_CORS.allowMethods.map((m) => apigw.CorsHttpMethod[m]),
-        allowHeaders: [...MCP_CORS.allowHeaders],
-        exposeHeaders: [...MCP_CORS.exposeHeaders],
-        maxAge: Duration.seconds(MCP_CORS.maxAgeSecs),
-      },
+      // Only the listed origins' pages may call cross-origin (the functions check Origin too); without
+      // a list, no preflight succeeds and browsers reach the API from its own origin only.
+      ...(props.allowedOrigins?.length
+        ? {
+            corsPreflight: {
+              allowOrigins: [...props.allowedOrigins],
+              allowMethods: CORS_RULES.allowMethods.map((m) => apigw.CorsHttpMethod[m]),
+              allowHeaders: [...CORS_RULES.allowHeaders],
+              exposeHeaders: [...CORS_RULES.exposeHeaders],
+              maxAge: Duration.seconds(CORS_RULES.maxAgeSecs),
+            },
+          }
+        : {}),
     });
     if (props.domain) {
       // Regional, so the certificate lives in the stack's region; TLS 1.2 at least.
@@ -384,6 +397,9 @@ export class ToolbeltGateway extends Construct {
       // The bundled SDK would otherwise warn at every cold start that later releases need Node 22.
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
     };
+    // The gateway's own origins, for its Origin check (lambdas/http/origin.ts): the API's URL and the custom domain.
+    environment.TOOLBELT_PUBLIC_ORIGINS = [this.api.apiEndpoint, ...(props.domain ? [`https://${props.domain.name}`] : [])].join(",");
+    if (props.allowedOrigins?.length) environment.TOOLBELT_ALLOWED_ORIGINS = props.allowedOrigins.join(",");
     if (spec.dispatchesTools && !props.allowExec) environment.TOOLBELT_EXEC = "off";
     if (spec.dispatchesTools && props.fileRoots?.length) environment.TOOLBELT_FILE_ROOTS = props.fileRoots.join(":");
     if (this.staged.briefsFile) environment.TOOLBELT_BRIEFS = `${LAMBDA_TASK_ROOT}/${BUNDLED_BRIEFS_FILE}`;

@@ -40,6 +40,28 @@ export type Config = {
   fileRoots?: string[];
   /** Models by role (TOOLBELT_MODELS, JSON or a file path; lambdas/models/roles.ts): none configured is `{}`. */
   models: ModelRoles;
+  /** Which browser pages may call the gateway (lambdas/http/origin.ts). */
+  origins: OriginRules;
+  /** `npm start` only: its port, data folder, log format and key (the Lambdas ignore these). */
+  local: LocalSettings;
+};
+
+export type OriginRules = {
+  /** The gateway's own origins (TOOLBELT_PUBLIC_ORIGINS; the construct sets the API's URL and custom domain). */
+  own: string[];
+  /** Other origins whose pages may call the gateway (TOOLBELT_ALLOWED_ORIGINS, comma-separated). */
+  allowed: string[];
+};
+
+export type LocalSettings = {
+  /** PORT (default 8787; 0 picks a free one). */
+  port?: string;
+  /** TOOLBELT_DATA_DIR: dynalite's files; unset keeps the table in memory. */
+  dataDir?: string;
+  /** TOOLBELT_LOG_FORMAT: `json` for the Lambdas' lines, else one readable line per record. */
+  logFormat: "json" | "readable";
+  /** TOOLBELT_API_KEY: the local principal's key; unset, a random key kept in .toolbelt/local-key. */
+  apiKey?: string;
 };
 
 /**
@@ -112,6 +134,30 @@ const absolutePaths = z.pipe(
   }),
 );
 
+/** Comma-separated origins (`scheme://host[:port]`, no path): each normalised by URL, a bad one named. */
+const originList = z.pipe(
+  z.optional(z.string()),
+  z.transform((raw, ctx) => {
+    const out: string[] = [];
+    for (const item of (raw ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean)) {
+      let url: URL | undefined;
+      try {
+        url = new URL(item);
+      } catch {
+        url = undefined;
+      }
+      if (!url || !/^https?:$/.test(url.protocol) || url.origin !== item.replace(/\/$/, "")) {
+        return invalid(ctx, raw, `entries must be origins such as https://console.example.com (scheme, host, port; no path), got ${JSON.stringify(item)}`);
+      }
+      out.push(url.origin);
+    }
+    return out;
+  }),
+);
+
 const commaList = z.pipe(
   z.optional(z.string()),
   z.transform((raw) =>
@@ -145,6 +191,12 @@ const EnvSchema = z.object({
   TOOLBELT_EXEC: onOff,
   TOOLBELT_FILE_ROOTS: absolutePaths,
   TOOLBELT_MODELS: jsonOrFile,
+  TOOLBELT_PUBLIC_ORIGINS: originList,
+  TOOLBELT_ALLOWED_ORIGINS: originList,
+  PORT: text,
+  TOOLBELT_DATA_DIR: text,
+  TOOLBELT_LOG_FORMAT: text,
+  TOOLBELT_API_KEY: text,
 });
 
 /** Parse the environment once; every bad variable is named in one error. */
@@ -177,5 +229,12 @@ export function loadConfig(env: Env = process.env): Config {
     exec: e.TOOLBELT_EXEC,
     ...(e.TOOLBELT_FILE_ROOTS ? { fileRoots: e.TOOLBELT_FILE_ROOTS } : {}),
     models: parseModelRoles(e.TOOLBELT_MODELS),
+    origins: { own: e.TOOLBELT_PUBLIC_ORIGINS, allowed: e.TOOLBELT_ALLOWED_ORIGINS },
+    local: {
+      ...(e.PORT ? { port: e.PORT } : {}),
+      ...(e.TOOLBELT_DATA_DIR ? { dataDir: e.TOOLBELT_DATA_DIR } : {}),
+      logFormat: e.TOOLBELT_LOG_FORMAT === "json" ? "json" : "readable",
+      ...(e.TOOLBELT_API_KEY ? { apiKey: e.TOOLBELT_API_KEY } : {}),
+    },
   };
 }

@@ -7,22 +7,12 @@ import { createApp } from "../http/app.js";
 import { createMcpModule } from "../http/routes/mcp.js";
 import { bedrockModel } from "../models/bedrock.js";
 import { loadSecretsIntoEnv } from "../secrets.js";
-import { DynamoIdempotencyStore } from "../stores/idempotency.js";
-import { DynamoMissStore } from "../stores/misses.js";
 import { wireFromEnv } from "./wiring.js";
 
 // Upstream secrets (`${NAME}` in tool templates, model keys) come from SSM before the first request.
 await loadSecretsIntoEnv(process.env);
 
-const { config, client, deps } = wireFromEnv(process.env, { bedrock: bedrockModel });
+const { deps, call } = wireFromEnv(process.env, { bedrock: bedrockModel });
 
-const mcp = createMcpModule({
-  env: process.env,
-  misses: new DynamoMissStore(client, config.table),
-  idempotency: { store: new DynamoIdempotencyStore(client, config.table), windowSecs: config.idempotencyTtlSecs },
-  // exec runs the registry's commands on the function's host; TOOLBELT_EXEC=off refuses them with 501.
-  exec: process.env.TOOLBELT_EXEC !== "off",
-});
-
-export const app = createApp(deps, { extraRoutes: [mcp] });
+export const app = createApp(deps, { extraRoutes: [createMcpModule(call)] });
 export const handler = handle(app);

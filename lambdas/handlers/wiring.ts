@@ -1,35 +1,96 @@
-// What every Lambda entry builds once per cold start, in one place: config from the environment,
-// the artifact, policy and briefs, the DynamoDB client and the core's services (Deps). Each entry
-// adds its own routes to this; none imports another entry.
-import { loadArtifact } from "../artifact.js";
+// The one wiring: parsed config (config.ts) in, the gateway's dependencies out. Every entry point (the
+// api, call and MCP Lambdas, and `npm start`'s REST and MCP) takes its deps and its call options from
+// here, so exec off, file roots, the paths no tool may reach, idempotency and the miss logs are the same
+// behind every door. No entry point reads the environment or builds a backend itself.
+import type { BriefFile } from "../../registry/contract/brief.js";
+import type { PolicyFile } from "../../registry/contract/policy.js";
+import { loadArtifact, type Artifact } from "../artifact.js";
 import { loadConfig, type Config } from "../config.js";
 import { parsePolicy } from "../core/auth.js";
 import { parseBriefs } from "../core/deployment-files.js";
+import type { Models } from "../core/ports.js";
+import type { EnvMap } from "../backends/templates.js";
+import type { CallModuleOptions } from "../http/routes/call.js";
 import { createDeps, type Deps } from "../http/deps.js";
-import { jsonLogger } from "../http/logger.js";
+import { jsonLogger, type Logger } from "../http/logger.js";
+import type { OriginPolicy } from "../http/origin.js";
 import { createModels, type ModelsOptions } from "../models/index.js";
 import { clientFromConfig, DynamoSessionStore } from "../stores/dynamodb.js";
+import { DynamoIdempotencyStore } from "../stores/idempotency.js";
 import { DynamoMissStore, FIND_MISSES } from "../stores/misses.js";
 
 // The client's type comes from the store: only adapters import the AWS SDK (npm run check).
-export type Wiring = { config: Config; client: ReturnType<typeof clientFromConfig>; deps: Deps };
+type DynamoClient = ReturnType<typeof clientFromConfig>;
 
-/** Call once, at module scope of a handler (after its secrets are in `env`: model roles read their keys from it). */
+export type WireInput = {
+  config: Config;
+  /** What tool templates read `${VAR}` from (each family only its declared variables). */
+  env: EnvMap;
+  client: DynamoClient;
+  artifact: Artifact;
+  policy: PolicyFile;
+  briefs: readonly BriefFile[];
+  logger: Logger;
+  models: Models;
+  /** File roots when TOOLBELT_FILE_ROOTS is unset (`npm start`: the project directory; Lambda: none). */
+  defaultFileRoots: readonly string[];
+  /** The gateway's own files (data, artifact, policy, keys): no file or git tool reaches them, root or not. */
+  internalPaths: readonly string[];
+  /** Which pages may call; by default the configured origins, no Host check. */
+  origins?: OriginPolicy;
+};
+
+export type Wiring = {
+  config: Config;
+  client: DynamoClient;
+  deps: Deps;
+  /** For createCallModule and createMcpModule alike: one set of backends options for every door. */
+  call: CallModuleOptions;
+};
+
+export function wire(input: WireInput): Wiring {
+  const { config, client } = input;
+  const findMisses = new DynamoMissStore(client, config.table, FIND_MISSES);
+  const deps = createDeps({
+    artifact: input.artifact,
+    store: new DynamoSessionStore(client, config.table),
+    policy: input.policy,
+    briefs: input.briefs,
+    config: { ...config, origins: input.origins ?? config.origins },
+    logger: input.logger,
+    models: input.models,
+    // Queries no tool answered well, for the operator (npm run misses -- --find).
+    findMisses,
+  });
+  const call: CallModuleOptions = {
+    env: input.env,
+    misses: new DynamoMissStore(client, config.table),
+    findMisses,
+    idempotency: { store: new DynamoIdempotencyStore(client, config.table), windowSecs: config.idempotencyTtlSecs },
+    // exec runs the registry's commands on this host; TOOLBELT_EXEC=off refuses them with 501 at every door.
+    exec: config.exec,
+    fileRoots: config.fileRoots ?? input.defaultFileRoots,
+    deniedPaths: input.internalPaths,
+  };
+  return { config, client, deps, call };
+}
+
+/** Call once, at module scope of a Lambda handler (after its secrets are in `env`: model roles read their keys from it). */
 export function wireFromEnv(env: Record<string, string | undefined> = process.env, opts: Pick<ModelsOptions, "skipMissingKeys" | "bedrock"> = {}): Wiring {
   const config = loadConfig(env);
   if (!config.policyJson) throw new Error("TOOLBELT_POLICY is not set: give the policy JSON (principals, key digests, grants) or a file path");
-  const client = clientFromConfig(config);
-  const deps = createDeps({
+  return wire({
+    config,
+    env,
+    client: clientFromConfig(config),
     artifact: loadArtifact(config.artifactDir),
-    store: new DynamoSessionStore(client, config.table),
     policy: parsePolicy(config.policyJson),
     // Briefs come from TOOLBELT_BRIEFS (JSON or a file; the construct bundles briefs.json and points at it), else none.
     briefs: config.briefsJson ? parseBriefs(config.briefsJson, "TOOLBELT_BRIEFS") : [],
-    config,
     logger: jsonLogger(),
     models: createModels(config.models, env, opts),
-    // Queries no tool answered well, for the operator (npm run misses -- --find).
-    findMisses: new DynamoMissStore(client, config.table, FIND_MISSES),
+    // No roots unless the deployment names them (fileRoots): file and git tools answer 403 until then.
+    defaultFileRoots: [],
+    internalPaths: [config.artifactDir],
   });
-  return { config, client, deps };
 }

@@ -8,6 +8,7 @@ import { ToolbeltError } from "../core/errors.js";
 import type { Deps } from "./deps.js";
 import type { AppEnv } from "./env.js";
 import { errorResponse } from "./errors.js";
+import { originGuard } from "./origin.js";
 import { CORE_PATHS, openApiDocument, type PathItems } from "./openapi.js";
 import { findRoutes } from "./routes/find.js";
 import { healthRoutes } from "./routes/health.js";
@@ -66,6 +67,9 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
     c.res.headers.set("x-request-id", requestId);
     if (correlationId !== undefined) c.res.headers.set("x-correlation-id", correlationId);
   });
+
+  // Before the body is read or a key is checked: a foreign page or Host gets 403 and nothing runs.
+  app.use("*", originGuard(deps.config.origins));
 
   const tooLarge = (c: Context<AppEnv>) =>
     errorResponse(

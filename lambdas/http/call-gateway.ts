@@ -20,10 +20,14 @@ export type CallGatewayOptions = {
   exec?: boolean;
   /** Directories file and git tools may touch (Config.fileRoots; none: they answer 403). */
   fileRoots?: readonly string[];
+  /** The gateway's own files (data, artifact, policy, keys): refused even inside a root. */
+  deniedPaths?: readonly string[];
   /** Where idempotency keys are kept and for how long (the table; Config.idempotencyTtlSecs); without it keys are ignored. */
   idempotency?: { store: IdempotencyStore; windowSecs: number };
   /** Replace the backends (tests); by default built from `env` with the app's finder. */
   backends?: (deps: Deps) => Backends;
+  /** Share one gateway (and its upstream connections) between route modules: see shareGateway. */
+  gateway?: (deps: Deps) => AppCallGateway;
 };
 
 export type AppCallGateway = {
@@ -32,7 +36,24 @@ export type AppCallGateway = {
   close(): Promise<void>;
 };
 
+/** The options with one gateway, built on first use, for every module they are given to (REST call and MCP in one process). */
+export function shareGateway<T extends CallGatewayOptions>(options: T): T {
+  let shared: AppCallGateway | undefined;
+  let closed: Promise<void> | undefined;
+  return {
+    ...options,
+    gateway: (deps: Deps) => {
+      if (!shared) {
+        const built = createAppCallGateway(deps, options);
+        shared = { gateway: built.gateway, close: () => (closed ??= built.close()) };
+      }
+      return shared;
+    },
+  };
+}
+
 export function createAppCallGateway(deps: Deps, options: CallGatewayOptions): AppCallGateway {
+  if (options.gateway) return options.gateway(deps);
   let backends: Backends;
   let close: () => Promise<void> = async () => undefined;
   if (options.backends) backends = options.backends(deps);
@@ -44,6 +65,7 @@ export function createAppCallGateway(deps: Deps, options: CallGatewayOptions): A
       ...(deps.findMisses ? { findMisses: deps.findMisses } : {}),
       exec: options.exec ?? true,
       fileRoots: options.fileRoots ?? [],
+      deniedPaths: options.deniedPaths ?? [],
       models: deps.models,
     });
     close = () => built.mcp.close();

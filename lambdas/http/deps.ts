@@ -15,6 +15,7 @@ import { NO_MODELS } from "../models/index.js";
 import { DECIDER_ROLE } from "../../registry/contract/model-roles.js";
 import { createSessions, type Sessions } from "../core/sessions.js";
 import type { Logger } from "./logger.js";
+import type { OriginPolicy } from "./origin.js";
 
 /** What every route module receives. Other route modules (call, MCP) may ask for more by extending it. */
 export type Deps = {
@@ -28,7 +29,7 @@ export type Deps = {
   isAlwaysLoaded: (name: string) => boolean;
   /** The deployment's briefs by name (the MCP endpoint lists a brief's declared tools). */
   briefs: ReadonlyMap<string, BriefFile>;
-  config: { http: HttpLimits; surface: SurfaceBounds; sessionTtlSecs: number; metricsNamespace?: string };
+  config: { http: HttpLimits; surface: SurfaceBounds; sessionTtlSecs: number; metricsNamespace?: string; origins: OriginPolicy };
   clock: Clock;
   logger: Logger;
   /** Models by role: prompt tools (and find's decision mode) ask them. */
@@ -42,7 +43,10 @@ export type DepsInput = {
   store: SessionStore;
   policy: PolicyFile;
   briefs?: readonly BriefFile[];
-  config: Pick<Config, "http" | "surface" | "sessionTtlSecs" | "alwaysLoaded" | "metricsNamespace">;
+  config: Pick<Config, "http" | "surface" | "sessionTtlSecs" | "alwaysLoaded" | "metricsNamespace"> & {
+    /** Which pages may call (origin.ts); default: none but requests without `Origin`. */
+    origins?: OriginPolicy;
+  };
   logger: Logger;
   clock?: Clock;
   finder?: Finder;
@@ -90,6 +94,7 @@ export function createDeps(input: DepsInput): Deps {
       surface: config.surface,
       sessionTtlSecs: config.sessionTtlSecs,
       ...(config.metricsNamespace ? { metricsNamespace: config.metricsNamespace } : {}),
+      origins: config.origins ?? { own: [], allowed: [] },
     },
     clock,
     logger: input.logger,

@@ -15,15 +15,16 @@ import { loadConfig } from "../config.js";
 import { localPolicyFile, parsePolicy } from "../core/auth.js";
 import { createApp } from "../http/app.js";
 import { parseBriefs } from "../core/deployment-files.js";
-import { createDeps } from "../http/deps.js";
 import { createModels } from "../models/index.js";
 import { bedrockModel } from "../models/bedrock.js";
 import { DECIDER_ROLE, DECIDER_UNSET, unsetRoleWarnings } from "../../registry/contract/model-roles.js";
+import { shareGateway } from "../http/call-gateway.js";
 import { createCallModule } from "../http/routes/call.js";
 import { createMcpModule } from "../http/routes/mcp.js";
-import { DynamoIdempotencyStore } from "../stores/idempotency.js";
-import { DynamoMissStore, FIND_MISSES } from "../stores/misses.js";
 import { jsonLogger, readableLogger } from "../http/logger.js";
+import { localHosts, localOrigins } from "../http/origin.js";
+import { wire } from "../handlers/wiring.js";
+import { localKey, localKeyFile } from "./local-key.js";
 import { startLocalDynamo } from "./dynalite.js";
 import { chooseRegistry } from "./registry-choice.js";
 import { servedArtifact } from "./served-families.js";
@@ -115,8 +116,10 @@ async function main(): Promise<void> {
 
   try {
     // Before anything starts: a bad PORT or a taken one would otherwise fail after the build and the upstreams.
-    const port = parsePort(process.env.PORT);
-    if (port !== 0 && (await portOpen(port))) throw portInUse(port);
+    // The port is settled first (0: a free one now) because the Origin and Host checks name it.
+    const asked = parsePort(config.local.port);
+    if (asked !== 0 && (await portOpen(asked))) throw portInUse(asked);
+    const port = asked === 0 ? await freePort() : asked;
     const choice = chooseRegistry({ argv: process.argv.slice(2), env: process.env, root });
     say(choice.note);
     if (choice.build && choice.registryDir) {
@@ -126,8 +129,8 @@ async function main(): Promise<void> {
     const { registryDir, artifactDir } = choice;
     let artifact = loadArtifact(artifactDir);
 
-    const dataDir = process.env.TOOLBELT_DATA_DIR?.trim();
-    const dynamo = await startLocalDynamo({ table: config.table, ...(dataDir ? { dataDir: resolve(dataDir) } : {}) });
+    const dataDir = config.local.dataDir ? resolve(config.local.dataDir) : undefined;
+    const dynamo = await startLocalDynamo({ table: config.table, ...(dataDir ? { dataDir } : {}) });
     cleanups.push(() => dynamo.close());
     say(`dynalite on ${dynamo.endpoint} (${dataDir ? `data in ${dataDir}` : "in memory"})`);
 
@@ -158,51 +161,64 @@ async function main(): Promise<void> {
     for (const u of served.leftOut) say(`warning: ${describeUnset(u)}: left out of what is served until set`);
     artifact = served.artifact;
 
-    // An explicit environment beats the registry's file; without either, the local dev key.
+    // An explicit environment beats the registry's file; without either, the local key (random, kept in .toolbelt/).
     let policy;
     const policyYaml = registryDir ? join(registryDir, "policy.yaml") : undefined;
-    const apiKey = process.env.TOOLBELT_API_KEY?.trim();
+    const apiKey = config.local.apiKey;
     if (config.policyJson) {
       policy = parsePolicy(config.policyJson);
       say("policy from TOOLBELT_POLICY");
     } else if (!apiKey && policyYaml && existsSync(policyYaml)) {
       policy = parsePolicy(parseYaml(readFileSync(policyYaml, "utf8")));
       say(`policy from ${policyYaml}`);
+    } else if (apiKey) {
+      policy = localPolicyFile(apiKey);
+      say("API key: from TOOLBELT_API_KEY");
     } else {
-      policy = localPolicyFile(apiKey || "dev-key");
-      say(`API key: ${apiKey ? "from TOOLBELT_API_KEY" : "dev-key (the default)"}: for local use only, never expose this server`);
+      const local = localKey(root);
+      policy = localPolicyFile(local.key);
+      say(`API key: ${local.key} (${local.created ? "new, " : ""}kept in ${local.file}; set TOOLBELT_API_KEY to choose one)`);
     }
 
     const briefs = await loadLocalBriefs(config.briefsJson, registryDir);
     // The Lambdas' JSON lines on request (TOOLBELT_LOG_FORMAT=json), else one readable line per record.
-    const logger = process.env.TOOLBELT_LOG_FORMAT?.trim() === "json" ? jsonLogger() : readableLogger();
+    const logger = config.local.logFormat === "json" ? jsonLogger() : readableLogger();
     const models = createModels(config.models, process.env, { bedrock: bedrockModel });
     say(models.roles().length ? `model roles: ${models.roles().join(", ")}` : "no model roles configured (TOOLBELT_MODELS)");
     if (!models.get(DECIDER_ROLE)) say(DECIDER_UNSET);
     for (const w of unsetRoleWarnings(artifact.tools, models.roles())) say(`warning: ${w.message}`);
-    const findMisses = new DynamoMissStore(dynamo.client, dynamo.table, FIND_MISSES);
-    const deps = createDeps({ artifact, store: dynamo.store, policy, briefs, config, logger, models, findMisses });
+    // The same wiring as the Lambdas: file and git tools reach the project directory unless TOOLBELT_FILE_ROOTS
+    // says otherwise, and never the gateway's own files (the data folder, the artifact, the policy, the key).
+    const { deps, call } = wire({
+      config,
+      // Templates read `${VAR}` from this environment at call time (DEMO_SERVICE_*, EVERYTHING_MCP_URL set above).
+      env: process.env,
+      client: dynamo.client,
+      artifact,
+      policy,
+      briefs,
+      logger,
+      models,
+      defaultFileRoots: [root],
+      internalPaths: [artifactDir, localKeyFile(root), ...(dataDir ? [dataDir] : []), ...(policyYaml ? [policyYaml] : [])],
+      origins: { own: [...localOrigins(port), ...config.origins.own], allowed: config.origins.allowed, hosts: localHosts(port) },
+    });
     // Find misses still being written land before the table closes (cleanups run in reverse).
     cleanups.push(() => deps.findMisses?.idle());
-    // Templates read `${VAR}` from this environment at call time (DEMO_SERVICE_*, EVERYTHING_MCP_URL set above).
-    // File and git tools reach the project directory unless TOOLBELT_FILE_ROOTS says otherwise.
-    const fileRoots = config.fileRoots ?? [root];
-    const idempotency = { store: new DynamoIdempotencyStore(dynamo.client, dynamo.table), windowSecs: config.idempotencyTtlSecs };
-    const call = createCallModule({
-      env: process.env,
-      misses: new DynamoMissStore(dynamo.client, dynamo.table),
-      findMisses,
-      exec: config.exec,
-      fileRoots,
-      idempotency,
-    });
+    const fileRoots = call.fileRoots ?? [];
     say(
-      config.exec ? `file roots: ${fileRoots.join(", ") || "none (file and git tools answer 403)"}` : "exec tools are off (TOOLBELT_EXEC=off): they answer 501",
+      `file roots: ${fileRoots.join(", ") || "none (file and git tools answer 403)"}${config.fileRoots ? " (TOOLBELT_FILE_ROOTS)" : " (the default: the project directory)"}`,
     );
-    cleanups.push(() => call.close());
-    const mcp = createMcpModule({ env: process.env, misses: new DynamoMissStore(dynamo.client, dynamo.table), idempotency });
-    cleanups.push(() => mcp.close());
-    const app = createApp(deps, { extraRoutes: [call, mcp] });
+    if (!config.exec) say("exec tools are off (TOOLBELT_EXEC=off): they answer 501 through every door");
+    // REST's /v1/call and MCP's call_tool share one gateway: one set of backends, one pool of upstream connections.
+    const shared = shareGateway(call);
+    const rest = createCallModule(shared);
+    const mcp = createMcpModule(shared);
+    cleanups.push(
+      () => rest.close(),
+      () => mcp.close(),
+    );
+    const app = createApp(deps, { extraRoutes: [rest, mcp] });
 
     const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port });
     await new Promise<void>((done, fail) => {
@@ -220,8 +236,10 @@ async function main(): Promise<void> {
     say(
       `registry ${m.registry_hash.slice(0, 12)}: ${m.counts.tools} tools in ${m.counts.families} families; briefs: ${briefs.map((b) => b.name).join(", ") || "none"}`,
     );
-    const bound = (server.address() as { port: number }).port;
-    say(`listening on http://127.0.0.1:${bound} (Ctrl-C to stop); MCP endpoint: http://127.0.0.1:${bound}/mcp`);
+    say(`listening on http://127.0.0.1:${port} (Ctrl-C to stop); MCP endpoint: http://127.0.0.1:${port}/mcp (JSON answers, no streaming)`);
+    say(
+      `browser pages may call from: ${[...localOrigins(port), ...config.origins.own, ...config.origins.allowed].join(", ")} (TOOLBELT_ALLOWED_ORIGINS adds more)`,
+    );
   } catch (err) {
     console.error(`[toolbelt] ${(err as Error).message}`);
     await stop(1);

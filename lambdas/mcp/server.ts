@@ -28,6 +28,8 @@ export type McpRequestState = {
   requestId: string;
   /** Request and correlation ids for the audit records of the calls this request makes. */
   context?: CallContext;
+  /** This request's tools/call `arguments` as sent (routes/mcp.ts): reserved keys the SDK's parse drops stay visible. */
+  rawArguments?: Record<string, unknown>;
 };
 
 export type McpServerDeps = {
@@ -162,7 +164,10 @@ export function createMcpServer(sd: McpServerDeps, state: McpRequestState): Serv
   const callTool = async (raw: unknown, signal: AbortSignal): Promise<CallToolResult> => {
     const parsed = CallToolInput.safeParse(raw ?? {});
     if (!parsed.success) throw invalidArguments(CALL_TOOL, parsed.error, Object.keys(CallToolInput.shape));
-    const { args, belt, idempotency_key } = parsed.data;
+    const { belt, idempotency_key } = parsed.data;
+    // The inner arguments as sent, not zod's copy (as REST does): the gateway refuses reserved keys.
+    const sentArgs = state.rawArguments?.args;
+    const args = isRecord(sentArgs) ? sentArgs : parsed.data.args;
     const tool = metaByMcpName(deps, parsed.data.tool) ?? parsed.data.tool;
     const response = await gateway.call({ tool, args, ...(belt ? { session: belt } : {}) }, caller, {
       ...callOptions(signal),
@@ -182,9 +187,12 @@ export function createMcpServer(sd: McpServerDeps, state: McpRequestState): Serv
   };
 
   server.setRequestHandler("tools/call", async (request, ctx) => {
-    const { name, arguments: args } = request.params;
+    const { name } = request.params;
+    const args = state.rawArguments ?? request.params.arguments;
     const meta = name === FIND_TOOL || name === CALL_TOOL;
     const listed = lists.list(caller, brief).find((t) => t.name === name);
+    // The tool a refusal is about: call_tool's target, not call_tool.
+    const inner = name === CALL_TOOL && isRecord(args) && typeof args.tool === "string" ? args.tool.slice(0, 200) : name;
     try {
       if (name === FIND_TOOL) return await findTool(args);
       if (name === CALL_TOOL) return await callTool(args, ctx.mcpReq.signal);
@@ -193,12 +201,15 @@ export function createMcpServer(sd: McpServerDeps, state: McpRequestState): Serv
       return successResult(deps, response);
     } catch (e) {
       if (!(e instanceof ToolbeltError) || !e.expose) {
-        deps.logger.error("mcp tool call failed", { request_id: state.requestId, tool: name, error: e });
+        deps.logger.error("mcp tool call failed", { request_id: state.requestId, tool: inner, error: e });
         throw new ProtocolError(ProtocolErrorCode.InternalError, `internal error; quote request id ${state.requestId} when reporting it`);
       }
       // As REST logs: 5xx at error, the caller's 4xx at warn with the message (no stack).
-      if (e.status >= 500) deps.logger.error("mcp tool call failed", { request_id: state.requestId, tool: name, code: e.code });
-      else deps.logger.warn("mcp tool call refused", { request_id: state.requestId, tool: name, code: e.code, message: e.message });
+      if (e.status >= 500) deps.logger.error("mcp tool call failed", { request_id: state.requestId, tool: inner, code: e.code });
+      else deps.logger.warn("mcp tool call refused", { request_id: state.requestId, tool: inner, code: e.code, message: e.message });
+      // The MCP spec makes an unknown tool a protocol error; call_tool naming one stays a tool error (its argument was wrong).
+      if (!meta && e.code === "TOOL_NOT_FOUND")
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, mcpMessage(e), { error: { code: e.code, details: e.details } });
       return errorResult(e, meta || !listed?.outputSchema);
     }
   });

@@ -10,6 +10,7 @@ import { createApp, type RouteModule } from "../../lambdas/http/app.js";
 import { createDeps, type Deps } from "../../lambdas/http/deps.js";
 import type { MissRecorder, Models, SessionStore } from "../../lambdas/core/ports.js";
 import { memoryLogger } from "../../lambdas/http/logger.js";
+import type { OriginPolicy } from "../../lambdas/http/origin.js";
 import { buildTestArtifact } from "./artifact.js";
 import { startDynalite, type TestDynamo } from "./dynalite.js";
 import { serveApp } from "./server.js";
@@ -40,7 +41,7 @@ export type TestApiOptions = {
   emit?: EmitOptions;
   policy?: PolicyFile;
   briefs?: BriefFile[];
-  config?: Partial<Pick<Config, "surface" | "http" | "sessionTtlSecs" | "alwaysLoaded">>;
+  config?: Partial<Pick<Config, "surface" | "http" | "sessionTtlSecs" | "alwaysLoaded">> & { origins?: OriginPolicy };
   clock?: () => number;
   extraRoutes?: RouteModule[];
   /** Reuse a running dynalite (the caller closes it). */
@@ -51,6 +52,8 @@ export type TestApiOptions = {
   models?: Models;
   /** The find-miss log's store; find misses are not recorded without it. */
   findMisses?: MissRecorder;
+  /** Listen on this port (default: any free one). */
+  port?: number;
 };
 
 export type TestApi = {
@@ -79,6 +82,7 @@ export async function startTestApi(opts: TestApiOptions = {}): Promise<TestApi> 
       http: { ...DEFAULT_HTTP_LIMITS, ...opts.config?.http },
       sessionTtlSecs: opts.config?.sessionTtlSecs ?? DEFAULT_SESSION_TTL_SECS,
       ...(opts.config?.alwaysLoaded ? { alwaysLoaded: opts.config.alwaysLoaded } : {}),
+      ...(opts.config?.origins ? { origins: opts.config.origins } : {}),
     },
     logger,
     ...(opts.clock ? { clock: opts.clock } : {}),
@@ -86,7 +90,7 @@ export async function startTestApi(opts: TestApiOptions = {}): Promise<TestApi> 
     ...(opts.findMisses ? { findMisses: opts.findMisses } : {}),
   });
   const app = createApp(deps, { extraRoutes: opts.extraRoutes ?? [] });
-  const server = await serveApp(app);
+  const server = await serveApp(app, opts.port);
   return {
     url: server.url,
     artifact,

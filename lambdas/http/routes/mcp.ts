@@ -10,32 +10,19 @@ import {
   type McpRequestContext,
 } from "@modelcontextprotocol/server";
 import { Hono, type Context } from "hono";
-import { cors } from "hono/cors";
 import { ToolbeltError } from "../../core/errors.js";
-import { MCP_CORS } from "../../mcp/cors.js";
 import { createMcpServer, type McpRequestState, type McpServerDeps } from "../../mcp/server.js";
 import { createToolLists } from "../../mcp/tools.js";
 import type { RouteModule } from "../app.js";
-import { createAppCallGateway, type AppCallGateway, type CallGatewayOptions } from "../call-gateway.js";
+import { createAppCallGateway, type CallGatewayOptions } from "../call-gateway.js";
 import { hasDecider, type Deps } from "../deps.js";
 import { MCP_PATHS } from "../openapi-mcp.js";
 import { callContext, type AppEnv } from "../env.js";
 import { MAX_JSON_DEPTH, jsonDepth } from "../parse.js";
 
-export type McpModuleOptions = CallGatewayOptions & {
-  /** Share a call gateway (and its upstream connections) with the REST call routes; by default one is built from the options. */
-  gateway?: (deps: Deps) => AppCallGateway;
-};
+export type McpModuleOptions = CallGatewayOptions;
 
 export type McpModule = RouteModule & { close(): Promise<void> };
-
-const cors_ = cors({
-  origin: "*",
-  allowMethods: [...MCP_CORS.allowMethods],
-  allowHeaders: [...MCP_CORS.allowHeaders],
-  exposeHeaders: [...MCP_CORS.exposeHeaders],
-  maxAge: MCP_CORS.maxAgeSecs,
-});
 
 /** Time kept back from a Lambda invocation to answer after a tool timed out. */
 const LAMBDA_MARGIN_MS = 1000;
@@ -46,6 +33,29 @@ const jsonRpcError = (status: number, code: number, message: string, headers: Re
     headers: { "content-type": "application/json", ...headers },
   });
 
+/** The raw `params.arguments` of a tools/call message (one message per request: batches are refused). */
+function rawArgumentsOf(body: unknown): Pick<McpRequestState, "rawArguments"> {
+  if (typeof body !== "object" || body === null) return {};
+  const { method, params } = body as { method?: unknown; params?: { arguments?: unknown } };
+  if (method !== "tools/call" || typeof params !== "object" || params === null) return {};
+  const args = params.arguments;
+  return typeof args === "object" && args !== null && !Array.isArray(args) ? { rawArguments: args as Record<string, unknown> } : {};
+}
+
+/** Run `build` with the SDK's console warnings held back (its JSON-mode note; startup only, never per request). */
+function quietly<T>(build: () => T): T {
+  // biome-ignore lint/suspicious/noConsole: the SDK warns unconditionally through console; held back once at startup.
+  const warn = console.warn;
+  // biome-ignore lint/suspicious/noConsole: restored below.
+  console.warn = () => undefined;
+  try {
+    return build();
+  } finally {
+    // biome-ignore lint/suspicious/noConsole: restoring the original.
+    console.warn = warn;
+  }
+}
+
 export function createMcpModule(options: McpModuleOptions): McpModule {
   const closers: (() => Promise<void>)[] = [];
   return {
@@ -54,7 +64,7 @@ export function createMcpModule(options: McpModuleOptions): McpModule {
       await Promise.all(closers.map((c) => c()));
     },
     routes(deps: Deps) {
-      const { gateway, close } = options.gateway?.(deps) ?? createAppCallGateway(deps, options);
+      const { gateway, close } = createAppCallGateway(deps, options);
       closers.push(close);
       const sd: McpServerDeps = {
         deps,
@@ -71,7 +81,8 @@ export function createMcpModule(options: McpModuleOptions): McpModule {
       const maxRequestBodySize = deps.config.http.maxBodyBytes;
       const onerror = (error: Error) => deps.logger.warn("mcp request refused", { error: error.message });
       // Modern (2026-07-28) requests: the SDK validates the envelope and the Mcp-* headers (400, -32020).
-      const modern = createMcpHandler(factory, { legacy: "reject", responseMode: "json", maxRequestBodySize, onerror });
+      // Its warning that JSON mode cannot stream is ours to say once, in the docs: it would print at every start.
+      const modern = quietly(() => createMcpHandler(factory, { legacy: "reject", responseMode: "json", maxRequestBodySize, onerror }));
       closers.push(() => modern.close());
 
       const legacy = async (request: Request, authInfo: AuthInfo, parsedBody: unknown): Promise<Response> => {
@@ -107,6 +118,8 @@ export function createMcpModule(options: McpModuleOptions): McpModule {
         } catch {
           // Not JSON: the SDK answers it with its own parse error.
         }
+        // Batches left the protocol in 2025-06-18: one request holds one message, so it cannot hold a hundred upstream calls.
+        if (Array.isArray(parsedBody)) return jsonRpcError(400, -32600, "JSON-RPC batches are not supported: send one message per request");
         const lambda = c.env?.lambdaContext as { getRemainingTimeInMillis?: () => number } | undefined;
         const remaining = lambda?.getRemainingTimeInMillis?.();
         const state: McpRequestState = {
@@ -115,6 +128,8 @@ export function createMcpModule(options: McpModuleOptions): McpModule {
           ...(remaining !== undefined ? { maxTimeoutMs: Math.max(1, remaining - LAMBDA_MARGIN_MS) } : {}),
           requestId: c.get("requestId"),
           context: callContext(c, "mcp"),
+          // tools/call arguments as sent: the SDK's parse drops an own `__proto__` key, which the gateway must see to refuse.
+          ...rawArgumentsOf(parsedBody),
         };
         // The key is checked here, once; the SDK only carries who the caller is to the factory.
         const authInfo: AuthInfo = { token: "", clientId: caller.principal, scopes: [], extra: { toolbelt: state } };
@@ -127,8 +142,6 @@ export function createMcpModule(options: McpModuleOptions): McpModule {
       const notAllowed = () => jsonRpcError(405, -32000, "Method not allowed: this MCP endpoint is stateless, use POST", { allow: "POST" });
 
       const app = new Hono<AppEnv>();
-      app.use("/mcp", cors_);
-      app.use("/mcp/*", cors_);
       app.post("/mcp", (c) => serve(c));
       app.post("/mcp/briefs/:brief", (c) => serve(c, c.req.param("brief")));
       app.on(["GET", "DELETE", "PUT", "PATCH"], ["/mcp", "/mcp/briefs/:brief"], notAllowed);

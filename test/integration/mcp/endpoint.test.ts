@@ -13,13 +13,16 @@ let api: TestApi;
 let mcp: McpModule;
 let rest: CallModule;
 let now = Date.now();
+const INSPECTOR = "http://localhost:6274";
 const open: AnyClient[] = [];
 
 beforeAll(async () => {
   upstream = await startEverything();
   mcp = createMcpModule({ env: { EVERYTHING_URL: upstream.url }, exec: false });
   rest = createCallModule({ env: { EVERYTHING_URL: upstream.url }, exec: false });
-  api = await startTestApi({ input: mcpTestInput(), briefs: mcpTestBriefs(), extraRoutes: [mcp, rest], clock: () => now });
+  // The Inspector's page is listed; any other origin is refused (origin.test.ts).
+  const origins = { own: [], allowed: [INSPECTOR] };
+  api = await startTestApi({ input: mcpTestInput(), briefs: mcpTestBriefs(), extraRoutes: [mcp, rest], clock: () => now, config: { origins } });
 });
 
 afterAll(async () => {
@@ -131,9 +134,15 @@ describe.each(REVISIONS)("the MCP endpoint under %s", (revision) => {
         ["call_tool", { tool: name, args: { message: "wipe" } }],
         [name, { message: "wipe" }],
       ] as const) {
-        const r = await call(c, tool, args);
-        const error = errorOf(r);
+        // A direct call of a name no granted tool has is a protocol error (-32602), as the MCP spec says of unknown tools.
+        const r = await call(c, tool, args).catch((e: { code?: number }) => e);
+        if (tool === name && !("content" in r)) {
+          expect(r.code, `${tool} ${name}`).toBe(-32602);
+          continue;
+        }
+        const error = errorOf(r as ToolResult);
         expect(["TOOL_NOT_GRANTED", "TOOL_NOT_FOUND"], `${tool} ${name}`).toContain(error.code);
+        if (tool === name) expect(error.code, `${name}: only an exact ungranted name is a tool error`).toBe("TOOL_NOT_GRANTED");
         expect(JSON.stringify(r)).not.toContain("Echo: wipe");
       }
     }
@@ -197,26 +206,26 @@ describe("the MCP endpoint over plain HTTP", () => {
   });
 
   it("asks for a bearer key with 401 and WWW-Authenticate, readable by a browser", async () => {
-    const res = await fetch(`${api.url}/mcp`, { method: "POST", headers: { "content-type": "application/json", origin: "http://localhost:6274" }, body: "{}" });
+    const res = await fetch(`${api.url}/mcp`, { method: "POST", headers: { "content-type": "application/json", origin: INSPECTOR }, body: "{}" });
     expect(res.status).toBe(401);
     expect(res.headers.get("www-authenticate")).toBe('Bearer realm="toolbelt"');
-    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("access-control-allow-origin")).toBe(INSPECTOR);
   });
 
   it("answers a browser preflight with the MCP headers allowed and Mcp-Session-Id exposed", async () => {
     const res = await fetch(`${api.url}/mcp`, {
       method: "OPTIONS",
       headers: {
-        origin: "http://localhost:6274",
+        origin: INSPECTOR,
         "access-control-request-method": "POST",
         "access-control-request-headers": "authorization,content-type,mcp-protocol-version,mcp-method,mcp-name",
       },
     });
     expect(res.status).toBe(204);
-    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("access-control-allow-origin")).toBe(INSPECTOR);
     const allowed = (res.headers.get("access-control-allow-headers") ?? "").toLowerCase();
     for (const h of ["authorization", "mcp-protocol-version", "mcp-session-id", "mcp-method", "mcp-name", "content-type"]) expect(allowed).toContain(h);
-    const post = await fetch(`${api.url}/mcp`, { method: "GET", headers: { origin: "http://localhost:6274" } });
+    const post = await fetch(`${api.url}/mcp`, { method: "GET", headers: { origin: INSPECTOR } });
     expect((post.headers.get("access-control-expose-headers") ?? "").toLowerCase()).toContain("mcp-session-id");
   });
 
