@@ -46,12 +46,10 @@ function rawArgumentsOf(body: unknown): Pick<McpRequestState, "rawArguments"> {
 function quietly<T>(build: () => T): T {
   // biome-ignore lint/suspicious/noConsole: the SDK warns unconditionally through console; held back once at startup.
   const warn = console.warn;
-  // biome-ignore lint/suspicious/noConsole: restored below.
   console.warn = () => undefined;
   try {
     return build();
   } finally {
-    // biome-ignore lint/suspicious/noConsole: restoring the original.
     console.warn = warn;
   }
 }
