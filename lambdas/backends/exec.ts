@@ -25,6 +25,15 @@ export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
 const STDERR_TAIL = 4096;
 
 /**
+ * The redacted tail of stderr. A secret cut by the kept tail's start cannot be matched by redaction,
+ * so when the tail was cut its first `longest - 1` characters (where such a piece can only be) are dropped.
+ */
+function redactedTail(secrets: Secrets, raw: string, cut: boolean, longest: number): string {
+  const text = secrets.redact(raw);
+  return (cut ? text.slice(Math.max(0, longest - 1)) : text).slice(-STDERR_TAIL);
+}
+
+/**
  * Each template is one argument, except a template that is exactly `{{input.x}}`: an absent value
  * drops the argument and an array value expands to one argument per item.
  */
@@ -108,6 +117,8 @@ export function createExecBackend(options: ExecBackendOptions): ToolBackend {
       if (b.kind !== "exec") throw new ToolbeltError("INTERNAL", `${tool.name} is not an exec tool`);
       const view = options.views(tool.family);
       const secrets = new Secrets(view.secrets);
+      // Every value redaction may look for: declared secrets and any variable a template can mark as one.
+      const longest = Math.max(0, ...[...view.secrets, ...Object.values(view.env)].map((v) => (typeof v === "string" ? v.length : 0)));
       const rc: RenderContext = { input: args, env: view.env, secrets, tool: tool.name };
       refuseNul(tool.name, args);
       // A working directory is a path, not a secret: rendering it does not mark its value for redaction.
@@ -150,6 +161,8 @@ export function createExecBackend(options: ExecBackendOptions): ToolBackend {
         const out: Buffer[] = [];
         let outSize = 0;
         let errTail = "";
+        let errCut = false;
+        const keep = STDERR_TAIL + longest;
         child.stdout.on("data", (chunk: Buffer) => {
           outSize += chunk.byteLength;
           if (outSize > maxOut) {
@@ -167,7 +180,9 @@ export function createExecBackend(options: ExecBackendOptions): ToolBackend {
           out.push(chunk);
         });
         child.stderr.on("data", (chunk: Buffer) => {
-          errTail = (errTail + chunk.toString("utf8")).slice(-STDERR_TAIL);
+          const next = errTail + chunk.toString("utf8");
+          errCut ||= next.length > keep;
+          errTail = next.slice(-keep);
         });
         child.on("error", (e: NodeJS.ErrnoException) =>
           settle(() =>
@@ -182,7 +197,7 @@ export function createExecBackend(options: ExecBackendOptions): ToolBackend {
         child.on("close", (code, signal) =>
           settle(() => {
             const stdout = secrets.redact(Buffer.concat(out).toString("utf8"));
-            const stderr = secrets.redact(errTail);
+            const stderr = redactedTail(secrets, errTail, errCut, longest);
             if (code === 0) {
               if (b.output === "text") return resolve({ result: { text: stdout } });
               try {
