@@ -151,10 +151,11 @@ describe("exec backend", () => {
     await expect(gateway.call({ tool: "git.log_as_json", args: { repo } }, caller)).rejects.toMatchObject({ code: "UPSTREAM_BAD_OUTPUT", status: 502 });
   });
 
-  it("captures stderr on a non-zero exit as a structured error (a repo that is not there: the caller's 404, not 502)", async () => {
+  it("captures stderr on a non-zero exit as a structured error (a repo that is not there: the caller's 404, not 502); git's stderr goes to the cause (the log), not the details", async () => {
     const err = await gateway.call({ tool: "git.log", args: { repo: join(scratch, "not-a-repo") } }, caller).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: "UPSTREAM_NOT_FOUND", status: 404, details: { exit_code: 128 } });
-    expect((err as { details: { stderr: string } }).details.stderr).toMatch(/not a git repository|No such file/);
+    expect((err as { details: object }).details).not.toHaveProperty("stderr");
+    expect((err as { cause: Error }).cause.message).toMatch(/not a git repository|cannot change to/);
   });
 
   it("sets env with ${VAR} and input templates; secrets are redacted from output and errors", async () => {
