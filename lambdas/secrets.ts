@@ -3,7 +3,11 @@
 // names: TOOLBELT_SECRETS = {"GITHUB_TOKEN": "/toolbelt/github-token", ...}. Secrets Manager
 // secrets come through SSM's `/aws/reference/secretsmanager/NAME` path, so one client serves both.
 // Like stores/, this is an adapter: the SSM client is imported here only, and only when needed.
+import type { FamilyInfo } from "../registry/contract/artifact.js";
+import { Secrets, type EnvMap } from "./backends/templates.js";
+import { familyViews } from "./backends/variables.js";
 import { ToolbeltError } from "./core/errors.js";
+import { MODELS_ENV, parseModelRoles, type ModelRoles } from "./models/roles.js";
 
 export const SECRETS_ENV = "TOOLBELT_SECRETS";
 
@@ -104,3 +108,22 @@ export async function loadSecretsIntoEnv(env: Env = process.env, read?: Paramete
   Object.assign(env, values);
   return Object.keys(values).sort();
 }
+
+/**
+ * Every value the gateway never shows a caller: its own credentials (TOOLBELT_API_KEY, AWS keys), what
+ * TOOLBELT_SECRETS loads, the model roles' keys and the secrets `families` declare. Values shorter than
+ * four characters are left out by the redactor (they would mangle ordinary text).
+ */
+export function gatewaySecretValues(
+  env: EnvMap,
+  families: readonly Pick<FamilyInfo, "name" | "variables">[] = [],
+  roles: ModelRoles = parseModelRoles(env[MODELS_ENV]),
+): string[] {
+  const keys = Object.values(roles).flatMap((r) => (r.provider === "openai" && r.key_env !== undefined ? [r.key_env] : []));
+  // The view of a family that declares nothing still holds every secret value.
+  return [...familyViews(families, env, [...Object.keys(parseSecretSpec(env[SECRETS_ENV])), ...keys])("").secrets];
+}
+
+/** The call gateway's redactor (createCallGateway's `redactor`): built once per cold start. */
+export const gatewayRedactor = (env: EnvMap, families: readonly Pick<FamilyInfo, "name" | "variables">[]): Secrets =>
+  new Secrets(gatewaySecretValues(env, families));

@@ -9,6 +9,16 @@ import type { BackendOutput, CallPorts, CallRequest, CallResponse } from "./type
 import { idempotent } from "./idempotency.js";
 import { digestOf, governanceFields, modelFields, upstreamFields, type CallAudit, type CallContext } from "./audit.js";
 import { createSchemaValidator, reservedKeys, summarize, type SchemaProblem, type SchemaValidator } from "./validate.js";
+import { NO_REDACTION, redactedError, type Redactor } from "../redaction.js";
+
+export type GatewayPorts = CallPorts & {
+  /**
+   * Every backend's answer and error passes through it before anyone sees it (caller, idempotency
+   * record, audit, log): the deployment's secrets, model keys and API key (lambdas/secrets.ts
+   * gatewayRedactor). Default: nothing is redacted here, only what each backend redacts itself.
+   */
+  redactor?: Redactor;
+};
 
 export type CallOptions = {
   /** Aborts the call (e.g. the client went away). */
@@ -49,11 +59,12 @@ export const PIN_WAIT_MS = 100;
 /** The reason work a backend left running is stopped with once its call is over (one instance: no stack per call). */
 const CALL_FINISHED = new ToolbeltError("UPSTREAM_ERROR", "call finished");
 
-export function createCallGateway(ports: CallPorts, validator: SchemaValidator = createSchemaValidator()): CallGateway {
+export function createCallGateway(ports: GatewayPorts, validator: SchemaValidator = createSchemaValidator()): CallGateway {
   const names = [...ports.tools.keys()];
   const resolver = createNameResolver(names, (i) => modelNameOf(ports.tools.get(names[i]!)!));
   const now = ports.now ?? (() => new Date());
   const pinWaitMs = ports.pinWaitMs ?? PIN_WAIT_MS;
+  const redactor = ports.redactor ?? NO_REDACTION;
 
   const recordMiss = (name: string, caller: Caller, outcome: MissOutcome, resolvedTo?: string): Promise<void> => {
     if (!ports.misses) return Promise.resolve();
@@ -88,10 +99,24 @@ export function createCallGateway(ports: CallPorts, validator: SchemaValidator =
     }
   };
 
+  /** The backend's answer with secrets replaced: checked against the output schema as the caller will see it. */
+  const redactedOutput = (output: BackendOutput): BackendOutput => ({
+    ...output,
+    result: redactor.redactDeep(output.result),
+    ...(output.checked !== undefined ? { checked: redactor.redactDeep(output.checked) } : {}),
+    ...(output.metadata ? { metadata: redactor.redactDeep(output.metadata) as BackendOutput["metadata"] } : {}),
+  });
+
   /** What the audit record learns while the call runs (the tool once resolved, the upstream's status, pins evicted). */
   type Facts = Partial<CallAudit>;
 
-  const run = async (request: CallRequest, caller: Caller, options: CallOptions, facts: Facts): Promise<CallResponse> => {
+  /** The call with its answer and any error redacted, before the idempotency record, the audit or the caller see them. */
+  const run = (request: CallRequest, caller: Caller, options: CallOptions, facts: Facts): Promise<CallResponse> =>
+    runAsIs(request, caller, options, facts).catch((e: unknown) => {
+      throw redactedError(e, redactor);
+    });
+
+  const runAsIs = async (request: CallRequest, caller: Caller, options: CallOptions, facts: Facts): Promise<CallResponse> => {
     const depth = options.depth ?? 0;
     const { tool, resolution, miss } = await resolve(request.tool, caller);
     Object.assign(facts, {
@@ -128,7 +153,7 @@ export function createCallGateway(ports: CallPorts, validator: SchemaValidator =
       }
       const args = checked.data as Record<string, unknown>;
 
-      const output = await dispatch(tool, args, caller, request.session, depth, options);
+      const output = redactedOutput(await dispatch(tool, args, caller, request.session, depth, options));
       if (output.upstream_status !== undefined) facts.upstream_status = output.upstream_status;
 
       if (tool.output_schema) {
@@ -297,7 +322,7 @@ export function createCallGateway(ports: CallPorts, validator: SchemaValidator =
       if (signal.aborted) throw reason();
       if (e instanceof ToolbeltError) throw e;
       // An unexpected error's text may carry a resolved URL or header: log it, never echo it.
-      ports.log?.("error", "backend failed unexpectedly", { tool: tool.name, error: String(e) });
+      ports.log?.("error", "backend failed unexpectedly", { tool: tool.name, error: redactor.redact(String(e)) });
       throw new ToolbeltError("UPSTREAM_ERROR", `${tool.name} failed in its ${tool.backend.kind} backend`, { tool: tool.name });
     } finally {
       // Work the backend left running (a child process, a nested call) stops with the call.
