@@ -1,7 +1,8 @@
 // The registry CLI: the only place in build/ that prints and exits.
-//   check   [--registry DIR] [--format text|json|github]      exit 0 clean, 1 problems, 2 usage
-//   build   [--registry DIR] [--out DIR] [--force]
-//   pull    --url URL --family NAME [--registry DIR] [--out FILE] [--header NAME=VALUE]... [--replace]
+//   check   [--registry DIR] [--format text|json|github] [LIMITS]   exit 0 clean, 1 problems, 2 usage
+//   build   [--registry DIR] [--out DIR] [--force] [LIMITS]
+//   pull    --url URL --family NAME [--registry DIR] [--out FILE] [--header NAME=VALUE]... [--replace] [LIMITS]
+//   LIMITS: --max-schema-bytes N --max-schema-depth N (else TOOLBELT_MAX_SCHEMA_BYTES, TOOLBELT_MAX_SCHEMA_DEPTH)
 //   import  --jsonl FILE --family NAME [--registry DIR] [--description TEXT] [--optional] [--replace]
 //   import-openapi --spec FILE|URL --family NAME [--operations GLOB]... [--registry DIR] [--description TEXT] [--optional] [--replace]
 //   migrate [--registry DIR] [--check]
@@ -14,7 +15,9 @@ import { buildRegistryArtifact } from "./build.js";
 import { loadRegistry } from "./load.js";
 import { FORMATS, formatDiagnostics, type Format } from "./report.js";
 import { configuredRoles, modelRoleWarnings } from "./validate/models.js";
+import { DEFAULT_SCHEMA_LIMITS, SCHEMA_LIMIT_ENV, type SchemaLimits } from "./validate/schema-limits.js";
 import { MODELS_ENV } from "../registry/contract/model-roles.js";
+import { printable } from "../registry/contract/printable.js";
 import { declaredSettings } from "../registry/contract/upstream-settings.js";
 
 const USAGE = `usage: tsx build/cli.ts <command> [options]
@@ -29,6 +32,8 @@ const USAGE = `usage: tsx build/cli.ts <command> [options]
   migrate [--registry DIR] [--check]                      bring registry files to the current version
   schema  [--out DIR] [--check]                           publish the format as JSON Schema
   init    --registry DIR                                  start a new registry: one family of each tool kind
+check, build and pull take --max-schema-bytes N (default ${DEFAULT_SCHEMA_LIMITS.maxBytes}, else ${SCHEMA_LIMIT_ENV.maxBytes})
+and --max-schema-depth N (default ${DEFAULT_SCHEMA_LIMITS.maxDepth}, else ${SCHEMA_LIMIT_ENV.maxDepth}): the most one tool's input or output schema may hold
 `;
 
 class UsageError extends Error {}
@@ -53,12 +58,32 @@ function args<T extends NonNullable<ParseArgsConfig["options"]>>(argv: string[],
   }
 }
 
+const LIMIT_FLAGS = { "max-schema-bytes": { type: "string" }, "max-schema-depth": { type: "string" } } as const;
+
+/** Per-tool schema limits: a flag, else the environment, else the default. */
+function schemaLimits(v: { "max-schema-bytes"?: string; "max-schema-depth"?: string }, env: NodeJS.ProcessEnv): SchemaLimits {
+  const read = (flag: string, value: string | undefined, name: string, fallback: number) => {
+    const text = value ?? env[name];
+    if (text === undefined || text === "") return fallback;
+    if (!/^[1-9]\d{0,9}$/.test(text))
+      throw new UsageError(`${value !== undefined ? `--${flag}` : name} must be a positive whole number, got \`${printable(text)}\``);
+    return Number(text);
+  };
+  return {
+    maxBytes: read("max-schema-bytes", v["max-schema-bytes"], SCHEMA_LIMIT_ENV.maxBytes, DEFAULT_SCHEMA_LIMITS.maxBytes),
+    maxDepth: read("max-schema-depth", v["max-schema-depth"], SCHEMA_LIMIT_ENV.maxDepth, DEFAULT_SCHEMA_LIMITS.maxDepth),
+  };
+}
+
 function need(value: string | undefined, flag: string): string {
   if (!value) throw new UsageError(`${flag} is required`);
   return value;
 }
 
-export async function run(argv: string[], io: Io): Promise<number> {
+export async function run(argv: string[], raw: Io): Promise<number> {
+  // Registry and upstream data reach the terminal escaped: no escape sequence or bidi control of theirs runs.
+  const io: Io = { ...raw, out: (s) => raw.out(printable(s, { multiline: true })), err: (s) => raw.err(printable(s, { multiline: true })) };
+  const env = io.env ?? process.env;
   const [command, ...rest] = argv;
   // `<command> --help` is a question, not a usage error.
   if (rest.includes("--help") || rest.includes("-h")) {
@@ -68,11 +93,11 @@ export async function run(argv: string[], io: Io): Promise<number> {
   try {
     switch (command) {
       case "check": {
-        const v = args(rest, { registry: { type: "string", default: "registry" }, format: { type: "string", default: "text" } });
+        const v = args(rest, { registry: { type: "string", default: "registry" }, format: { type: "string", default: "text" }, ...LIMIT_FLAGS });
         if (!FORMATS.includes(v.format as Format)) throw new UsageError(`--format must be one of ${FORMATS.join(", ")}`);
-        const reg = await loadRegistry(v.registry);
+        const reg = await loadRegistry(v.registry, { schemaLimits: schemaLimits(v, env) });
         // Warnings only: which model roles the gateway's environment leaves unset.
-        reg.diagnostics.push(...modelRoleWarnings(reg.catalog.tools, configuredRoles((io.env ?? process.env)[MODELS_ENV])));
+        reg.diagnostics.push(...modelRoleWarnings(reg.catalog.tools, configuredRoles(env[MODELS_ENV])));
         const summary = { families: reg.catalog.families.length, tools: reg.catalog.tools.length, settings: declaredSettings(reg.catalog.families) };
         io.out(formatDiagnostics(reg.diagnostics, v.format as Format, v.registry, summary));
         return reg.ok ? 0 : 1;
@@ -82,8 +107,9 @@ export async function run(argv: string[], io: Io): Promise<number> {
           registry: { type: "string", default: "registry" },
           out: { type: "string", default: "dist/artifact" },
           force: { type: "boolean", default: false },
+          ...LIMIT_FLAGS,
         });
-        const result = await buildRegistryArtifact(v.registry, v.out, { overwrite: v.force });
+        const result = await buildRegistryArtifact(v.registry, v.out, { overwrite: v.force, schemaLimits: schemaLimits(v, env) });
         if (result.refused) {
           io.err(`${result.refused} (or pass --force)\n`);
           return 1;
@@ -106,6 +132,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
           out: { type: "string" },
           header: { type: "string", multiple: true, default: [] },
           replace: { type: "boolean", default: false },
+          ...LIMIT_FLAGS,
         });
         const { pullSnapshot } = await import("./pull.js");
         const headers: Record<string, string> = {};
@@ -121,10 +148,11 @@ export async function run(argv: string[], io: Io): Promise<number> {
           out: v.out,
           headers,
           replace: v.replace,
+          schemaLimits: schemaLimits(v, env),
           ...(io.env ? { env: io.env } : {}),
         });
         io.out(
-          `${r.tools} tools from ${r.server} written to ${r.file}${r.family && r.family !== "unchanged" ? `; family \`${v.family}\` ${EDITED[r.family]} families.yaml` : ""}\n`,
+          `${r.tools} tools from ${printable(r.server)} written to ${r.file}${r.family && r.family !== "unchanged" ? `; family \`${v.family}\` ${EDITED[r.family]} families.yaml` : ""}\n`,
         );
         return 0;
       }
@@ -175,7 +203,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
         io.out(`variables to set where the gateway runs: ${r.variables.join(", ")}\n`);
         if (r.skipped.length > 0) {
           io.out(`${r.skipped.length} operation(s) left out:\n`);
-          for (const s of r.skipped.slice(0, SKIPPED_SHOWN)) io.out(`  ${s.operation}: ${s.reason}\n`);
+          for (const s of r.skipped.slice(0, SKIPPED_SHOWN)) io.out(`  ${printable(s.operation)}: ${printable(s.reason)}\n`);
           if (r.skipped.length > SKIPPED_SHOWN) io.out(`  … and ${r.skipped.length - SKIPPED_SHOWN} more\n`);
         }
         io.out("run `npm run registry:check`\n");
@@ -228,7 +256,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       return 2;
     }
     // Operational failures (unreachable server, unwritable folder) get a message, never a stack trace.
-    io.err(`${command}: ${(e as Error).message ?? String(e)}\n`);
+    io.err(`${command}: ${printable((e as Error).message ?? String(e))}\n`);
     return 1;
   }
 }

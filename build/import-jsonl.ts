@@ -4,6 +4,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { assertFamilyName, upsertFamily, type FamilyEdit } from "./families-edit.js";
 import { parseJsonl } from "./sources/jsonl.js";
+import { printable } from "../registry/contract/printable.js";
 import { firstSentence } from "./validate/description.js";
 
 export type ImportOptions = { jsonl: string; family: string; registry: string; description?: string; required?: boolean; replace?: boolean };
@@ -21,7 +22,7 @@ export async function importJsonl(o: ImportOptions): Promise<{ file: string; too
   await mkdir(join(o.registry, "catalogs"), { recursive: true });
   await writeFile(file, text.endsWith("\n") ? text : text + "\n");
   const fromServer = tools.find((t) => t.server_description)?.server_description;
-  const description = o.description ?? (fromServer ? firstSentence(fromServer) : `Tools imported from the ${o.family} catalog.`);
+  const description = o.description ?? (fromServer ? printable(firstSentence(fromServer)) : `Tools imported from the ${o.family} catalog.`);
   const family = await upsertFamily(
     o.registry,
     {

@@ -4,10 +4,12 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { parse, stringify } from "yaml";
+import { printable } from "../registry/contract/printable.js";
 import { FORMAT_VERSION } from "../registry/contract/tool.js";
 import { assertFamilyName, upsertFamily, type FamilyEdit } from "./families-edit.js";
-import { familyFromOpenApi, operationsOf, selectOperations, type Skipped } from "./openapi/operations.js";
+import { familyFromOpenApi, operationLabel, operationsOf, selectOperations, type Operation, type Skipped } from "./openapi/operations.js";
 import { networkCause } from "./net-error.js";
+import { isInternalRef, reachableRefs } from "./openapi/refs.js";
 import { firstSentence } from "./validate/description.js";
 import { isRecord } from "./validate/finding.js";
 
@@ -39,28 +41,10 @@ function reduce(doc: Record<string, unknown>, keep: Set<string>): Record<string,
     if (!Object.keys(item).some((k) => keep.has(`${k} ${path}`))) continue;
     paths[path] = Object.fromEntries(Object.entries(item).filter(([k]) => !HTTP_METHODS.includes(k) || keep.has(`${k} ${path}`)));
   }
-  const refs = new Set<string>();
-  const external = { found: false };
-  const follow = (v: unknown): void => {
-    if (Array.isArray(v)) {
-      for (const x of v) follow(x);
-      return;
-    }
-    if (!isRecord(v)) return;
-    for (const [k, x] of Object.entries(v)) {
-      if (k === "$ref" && typeof x === "string") {
-        if (!x.startsWith("#/")) external.found = true;
-        else if (!refs.has(x)) {
-          refs.add(x);
-          follow(pointer(doc, x));
-        }
-      } else follow(x);
-    }
-  };
-  follow(paths);
+  const refs = reachableRefs(doc, paths);
   // Webhooks (and `x-webhooks`) are not operations a gateway calls; security schemes are read by name, not by `$ref`.
   const out: Record<string, unknown> = { ...Object.fromEntries(Object.entries(doc).filter(([k]) => KEPT.includes(k))), paths };
-  if (external.found || !isRecord(doc.components)) return out;
+  if (!isRecord(doc.components)) return out;
   const components: Record<string, Record<string, unknown>> = {};
   for (const ref of refs) {
     const [, , kind, name] = ref.split("/");
@@ -73,13 +57,22 @@ function reduce(doc: Record<string, unknown>, keep: Set<string>): Record<string,
   return { ...out, components };
 }
 
-function pointer(doc: unknown, ref: string): unknown {
-  let v = doc;
-  for (const seg of ref.slice(2).split("/")) {
-    const key = seg.replace(/~1/g, "/").replace(/~0/g, "~");
-    v = isRecord(v) && Object.hasOwn(v, key) ? v[key] : undefined;
+/**
+ * Only references inside the document are followed: a `$ref` to a file, a URL or a relative path is an
+ * error naming it (and the operation that reaches it), and nothing it names is read.
+ */
+function assertInternalRefs(spec: string, reduced: Record<string, unknown>, chosen: readonly Operation[]): void {
+  const refuse = (ref: string, where: string) =>
+    new Error(
+      `${where} of ${spec} has the external $ref \`${printable(ref)}\`: only references inside the document (#/…) are imported, and nothing outside it is read`,
+    );
+  for (const o of chosen) {
+    const ref = reachableRefs(reduced, [o.item.parameters, o.op]).find((r) => !isInternalRef(r));
+    if (ref !== undefined) throw refuse(ref, `operation ${printable(operationLabel(o))}`);
   }
-  return v;
+  // The rest of what the parser reads: security schemes, servers, info.
+  const ref = reachableRefs(reduced, reduced).find((r) => !isInternalRef(r));
+  if (ref !== undefined) throw refuse(ref, "the document");
 }
 
 const FETCH_TIMEOUT_MS = 30_000;
@@ -127,10 +120,13 @@ export async function importOpenApi(o: OpenApiImportOptions): Promise<OpenApiImp
     );
   }
   // Reading only what the chosen operations use keeps a subset of a large document fast (GitHub's is 13 MB).
+  const reduced = reduce(parsed, new Set(chosen.map((op) => `${op.method} ${op.path}`)));
+  assertInternalRefs(o.spec, reduced, chosen);
   let doc: Record<string, unknown>;
   try {
-    const reduced = reduce(parsed, new Set(chosen.map((op) => `${op.method} ${op.path}`)));
-    doc = (await SwaggerParser.validate(base, reduced as never, { dereference: { circular: true } })) as unknown as Record<string, unknown>;
+    // No resolver may read a file or a URL, whatever a `$ref` says: assertInternalRefs refused those already.
+    const options = { dereference: { circular: true }, resolve: { external: false, file: false, http: false } } as const;
+    doc = (await SwaggerParser.validate(base, reduced as never, options as never)) as unknown as Record<string, unknown>;
   } catch (e) {
     throw new Error(`${o.spec} is not a valid OpenAPI document: ${reason(e)}`, { cause: e });
   }
@@ -145,8 +141,10 @@ export async function importOpenApi(o: OpenApiImportOptions): Promise<OpenApiImp
   const existing = await readdir(dir).catch(() => []);
   if (existing.length > 0 && !o.replace) throw new Error(`${dir} already exists: pass --replace to re-import the family`);
   const info = isRecord(parsed.info) ? parsed.info : {};
-  const title = typeof info.title === "string" ? info.title.trim() : o.family;
-  const fromInfo = typeof info.description === "string" ? firstSentence(info.description.replace(/\s+/g, " ")) : "";
+  // The document's words go into families.yaml and a comment line: escaped, so no newline ends the comment.
+  const title = typeof info.title === "string" ? printable(info.title.trim()) : o.family;
+  const version = typeof info.version === "string" ? ` ${printable(info.version)}` : "";
+  const fromInfo = typeof info.description === "string" ? printable(firstSentence(info.description.replace(/\s+/g, " "))) : "";
   const edit = await upsertFamily(
     o.registry,
     {
@@ -162,7 +160,7 @@ export async function importOpenApi(o: OpenApiImportOptions): Promise<OpenApiImp
   const file = join(dir, `${o.family}.yaml`);
   const header = [
     "# yaml-language-server: $schema=../../schema/tools.schema.json",
-    `# Generated by \`npm run registry:import-openapi\` from ${title}${typeof info.version === "string" ? ` ${info.version}` : ""} (OpenAPI ${parsed.openapi}): ${family.tools.length} of ${all.operations.length} operations.`,
+    `# Generated by \`npm run registry:import-openapi\` from ${title}${version} (OpenAPI ${printable(parsed.openapi)}): ${family.tools.length} of ${all.operations.length} operations.`,
     "# Re-importing with --replace rewrites this file.",
   ].join("\n");
   await mkdir(dir, { recursive: true });

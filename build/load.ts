@@ -13,6 +13,7 @@ import { loadPolicy, POLICY_EXAMPLE_FILE } from "./load/policy.js";
 import { checkReferences } from "./load/references.js";
 import { diskFs, type RegistryFs } from "./registry-fs.js";
 import { isRecord } from "./validate/finding.js";
+import type { SchemaLimits } from "./validate/schema-limits.js";
 import { YamlParser } from "./yaml-pool.js";
 
 export { BRIEFS_DIR, loadBriefs, type LoadedBrief } from "./load/briefs.js";
@@ -36,6 +37,8 @@ export type LoadOptions = {
   fs?: RegistryFs;
   /** Worker threads for YAML parsing of large registries; 0 parses on the main thread. Default: cores, at most 4. */
   parseWorkers?: number;
+  /** Per-tool schema limits; DEFAULT_SCHEMA_LIMITS when omitted. */
+  schemaLimits?: SchemaLimits;
 };
 
 export async function loadRegistry(dir: string, opts: LoadOptions = {}): Promise<LoadedRegistry> {
@@ -44,7 +47,7 @@ export async function loadRegistry(dir: string, opts: LoadOptions = {}): Promise
   const family = await readFamiliesFile(fs, diagnostics);
   if (!family) return { catalog: { families: [], tools: [] }, alwaysLoaded: [], skippedFamilies: [], briefs: [], diagnostics, ok: false };
 
-  const loads = await loadSources(fs, family, opts.parseWorkers);
+  const loads = await loadSources(fs, family, opts.parseWorkers, opts.schemaLimits);
   const { tools, families, skippedFamilies } = mergeFamilies(family.defs, loads, family.top, diagnostics);
   const names = tools.map((t) => t.name);
   const skipped = new Set(skippedFamilies);
@@ -68,10 +71,10 @@ export async function loadRegistry(dir: string, opts: LoadOptions = {}): Promise
 }
 
 /** Every family's source, in parallel; big registries parse YAML on worker threads. */
-async function loadSources(fs: RegistryFs, family: FamiliesRead, parseWorkers: number | undefined): Promise<FamilyLoad[]> {
+async function loadSources(fs: RegistryFs, family: FamiliesRead, parseWorkers: number | undefined, limits?: SchemaLimits): Promise<FamilyLoad[]> {
   const parser = new YamlParser(parseWorkers);
   try {
-    return await Promise.all(family.defs.map(({ def }) => loadFamily(fs, def, scopeOf(def), parser)));
+    return await Promise.all(family.defs.map(({ def }) => loadFamily(fs, def, scopeOf(def), parser, limits)));
   } finally {
     await parser.close();
   }

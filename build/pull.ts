@@ -5,10 +5,12 @@ import { dirname, join, relative, sep } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FamilyVariable } from "../registry/contract/family.js";
+import { printable } from "../registry/contract/printable.js";
 import { ENV_REF_RE, FORMAT_VERSION } from "../registry/contract/tool.js";
 import type { SnapshotFile } from "../registry/contract/snapshot.js";
 import { assertFamilyName, upsertFamily, type FamilyEdit, type ScalarEdit } from "./families-edit.js";
 import { networkCause } from "./net-error.js";
+import { DEFAULT_SCHEMA_LIMITS, schemaLimitProblem, type SchemaLimits } from "./validate/schema-limits.js";
 
 export type PullOptions = {
   /** Endpoint; `${ENV}` references are expanded for the request and kept verbatim in families.yaml. */
@@ -21,6 +23,8 @@ export type PullOptions = {
   env?: NodeJS.ProcessEnv;
   /** Rewrite the family's entry when it exists with another source. */
   replace?: boolean;
+  /** A tool schema over these refuses the pull (the check would refuse the snapshot). */
+  schemaLimits?: SchemaLimits;
 };
 
 const MAX_PAGES = 1000;
@@ -45,10 +49,11 @@ export async function fetchSnapshot(url: string, headers: Record<string, string>
     for (let page = 0; page < MAX_PAGES; page++) {
       const res = await client.listTools(cursor ? { cursor } : {});
       for (const t of res.tools) {
+        // Names stay as sent (the check refuses a bad one by the name policy); text meant for people is escaped.
         tools.push({
           name: t.name,
-          ...(t.title !== undefined ? { title: t.title } : {}),
-          ...(t.description !== undefined ? { description: t.description } : {}),
+          ...(t.title !== undefined ? { title: printable(t.title) } : {}),
+          ...(t.description !== undefined ? { description: printable(t.description, { multiline: true }) } : {}),
           inputSchema: t.inputSchema as Record<string, unknown>,
           ...(t.outputSchema !== undefined ? { outputSchema: t.outputSchema as Record<string, unknown> } : {}),
           ...(t.annotations !== undefined ? { annotations: t.annotations as Record<string, unknown> } : {}),
@@ -61,9 +66,19 @@ export async function fetchSnapshot(url: string, headers: Record<string, string>
     }
     tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const server = client.getServerVersion();
-    return { version: FORMAT_VERSION, server: { name: server?.name ?? "unknown", version: server?.version ?? "unknown" }, tools };
+    return { version: FORMAT_VERSION, server: { name: printable(server?.name ?? "unknown"), version: printable(server?.version ?? "unknown") }, tools };
   } finally {
     await client.close();
+  }
+}
+
+/** A snapshot the check would refuse for a schema over the limits is not written: the first such schema, by tool and field. */
+function assertSchemaLimits(snapshot: SnapshotFile, limits: SchemaLimits): void {
+  for (const t of snapshot.tools) {
+    for (const field of ["inputSchema", "outputSchema"] as const) {
+      const problem = t[field] === undefined ? undefined : schemaLimitProblem(t[field], limits);
+      if (problem) throw new Error(`tool \`${printable(t.name)}\` ${field}: ${problem}; nothing written`);
+    }
   }
 }
 
@@ -110,9 +125,12 @@ export async function pullSnapshot(o: PullOptions): Promise<{ file: string; tool
   } catch (e) {
     throw new Error(`cannot pull tools/list from ${where(o.url, url)}: ${networkCause(e)}`, { cause: e });
   }
+  // Before JSON.stringify below, which recurses: a 3,000-level schema would overflow the stack.
+  assertSchemaLimits(snapshot, o.schemaLimits ?? DEFAULT_SCHEMA_LIMITS);
   const file = o.out ?? join(o.registry, "snapshots", `${o.family}.json`);
   await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, JSON.stringify(snapshot, null, 2) + "\n");
+  // JSON's own escapes for the characters left (names, schema text): the same data, nothing raw for a terminal or a diff.
+  await writeFile(file, printable(JSON.stringify(snapshot, null, 2), { multiline: true }) + "\n");
   const rel = relative(o.registry, file).split(sep).join("/");
   let family: FamilyEdit | undefined;
   if (!rel.startsWith("..")) {

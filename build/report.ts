@@ -1,6 +1,7 @@
 // Diagnostics → text for people, JSON for tools, GitHub workflow annotations for CI.
 import { join, relative, sep } from "node:path";
 import type { Diagnostic } from "../registry/contract/diagnostics.js";
+import { printable } from "../registry/contract/printable.js";
 import type { DeclaredSetting } from "../registry/contract/upstream-settings.js";
 
 export const FORMATS = ["text", "json", "github"] as const;
@@ -41,7 +42,8 @@ function settingsLines(settings: readonly DeclaredSetting[]): string[] {
 
 function text(d: Diagnostic, dir: string): string {
   const where = `${displayPath(dir, d.file)}${d.line ? `:${d.line}` : ""}`;
-  return `${where}: ${d.severity} ${d.code}${d.tool ? ` ${d.tool}` : ""} ${d.path}: ${d.message}`;
+  // One diagnostic, one line: names and messages quote registry and upstream data.
+  return printable(`${where}: ${d.severity} ${d.code}${d.tool ? ` ${d.tool}` : ""} ${d.path}: ${d.message}`);
 }
 
 // Workflow command escaping: data escapes %, CR, LF; property values also `:` and `,`.
@@ -51,5 +53,5 @@ const escProp = (s: string) => escData(s).replace(/:/g, "%3A").replace(/,/g, "%2
 function github(d: Diagnostic, dir: string): string {
   const props = [`file=${escProp(displayPath(dir, d.file))}`, ...(d.line ? [`line=${d.line}`] : []), `title=${escProp(d.code)}`];
   const msg = `${d.tool ? `${d.tool} ` : ""}${d.path}: ${d.message}`;
-  return `::${d.severity === "error" ? "error" : "warning"} ${props.join(",")}::${escData(msg)}`;
+  return printable(`::${d.severity === "error" ? "error" : "warning"} ${props.join(",")}::${escData(msg)}`);
 }

@@ -10,6 +10,7 @@ import { toolsFromSnapshot } from "../sources/snapshot.js";
 import { toolsFromFile, type ToolEntryResult } from "../sources/tools-folder.js";
 import { jsonPath, type Finding, type Segment } from "../validate/finding.js";
 import { checkInputSchema } from "../validate/json-schema.js";
+import type { SchemaLimits } from "../validate/schema-limits.js";
 import { checkSearchHints } from "../validate/search-hints.js";
 import { checkToolName } from "../validate/tool.js";
 import type { FamilyScope } from "../validate/variables.js";
@@ -44,7 +45,7 @@ export function scopeOf(def: FamilyDef): FamilyScope {
   };
 }
 
-export async function loadFamily(fs: RegistryFs, def: FamilyDef, scope: FamilyScope, parser: YamlParser): Promise<FamilyLoad> {
+export async function loadFamily(fs: RegistryFs, def: FamilyDef, scope: FamilyScope, parser: YamlParser, limits?: SchemaLimits): Promise<FamilyLoad> {
   const load: FamilyLoad = { tools: [], origins: [], broken: [], diagnostics: [] };
   const collect = (file: string, parsed: ParsedFile, fileFindings: Finding[], entries: ToolEntryResult[]) => {
     load.diagnostics.push(...fileFindings.map((f) => diag(f, { file, lineOf: parsed.lineOf })));
@@ -95,7 +96,7 @@ export async function loadFamily(fs: RegistryFs, def: FamilyDef, scope: FamilySc
     parsedFiles.forEach((parsed, i) => {
       if (!parsed) return;
       const file = `${folder}/${files[i]}`;
-      const { fileFindings, entries } = toolsFromFile(scope, parsed.value, file);
+      const { fileFindings, entries } = toolsFromFile(scope, parsed.value, file, limits);
       collect(file, parsed, fileFindings, entries);
     });
   } else if ("mcp" in src) {
@@ -103,16 +104,16 @@ export async function loadFamily(fs: RegistryFs, def: FamilyDef, scope: FamilySc
     const parsed = await readSource(file);
     if (!parsed) return load;
     const endpoint = { url: src.mcp.url, ...(src.mcp.headers ? { headers: src.mcp.headers } : {}) };
-    const { fileFindings, entries } = toolsFromSnapshot(def.name, parsed.value, endpoint, file);
+    const { fileFindings, entries } = toolsFromSnapshot(def.name, parsed.value, endpoint, file, limits);
     if (fileFindings.length > 0) load.failure = `${file} is not a valid snapshot`;
     collect(file, parsed, fileFindings, entries);
   } else {
-    await loadJsonlFamily(fs, def, src.jsonl, load);
+    await loadJsonlFamily(fs, def, src.jsonl, load, limits);
   }
   return load;
 }
 
-async function loadJsonlFamily(fs: RegistryFs, def: FamilyDef, file: string, load: FamilyLoad): Promise<void> {
+async function loadJsonlFamily(fs: RegistryFs, def: FamilyDef, file: string, load: FamilyLoad, limits?: SchemaLimits): Promise<void> {
   let text: string;
   try {
     text = await fs.readText(file);
@@ -145,7 +146,7 @@ async function loadJsonlFamily(fs: RegistryFs, def: FamilyDef, file: string, loa
     const raw = rows[i]!;
     const findings: Finding[] = [
       ...checkToolName(def.name, verbOf(t.name), at("name")),
-      ...(raw.input_schema ? checkInputSchema(raw.input_schema, at("input_schema")) : []),
+      ...(raw.input_schema ? checkInputSchema(raw.input_schema, at("input_schema"), "lenient", limits) : []),
       ...checkSearchHints(t).map((f) => ({ ...f, at: at(...f.at) })),
       ...(["examples", "aliases"] as const)
         .filter((k) => raw[k] !== undefined && !(Array.isArray(raw[k]) && raw[k].every((x) => typeof x === "string")))

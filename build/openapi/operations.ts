@@ -4,6 +4,7 @@ import { createHash } from "node:crypto";
 import type * as z from "zod";
 import type { FamilyVariable } from "../../registry/contract/family.js";
 import { globMatcher } from "../../registry/contract/globs.js";
+import { printable } from "../../registry/contract/printable.js";
 import { canonicalName, fullName, MAX_TOOL_NAME, RESERVED_ARGUMENT_KEYS } from "../../registry/contract/names.js";
 import type { HttpTool } from "../../registry/contract/tool.js";
 import { firstSentence, MAX_DESCRIPTION } from "../validate/description.js";
@@ -28,7 +29,8 @@ export type OpenApiFamily = {
   skipped: Skipped[];
 };
 
-const label = (o: Pick<Operation, "id" | "method" | "path">) => o.id ?? `${o.method.toUpperCase()} ${o.path}`;
+/** How messages name an operation: its operationId, else its method and path. */
+export const operationLabel = (o: Pick<Operation, "id" | "method" | "path">) => o.id ?? `${o.method.toUpperCase()} ${o.path}`;
 
 /** Every operation of the document in document order, and those whose method no http tool has. */
 export function operationsOf(doc: Obj): { operations: Operation[]; skipped: Skipped[] } {
@@ -41,7 +43,10 @@ export function operationsOf(doc: Obj): { operations: Operation[]; skipped: Skip
       const id = typeof op.operationId === "string" ? op.operationId : undefined;
       if ((METHODS as readonly string[]).includes(key)) operations.push({ id, method: key as Operation["method"], path, item, op });
       else if (IGNORED_METHODS.includes(key))
-        skipped.push({ operation: label({ id, method: key as Operation["method"], path }), reason: `${key.toUpperCase()} is not a method http tools use` });
+        skipped.push({
+          operation: operationLabel({ id, method: key as Operation["method"], path }),
+          reason: `${key.toUpperCase()} is not a method http tools use`,
+        });
     }
   }
   return { operations, skipped };
@@ -93,7 +98,8 @@ function uniqueVerbs(family: string, ops: Operation[]): string[] {
 /** One sentence of at most MAX_DESCRIPTION characters from the summary, else the description, else the route. */
 export function toolDescription(o: Operation): string {
   const clean = (v: unknown) => (typeof v === "string" ? firstSentence(v.replace(/\s+/g, " ").trim()) : "");
-  const text = clean(o.op.summary) || clean(o.op.description) || `${o.method.toUpperCase()} ${o.path}.`;
+  // The document's words reach agents and the tool file: control and bidi characters escaped.
+  const text = printable(clean(o.op.summary) || clean(o.op.description) || `${o.method.toUpperCase()} ${o.path}.`);
   return text.length > MAX_DESCRIPTION ? `${text.slice(0, MAX_DESCRIPTION - 1).trimEnd()}…` : text;
 }
 
@@ -120,7 +126,7 @@ function parameterSchema(p: Obj): Obj | boolean {
   const converted = toJsonSchema(p.schema ?? media?.schema ?? { type: "string" });
   if (typeof converted === "boolean") return converted;
   const out: Obj = { ...converted };
-  if (typeof p.description === "string" && p.description.trim()) out.description = p.description.trim();
+  if (typeof p.description === "string" && p.description.trim()) out.description = printable(p.description.trim(), { multiline: true });
   if (out.examples === undefined) {
     const named = isRecord(p.examples) ? Object.values(p.examples).flatMap((e) => (isRecord(e) && "value" in e ? [e.value] : [])) : [];
     if (p.example !== undefined) out.examples = [p.example];
@@ -241,7 +247,9 @@ function toolOf(doc: Obj, o: Operation, verb: string, base: string, prefix: stri
     } else {
       const arg = claim("body", "request");
       properties[arg] =
-        typeof schema === "boolean" ? schema : { ...schema, ...(typeof rb.description === "string" ? { description: rb.description.trim() } : {}) };
+        typeof schema === "boolean"
+          ? schema
+          : { ...schema, ...(typeof rb.description === "string" ? { description: printable(rb.description.trim(), { multiline: true }) } : {}) };
       if (rb.required === true) required.push(arg);
       body = `{{input.${arg}}}`;
     }
@@ -260,7 +268,7 @@ function toolOf(doc: Obj, o: Operation, verb: string, base: string, prefix: stri
     ...(body !== undefined ? { body } : {}),
     output: outputOf(o.op),
     description: toolDescription(o),
-    ...(Array.isArray(o.op.tags) && o.op.tags.length ? { tags: o.op.tags.filter((t): t is string => typeof t === "string") } : {}),
+    ...(Array.isArray(o.op.tags) && o.op.tags.length ? { tags: o.op.tags.filter((t): t is string => typeof t === "string").map((t) => printable(t)) } : {}),
     ...(method === "GET" ? { read_only: true, idempotent: true } : {}),
     ...(method === "PUT" ? { idempotent: true } : {}),
     ...(method === "DELETE" ? { destructive: true, idempotent: true } : {}),
@@ -307,12 +315,14 @@ export function familyFromOpenApi(doc: Obj, family: string, ops: Operation[]): O
   const verbs = uniqueVerbs(family, ops);
   ops.forEach((o, i) => {
     const r = toolOf(doc, o, verbs[i]!, base, prefix);
-    if (typeof r === "string") skipped.push({ operation: label(o), reason: r });
+    if (typeof r === "string") skipped.push({ operation: operationLabel(o), reason: r });
     else {
       tools.push(r.tool);
       Object.assign(variables, r.variables);
     }
   });
   tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // Variable descriptions quote scheme names and the server URL from the document.
+  for (const v of Object.values(variables)) if (v.description !== undefined) v.description = printable(v.description);
   return { tools, variables, egress: [base], skipped };
 }

@@ -2,6 +2,7 @@
 // JSON Schema dialect of their own (`nullable`, `example`, boolean `exclusiveMinimum`), 3.1 ones are
 // 2020-12 plus OpenAPI keywords; both lose what an agent cannot use (`discriminator`, `xml`, `x-…`).
 import { fullFormats } from "ajv-formats/dist/formats.js";
+import { printable } from "../../registry/contract/printable.js";
 import { isRecord } from "../validate/finding.js";
 
 /** Keywords whose value is one schema. */
@@ -85,7 +86,8 @@ function convert(s: unknown, stack: unknown[]): Record<string, unknown> | boolea
       if (typeof v === "string" && compiles(v)) out.pattern = v;
     } else if (k === "example") {
       if (!("examples" in s)) out.examples = [v];
-    } else if (VALUES.has(k)) out[k] = v;
+    } else if ((k === "description" || k === "title") && typeof v === "string") out[k] = printable(v, { multiline: true });
+    else if (VALUES.has(k)) out[k] = v;
   }
   // 3.0: `exclusiveMinimum: true` qualifies `minimum`; 2020-12 gives the bound itself.
   for (const [flag, bound] of [

@@ -3,6 +3,7 @@
 import type { CatalogTool, FamilyInfo } from "../../registry/contract/artifact.js";
 import { UNAVAILABLE_HANDLER } from "../../registry/contract/callable.js";
 import { fullName } from "../../registry/contract/names.js";
+import { printable } from "../../registry/contract/printable.js";
 
 export type JsonlTool = {
   id?: string;
@@ -65,7 +66,8 @@ export function catalogFromJsonl(
       name: fullName(family, verbOf(r.name)),
       family,
       kind: "builtin",
-      description: (r.description ?? "").trim(),
+      // Another party's catalog: its control and bidi characters reach agents escaped, never raw.
+      description: printable((r.description ?? "").trim(), { multiline: true }),
       input_schema: r.input_schema ?? { type: "object", properties: {} },
       governance: {},
       timeout_ms: DEFAULT_TIMEOUT_MS,
@@ -79,7 +81,7 @@ export function catalogFromJsonl(
   const byFamily = new Map<string, { tools: CatalogTool[]; description: string }>();
   rows.forEach((r, i) => {
     const t = tools[i]!;
-    const f = byFamily.get(t.family) ?? { tools: [], description: opts.familyDescription ?? r.server_description ?? "" };
+    const f = byFamily.get(t.family) ?? { tools: [], description: printable(opts.familyDescription ?? r.server_description ?? "", { multiline: true }) };
     f.tools.push(t);
     byFamily.set(t.family, f);
   });

@@ -1,10 +1,12 @@
 // An MCP family: the snapshot written by `registry:pull`, projected offline into catalog tools.
 import type { CatalogTool, GovernanceInfo } from "../../registry/contract/artifact.js";
 import { fullName } from "../../registry/contract/names.js";
+import { printable } from "../../registry/contract/printable.js";
 import { SnapshotFile } from "../../registry/contract/snapshot.js";
 import { DEFAULT_TIMEOUT_SECS } from "../../registry/contract/tool.js";
 import { checkDescription, firstSentence } from "../validate/description.js";
 import { checkInputSchema, checkJsonSchema } from "../validate/json-schema.js";
+import type { SchemaLimits } from "../validate/schema-limits.js";
 import { issuesToFindings } from "../validate/issues.js";
 import { checkToolName } from "../validate/tool.js";
 import type { Finding } from "../validate/finding.js";
@@ -17,18 +19,20 @@ export function toolsFromSnapshot(
   value: unknown,
   endpoint: McpEndpoint,
   source: string,
+  limits?: SchemaLimits,
 ): { fileFindings: Finding[]; entries: ToolEntryResult[] } {
   const parsed = SnapshotFile.safeParse(value);
   if (!parsed.success) return { fileFindings: issuesToFindings(parsed.error.issues, value), entries: [] };
   const entries = parsed.data.tools.map((t, index): ToolEntryResult => {
     const at = (...rest: (string | number)[]) => ["tools", index, ...rest];
-    // MCP descriptions are often paragraphs: the catalog keeps the first sentence, the title as a fallback.
-    const description = firstSentence(t.description ?? "") || (t.title ?? "").trim();
+    // MCP descriptions are often paragraphs: the catalog keeps the first sentence, the title as a fallback;
+    // an upstream's control and bidi characters reach agents escaped, never raw.
+    const description = printable(firstSentence(t.description ?? "") || (t.title ?? "").trim(), { multiline: true });
     const findings: Finding[] = [
       ...checkToolName(family, t.name, at("name")),
       ...checkDescription(description, at("description")),
-      ...checkInputSchema(t.inputSchema, at("inputSchema")),
-      ...(t.outputSchema ? checkJsonSchema(t.outputSchema, at("outputSchema")) : []),
+      ...checkInputSchema(t.inputSchema, at("inputSchema"), "lenient", limits),
+      ...(t.outputSchema ? checkJsonSchema(t.outputSchema, at("outputSchema"), "lenient", limits) : []),
     ];
     const tool: CatalogTool = {
       name: fullName(family, t.name),

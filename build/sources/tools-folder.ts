@@ -8,6 +8,7 @@ import { checkUrlInEgress } from "../validate/egress.js";
 import { EMPTY_INPUT_SCHEMA, checkToolDef } from "../validate/tool.js";
 import { closest, issuesToFindings } from "../validate/issues.js";
 import { isRecord, type Finding } from "../validate/finding.js";
+import type { SchemaLimits } from "../validate/schema-limits.js";
 import type { FamilyScope } from "../validate/variables.js";
 
 const ToolFileShell = ToolFile.extend({ tools: z.array(z.unknown()) });
@@ -22,7 +23,7 @@ const KEYS_BY_KIND: Record<string, string[]> = Object.fromEntries(
  * template, schema and reference problems of the same tool arrive in the same run. A key with no close
  * match lists the keys the tool's kind takes.
  */
-function recheckWithoutUnknownKeys(family: FamilyScope, raw: unknown, findings: Finding[]): Finding[] {
+function recheckWithoutUnknownKeys(family: FamilyScope, raw: unknown, findings: Finding[], limits?: SchemaLimits): Finding[] {
   if (!isRecord(raw)) return findings;
   const valid = typeof raw.kind === "string" ? KEYS_BY_KIND[raw.kind] : undefined;
   const unknown = new Set(findings.filter((f) => f.code === "UNKNOWN_KEY" && f.at.length === 1).map((f) => String(f.at[0])));
@@ -34,7 +35,7 @@ function recheckWithoutUnknownKeys(family: FamilyScope, raw: unknown, findings: 
   if (unknown.size === 0 || findings.some((f) => f.code !== "UNKNOWN_KEY")) return out;
   const again = ToolDef.safeParse(Object.fromEntries(Object.entries(raw).filter(([k]) => !unknown.has(k))));
   if (!again.success) return out;
-  const more = checkToolDef(family, again.data);
+  const more = checkToolDef(family, again.data, limits);
   if (again.data.kind === "http") more.push(...checkUrlInEgress(again.data.url, family.egress, ["url"]));
   return [...out, ...more];
 }
@@ -45,7 +46,12 @@ export type ToolEntryResult = { index: number; tool?: string; findings: Finding[
  * Validate and project every entry of one parsed tool file; `findings` paths are relative to the file root.
  * `family` says which `${NAME}`s its templates may read and the exec environment its tools share.
  */
-export function toolsFromFile(family: FamilyScope, value: unknown, source: string): { fileFindings: Finding[]; entries: ToolEntryResult[] } {
+export function toolsFromFile(
+  family: FamilyScope,
+  value: unknown,
+  source: string,
+  limits?: SchemaLimits,
+): { fileFindings: Finding[]; entries: ToolEntryResult[] } {
   const shell = ToolFileShell.safeParse(value);
   const fileFindings = shell.success ? [] : issuesToFindings(shell.error.issues, value);
   const rawTools = isRecord(value) && Array.isArray(value.tools) ? value.tools : [];
@@ -58,10 +64,11 @@ export function toolsFromFile(family: FamilyScope, value: unknown, source: strin
         family,
         raw,
         issuesToFindings(parsed.error.issues, raw, (key) => suggestToolKey(key)),
+        limits,
       );
       return { index, tool: name, findings: findings.map((f) => ({ ...f, at: [...base, ...f.at] })) };
     }
-    const own = checkToolDef(family, parsed.data);
+    const own = checkToolDef(family, parsed.data, limits);
     if (parsed.data.kind === "http") own.push(...checkUrlInEgress(parsed.data.url, family.egress, ["url"]));
     const findings = own.map((f) => ({ ...f, at: [...base, ...f.at] }));
     return { index, tool: name, findings, catalog: project(family, parsed.data, source) };

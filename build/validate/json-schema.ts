@@ -9,6 +9,7 @@ import { schemaDialect } from "../../registry/contract/json-schema-dialect.js";
 import { RESERVED_ARGUMENT_KEYS } from "../../registry/contract/names.js";
 import { isRecord, type Finding, type Segment } from "./finding.js";
 import { closest } from "./issues.js";
+import { checkSchemaLimits, DEFAULT_SCHEMA_LIMITS, type SchemaLimits } from "./schema-limits.js";
 
 // strict: false because real MCP schemas carry vendor keywords; `optimize: false` halves compile time.
 const options = { strict: false, allErrors: true, addUsedSchema: false, logger: false, code: { optimize: false, source: false } } as const;
@@ -63,9 +64,12 @@ const MAP = ["properties", "patternProperties", "$defs", "definitions", "depende
  * compiled because only compiling resolves them. Compiling every schema costs ~0.2 ms each, too slow for
  * a check that runs on every push over thousands of tools.
  */
-export function checkJsonSchema(schema: unknown, at: Segment[], mode: SchemaMode = "lenient"): Finding[] {
+export function checkJsonSchema(schema: unknown, at: Segment[], mode: SchemaMode = "lenient", limits: SchemaLimits = DEFAULT_SCHEMA_LIMITS): Finding[] {
   if (typeof schema === "boolean") return [];
   if (!isRecord(schema)) return [{ code: "SCHEMA_INVALID", at, message: "a JSON Schema must be an object" }];
+  // Before any walk below: they recurse, and a schema over the limits is refused whatever else it says.
+  const tooLarge = checkSchemaLimits(schema, at, limits);
+  if (tooLarge.length > 0) return tooLarge;
   const dialect = schemaDialect(schema);
   if (!dialect) {
     return [
@@ -191,8 +195,8 @@ function walkKeywords(s: unknown, at: Segment[], w: KeywordWalk, depth: number):
 }
 
 /** Tool arguments are a JSON object: the input schema must say so, and name no reserved argument key. */
-export function checkInputSchema(schema: unknown, at: Segment[], mode: SchemaMode = "lenient"): Finding[] {
-  const found = checkJsonSchema(schema, at, mode);
+export function checkInputSchema(schema: unknown, at: Segment[], mode: SchemaMode = "lenient", limits: SchemaLimits = DEFAULT_SCHEMA_LIMITS): Finding[] {
+  const found = checkJsonSchema(schema, at, mode, limits);
   if (found.some((f) => (f.severity ?? "error") === "error")) return found;
   if (!isRecord(schema) || schema.type !== "object") {
     return [...found, { code: "SCHEMA_INVALID", at: [...at, "type"], message: 'an input_schema must have `type: "object"` (tool arguments are an object)' }];

@@ -8,6 +8,7 @@ import { checkConventions } from "./conventions.js";
 import { checkGovernance } from "./governance.js";
 import { closest } from "./issues.js";
 import { checkInputSchema, checkJsonSchema } from "./json-schema.js";
+import type { SchemaLimits } from "./schema-limits.js";
 import { checkFreeText, checkNamedValues, checkUrl } from "./secrets.js";
 import { checkSearchHints } from "./search-hints.js";
 import { checkNoTemplate, checkTemplate, stringLeaves, type TemplateField } from "./templates.js";
@@ -26,11 +27,11 @@ export function checkToolName(family: string, verb: string, at: Finding["at"] = 
   return [];
 }
 
-export function checkToolDef(family: FamilyScope, t: ToolDef): Finding[] {
+export function checkToolDef(family: FamilyScope, t: ToolDef, limits?: SchemaLimits): Finding[] {
   const out: Finding[] = [...checkToolName(family.name, t.name), ...checkDescription(t.description), ...checkSearchHints(t)];
   const input = t.input_schema ?? EMPTY_INPUT_SCHEMA;
-  if (t.input_schema !== undefined) out.push(...checkInputSchema(t.input_schema, ["input_schema"], "strict"));
-  if (t.output_schema !== undefined) out.push(...checkJsonSchema(t.output_schema, ["output_schema"], "strict"));
+  if (t.input_schema !== undefined) out.push(...checkInputSchema(t.input_schema, ["input_schema"], "strict", limits));
+  if (t.output_schema !== undefined) out.push(...checkJsonSchema(t.output_schema, ["output_schema"], "strict", limits));
 
   const props = isRecord(input) && isRecord(input.properties) ? new Set(Object.keys(input.properties)) : new Set<string>();
   const templates: TemplateField[] = [];
