@@ -46,7 +46,7 @@ const hostedZoneName = ctx("hostedZoneName");
 const architecture = ctx("architecture");
 if (architecture && !["arm64", "x86_64"].includes(architecture)) throw new Error(`-c architecture must be arm64 or x86_64, got ${architecture}`);
 const tableName = ctx("tableName");
-// `-c runtime=nodejs22.x` moves off Node 20 (see ToolbeltGatewayProps.runtime).
+// `-c runtime=nodejs22.x` picks another runtime (default nodejs24.x: infra/lambda-runtimes.ts).
 const runtimeName = ctx("runtime");
 const runtime = runtimeName ? new lambda.Runtime(runtimeName, lambda.RuntimeFamily.NODEJS, { supportsInlineCode: true }) : undefined;
 

@@ -22,6 +22,7 @@ import { ARTIFACT_FILES, type Catalog, type Manifest } from "../registry/contrac
 import { isCallable } from "../registry/contract/callable.js";
 import type { PolicyFile } from "../registry/contract/policy.js";
 import { CORS_RULES } from "../lambdas/contract/cors.js";
+import { DEFAULT_RUNTIME } from "./lambda-runtimes.js";
 import { SECRETS_ENV } from "../lambdas/secrets.js";
 import { functionAlarms, gatewayMetricAlarms, serverErrorRateAlarm, type MetricAlarmOptions } from "./alarms.js";
 import { METRICS_NAMESPACE } from "../lambdas/http/telemetry.js";
@@ -182,9 +183,8 @@ export interface ToolbeltGatewayProps {
   /** Per-group sizing overrides. */
   readonly groups?: Partial<Record<EndpointGroupName, EndpointGroupOverrides>>;
   /**
-   * The Lambda runtime. Default Node 20, the runtime the project is built and tested on. AWS
-   * deprecated nodejs20.x on 2026-04-30 and disables creating functions on it from 2027-02-01:
-   * the bundles target Node 20 syntax, so Runtime.NODEJS_22_X (or 24) runs them unchanged.
+   * The Lambda runtime. Default Node.js 24 (nodejs24.x), the supported runtime with the longest
+   * runway (infra/lambda-runtimes.ts has AWS's dates); the bundled handlers are tested on it.
    */
   readonly runtime?: lambda.Runtime;
   /**
@@ -425,7 +425,7 @@ export class ToolbeltGateway extends Construct {
       description: spec.description,
       code: lambdaCode(spec.entry, this.staged),
       handler: "index.handler",
-      runtime: props.runtime ?? lambda.Runtime.NODEJS_20_X,
+      runtime: props.runtime ?? DEFAULT_RUNTIME,
       // Graviton: about 20% cheaper per GB-second and as fast for this JSON- and string-bound work.
       architecture: props.architecture ?? lambda.Architecture.ARM_64,
       ...(props.tracing ? { tracing: lambda.Tracing.ACTIVE } : {}),
@@ -453,15 +453,6 @@ export class ToolbeltGateway extends Construct {
     );
 
     const alarms = functionAlarms(this, Name, fn, spec, this.alarmAction);
-    Validations.of(fn).acknowledge({
-      id: "CloudFormation-Validate::W2531",
-      reason:
-        "nodejs20.x is the runtime the bundles are tested on; the `runtime` prop moves to a newer one before AWS stops creating nodejs20.x functions (2027-02-01).",
-    });
-    Validations.of(fn).acknowledge({
-      id: "AwsSolutions-L1",
-      reason: "Node 20 is the runtime the project is built and tested on (TypeScript on Node 20); the bundle targets it.",
-    });
 
     if (props.tracing) {
       Validations.of(role).acknowledge({

@@ -33,7 +33,13 @@ export function errorResponse(c: Context, err: unknown, logger: Logger, requestI
   // A 5xx is ours or an upstream's: error, with the cause and its stack (an unexposed error is always INTERNAL, a 500).
   // A 4xx is the caller's: warn, the message only (no stack: nothing here failed).
   if (status >= 500) logger.error("request failed", { ...where, error: e.cause ?? e });
-  else logger.warn("request refused", { ...where, message: e.message });
+  // The cause of a 4xx (git's stderr, redacted) goes to the log only: the answer carries a fixed message.
+  else
+    logger.warn("request refused", {
+      ...where,
+      message: e.message,
+      ...(e.cause !== undefined ? { cause: String((e.cause as Error).message ?? e.cause) } : {}),
+    });
   const body: ErrorBody = e.expose
     ? { error: { code: e.code, message: e.message, details: e.details } }
     : { error: { code: "INTERNAL", message: `internal error; quote request id ${requestId} when reporting it`, details: { request_id: requestId } } };

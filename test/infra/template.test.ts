@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { App, RemovalPolicy, Stack } from "aws-cdk-lib";
-import { Annotations, Match, type Template } from "aws-cdk-lib/assertions";
+import { Annotations, Match, Template } from "aws-cdk-lib/assertions";
 import * as acm from "aws-cdk-lib/aws-certificatemanager";
 import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as kms from "aws-cdk-lib/aws-kms";
@@ -107,7 +107,7 @@ describe("functions", () => {
     for (const group of ["api", "call"] as const) {
       template.hasResourceProperties("AWS::Lambda::Function", {
         Description: ENDPOINT_GROUPS[group].description,
-        Runtime: "nodejs20.x",
+        Runtime: "nodejs24.x",
         Architectures: ["arm64"],
         Handler: "index.handler",
         MemorySize: ENDPOINT_GROUPS[group].memoryMb,
@@ -383,16 +383,28 @@ describe("HTTP API", () => {
     t.hasResourceProperties("AWS::Lambda::Function", { Description: "Toolbelt extra endpoint", Architectures: ["arm64"] });
   });
 
-  it("answers browser preflights for the MCP endpoint at the API: MCP headers allowed, Mcp-Session-Id exposed", () => {
-    template.hasResourceProperties("AWS::ApiGatewayV2::Api", {
+  it("answers no cross-origin preflight unless origins are listed (regression: AllowOrigins * let any page call)", () => {
+    expect(Object.values(template.findResources("AWS::ApiGatewayV2::Api"))[0]?.Properties?.CorsConfiguration).toBeUndefined();
+    template.hasResourceProperties("AWS::Lambda::Function", {
+      Environment: { Variables: Match.objectLike({ TOOLBELT_PUBLIC_ORIGINS: Match.anyValue() }) },
+    });
+  });
+
+  it("answers the listed origins' preflights for the MCP endpoint: MCP headers allowed, Mcp-Session-Id exposed", () => {
+    const listed = Template.fromStack(synthStack({ artifactDir: fixture.artifactDir, allowedOrigins: ["http://localhost:6274"] }).stack);
+    listed.hasResourceProperties("AWS::Lambda::Function", {
+      Environment: { Variables: Match.objectLike({ TOOLBELT_ALLOWED_ORIGINS: "http://localhost:6274" }) },
+    });
+    listed.hasResourceProperties("AWS::ApiGatewayV2::Api", {
       CorsConfiguration: {
-        AllowOrigins: ["*"],
+        AllowOrigins: ["http://localhost:6274"],
         AllowMethods: ["POST", "GET", "DELETE", "OPTIONS"],
         AllowHeaders: Match.arrayWith(["Authorization", "Content-Type", "Mcp-Protocol-Version", "Mcp-Session-Id", "Mcp-Method", "Mcp-Name"]),
         ExposeHeaders: Match.arrayWith(["Mcp-Session-Id"]),
         MaxAge: 600,
       },
     });
+    expect(() => synthStack({ artifactDir: fixture.artifactDir, allowedOrigins: ["https://x.example.com/path"] })).toThrow(/allowedOrigins must be origins/);
   });
 
   it("gives the MCP function the call group's sizing and only the table actions it uses", () => {
