@@ -18,6 +18,8 @@ export type ExecBackendOptions = {
   maxOutputBytes?: number;
   /** Directories that declared `paths` inputs and git repositories must lie in (TOOLBELT_FILE_ROOTS); none: such tools answer 403. */
   roots?: readonly string[];
+  /** The gateway's own files (data, artifact, policy, key): refused even inside a root. */
+  deniedPaths?: readonly string[];
 };
 
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
@@ -109,7 +111,7 @@ function refuseNul(tool: string, input: unknown): void {
 
 export function createExecBackend(options: ExecBackendOptions): ToolBackend {
   const maxOut = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
-  const roots = createFileRoots(options.roots ?? []);
+  const roots = createFileRoots(options.roots ?? [], { deny: options.deniedPaths ?? [] });
   const base = execBaseEnv(options.env);
   return {
     async invoke(tool: CatalogTool, args: Record<string, unknown>, ctx: BackendContext): Promise<BackendOutput> {

@@ -9,7 +9,6 @@ import { createExecBackend } from "./exec.js";
 import { createHttpBackend } from "./http.js";
 import { createMcpBackend, type McpBackend } from "./mcp.js";
 import { createPromptBackend } from "./prompt.js";
-import { rootsDenying } from "./roots.js";
 import type { EnvMap } from "./templates.js";
 import { parseSecretSpec, SECRETS_ENV } from "../secrets.js";
 import { familyViews } from "./variables.js";
@@ -48,7 +47,7 @@ export function createBackends(options: BackendsOptions): { backends: Backends; 
     }),
     prompt: createPromptBackend({ models: options.models ?? NO_MODELS }),
     ...(options.exec !== false
-      ? { exec: createExecBackend({ env: options.env, views, roots: rootsDenying(options.fileRoots ?? [], options.deniedPaths ?? []) }) }
+      ? { exec: createExecBackend({ env: options.env, views, roots: options.fileRoots ?? [], deniedPaths: options.deniedPaths ?? [] }) }
       : {}),
   };
   return { backends, mcp };

@@ -60,26 +60,13 @@ export type FileRoots = {
 /** A path made real, or as written when it cannot be (a symlink chain too long): for roots and denied paths, never for a checked path. */
 const realOrAsWritten = (path: string) => realPathOf(path).catch(() => resolve(path));
 
-/**
- * Deny lists carried by a roots list: the exec backend builds its FileRoots from the list alone
- * (ExecBackendOptions.roots), so createBackends hands it a list that carries createBackends' deniedPaths.
- */
-const carriedDeny = new WeakMap<readonly string[], readonly string[]>();
-
-/** A copy of `roots` that createFileRoots will give `deny` to when it is passed no deny of its own. */
-export function rootsDenying(roots: readonly string[], deny: readonly string[]): readonly string[] {
-  const list = [...roots];
-  carriedDeny.set(list, [...deny]);
-  return list;
-}
-
 export type FileRootsOptions = {
   /** The gateway's own files (data, artifact, policy, key file): refused even inside a root, compared by real path. */
   deny?: readonly string[];
 };
 
 export function createFileRoots(roots: readonly string[], options: FileRootsOptions = {}): FileRoots {
-  const deny = options.deny ?? carriedDeny.get(roots) ?? [];
+  const deny = options.deny ?? [];
   return {
     list: roots,
     async confine(path, base, what) {
