@@ -3,8 +3,9 @@
 //   npm run misses -- --name deploy     the latest events for one name
 //   npm run misses -- --find            find queries answered none, or whose best tool scored below the default min_score
 //   npm run misses -- --direct          read the DynamoDB table itself (TOOLBELT_TABLE, AWS credentials)
-// Options: --limit N (20), --url URL (TOOLBELT_URL or http://127.0.0.1:$PORT), --key KEY (TOOLBELT_API_KEY or dev-key).
+// Options: --limit N (20), --url URL (TOOLBELT_URL or http://127.0.0.1:$PORT), --key KEY (TOOLBELT_API_KEY, else the key npm start keeps in .toolbelt/local-key).
 import { resolve } from "node:path";
+import { readLocalKey } from "./local-key.js";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { ErrorBody } from "../contract/errors.js";
@@ -14,6 +15,7 @@ import { describeIssues } from "../core/issues.js";
 import { clientFromConfig } from "../stores/dynamodb.js";
 import { DynamoMissStore, FIND_MISSES } from "../stores/misses.js";
 
+const ROOT = resolve(import.meta.dirname, "../..");
 const USAGE = "usage: npm run misses -- [--find] [--name NAME] [--limit N] [--url URL] [--key KEY] [--direct] [--json]";
 
 type Io = { out: (s: string) => void; err: (s: string) => void; env: NodeJS.ProcessEnv };
@@ -22,7 +24,8 @@ type Options = { limit: number; name?: string; url?: string; key?: string; direc
 
 async function viaApi(o: Options, env: NodeJS.ProcessEnv): Promise<Answer> {
   const base = (o.url ?? env.TOOLBELT_URL ?? `http://127.0.0.1:${env.PORT ?? 8787}`).replace(/\/+$/, "");
-  const key = o.key ?? env.TOOLBELT_API_KEY ?? "dev-key";
+  const key = o.key ?? env.TOOLBELT_API_KEY ?? readLocalKey(ROOT);
+  if (!key) throw new Error("no key: pass --key, set TOOLBELT_API_KEY, or start the gateway once with npm start (it keeps its key in .toolbelt/local-key)");
   const query = new URLSearchParams({ limit: String(o.limit), ...(o.name ? { name: o.name } : {}), ...(o.find ? { kind: "find" } : {}) });
   let res: Response;
   try {
