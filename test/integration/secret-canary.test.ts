@@ -3,7 +3,9 @@
 // notes and diagnostics families send upstream) must never appear in any response, any exec child's
 // environment, any log line or any artifact file, across a sweep that calls every example tool.
 // Real processes throughout: `npm start` on a loopback port, its upstreams, and the exec children,
-// whose environments are recorded by wrappers put first on the gateway's PATH.
+// whose environments are recorded by wrappers put first on the gateway's PATH. The model roles (prompt
+// tools, find's decision mode) point at a loopback model that echoes its whole request (its key among
+// it) and also shows the secrets it holds, in its answers and in error bodies (issue 24).
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,13 +14,19 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadArtifact, type Artifact } from "../../lambdas/artifact.js";
 import type { CatalogTool } from "../../registry/contract/artifact.js";
+import { chatReply, httpError, startChatServer, type ChatRequest, type ChatServer, type ScriptedReply } from "../helpers/chat-server.js";
 
 const CANARIES = {
   TOOLBELT_API_KEY: "canary-gateway-key-6c1e9f04a2",
   AWS_SECRET_ACCESS_KEY: "canary-aws-secret-b83d0e57c1",
   TOOLBELT_CANARY_UNDECLARED: "canary-undeclared-2f7a91d6e4",
   DEMO_SERVICE_TOKEN: "canary-declared-secret-9e4b2c7a13",
+  TOOLBELT_CANARY_MODEL_KEY: "canary-model-key-47d1a0e8c6",
 } as const;
+/** What the echoing model holds and shows (every secret of the gateway; the undeclared setting is no secret of anyone's). */
+const HELD = [CANARIES.TOOLBELT_API_KEY, CANARIES.AWS_SECRET_ACCESS_KEY, CANARIES.DEMO_SERVICE_TOKEN, CANARIES.TOOLBELT_CANARY_MODEL_KEY].join(" ");
+/** A request whose text holds this fails at the model, with the echo as its error body. */
+const FAIL = "canary-model-fail";
 const ROOT = fileURLToPath(new URL("../../", import.meta.url)).replace(/\/$/, "");
 /** Variable names of the gateway that no exec child may carry, whatever their value. */
 const GATEWAY_ONLY = /^(TOOLBELT_|AWS_|DEMO_SERVICE_|EVERYTHING_MCP_|DYNAMODB_)/;
@@ -30,6 +38,7 @@ let child: ChildProcess;
 let url = "";
 let logs = "";
 let artifact: Artifact;
+let model: ChatServer;
 const answers: { what: string; status: number; body: string }[] = [];
 
 /** Every canary found in `text`, by variable name. */
@@ -43,6 +52,25 @@ function wrap(command: string, real: string): void {
   const file = join(probes, "bin", command);
   writeFileSync(file, `#!/bin/sh\n/usr/bin/env > "${join(probes, "envs")}/${command}.$$"\nexec "${real}" "$@"\n`);
   chmodSync(file, 0o755);
+}
+
+/** A JSON value of `schema`'s shape whose every string is `text` (enums take their first member). */
+function filled(schema: Property & { properties?: Record<string, Property>; minItems?: number }, text: string): unknown {
+  if (schema.enum?.length) return schema.enum[0];
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  if (type === "object") return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, p]) => [k, filled(p, text)]));
+  if (type === "array") return Array.from({ length: Math.max(1, schema.minItems ?? 1) }, () => filled(schema.items ?? { type: "string" }, text));
+  if (type === "integer" || type === "number") return 1;
+  if (type === "boolean") return true;
+  return text;
+}
+
+/** The echoing model: its key and every message it received, plus what it holds, in an answer of the asked shape or an error. */
+function echoModel(req: ChatRequest): ScriptedReply {
+  const text = `held: ${HELD}; received: ${JSON.stringify({ authorization: req.headers.authorization, body: req.body })}`;
+  if (req.body.logprobs || JSON.stringify(req.body.messages).includes(FAIL)) return httpError(500, text);
+  const schema = req.body.response_format?.json_schema?.schema;
+  return chatReply(schema ? JSON.stringify(filled(schema as Property, text)) : text);
 }
 
 const which = (command: string): string | undefined => {
@@ -86,6 +114,9 @@ beforeAll(async () => {
     const real = which(command);
     if (real) wrap(command, real);
   }
+  model = await startChatServer();
+  model.script(echoModel);
+  const role = { provider: "openai", url: model.url, model: "echo", key_env: "TOOLBELT_CANARY_MODEL_KEY" };
   child = spawn(process.execPath, ["--import", "tsx", "lambdas/local/start.ts"], {
     env: {
       ...process.env,
@@ -97,6 +128,7 @@ beforeAll(async () => {
       TOOLBELT_DATA_DIR: "",
       // The project directory, as `npm start` defaults: file and git tools run, on this repository.
       TOOLBELT_FILE_ROOTS: ROOT,
+      TOOLBELT_MODELS: JSON.stringify({ prompt: role, decider: role }),
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -119,6 +151,7 @@ afterAll(async () => {
     child.kill("SIGTERM");
     await exited;
   }
+  await model?.close();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -169,11 +202,20 @@ describe("the secret canary", () => {
     await request("everything.get-env", "POST", "/v1/call", { tool: "everything.get-env", args: {} });
     await request("health", "GET", "/v1/health");
     await request("find", "POST", "/v1/find", { query: "read environment variables token secret key" });
+    // Prompt tools and decision mode against the echoing model: answers, a model error (502), a decider error (fallback_reason).
+    await request("writing.summarize failing", "POST", "/v1/call", { tool: "writing.summarize", args: { text: FAIL } });
+    await request("toolbelt.find decision", "POST", "/v1/call", { tool: "toolbelt.find", args: { query: "summarize a text", mode: "decision" } });
+    await request("find decision", "POST", "/v1/find", { query: "summarize a long report", mode: "decision", chunk_size: 1 });
     await request("openapi", "GET", "/v1/openapi.json");
     await request("misses", "GET", "/v1/admin/misses");
 
     const leaks = answers.filter((a) => leaked(a.body).length > 0).map((a) => `${a.what} (${a.status}): ${leaked(a.body).join(", ")}`);
     expect(leaks).toEqual([]);
+    // The echoing model was asked (prompt tools answered, decisions fell back) and its key was on the wire.
+    expect(model.requests.some((r) => r.headers.authorization === `Bearer ${CANARIES.TOOLBELT_CANARY_MODEL_KEY}`)).toBe(true);
+    expect(answers.filter((a) => a.what.startsWith("writing.") && a.status === 200).length).toBeGreaterThan(0);
+    expect(answers.find((a) => a.what === "writing.summarize failing")?.status).toBe(502);
+    expect(answers.find((a) => a.what === "find decision")?.body).toMatch(/"fallback_reason":"http_error: .*\[redacted\]/);
     // The sweep reached the tools: most answered (upstreams run), none was a 500.
     expect(answers.filter((a) => a.status === 200).length).toBeGreaterThan(60);
     expect(answers.filter((a) => a.status >= 500 && a.status !== 502 && a.status !== 503 && a.status !== 504).map((a) => a.what)).toEqual([]);
