@@ -1,9 +1,10 @@
 // Whose artifact is in a directory. A build writes `built-from.json` beside the artifact (not part of
 // it: nothing deploys or hashes it) naming the registry it came from, so `npm start` and
 // `build:artifact` rebuild only their own artifacts and never overwrite one built from another
-// registry, or a directory that holds something else.
+// registry, or a directory that holds something else. The record is a path relative to the artifact
+// directory, so a checkout that is moved, renamed or restored from a CI cache elsewhere still owns its build.
 import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import { ARTIFACT_FILES } from "../registry/contract/artifact.js";
 
 export const BUILT_FROM_FILE = "built-from.json";
@@ -23,10 +24,12 @@ const canonical = (dir: string) => {
   return existsSync(abs) ? realpathSync(abs) : abs;
 };
 
+/** The registry an artifact directory was built from, as an absolute path (records before relative ones were absolute). */
 export function builtFrom(outDir: string): string | undefined {
   try {
     const recorded = (JSON.parse(readFileSync(join(outDir, BUILT_FROM_FILE), "utf8")) as { registry?: unknown }).registry;
-    return typeof recorded === "string" ? recorded : undefined;
+    if (typeof recorded !== "string") return undefined;
+    return isAbsolute(recorded) ? recorded : canonical(resolve(canonical(outDir), recorded));
   } catch {
     return undefined;
   }
@@ -46,11 +49,11 @@ export function refuseOverwrite(outDir: string, registryDir: string): string | u
   if (state.kind === "other") return `${outDir} is not empty and holds no artifact: it is not overwritten; choose another output directory`;
   if (state.kind === "foreign") {
     const whose = state.builtFrom ? `built from ${state.builtFrom}` : "not built from this registry (no record of where it came from)";
-    return `${outDir} holds an artifact ${whose}: it is not overwritten; choose another output directory or remove it`;
+    return `${outDir} holds an artifact ${whose}: it is not overwritten; choose another output directory, remove it, or rebuild it from this registry with npm run build:artifact -- --force`;
   }
   return undefined;
 }
 
 export function writeBuiltFrom(outDir: string, registryDir: string): void {
-  writeFileSync(join(outDir, BUILT_FROM_FILE), `${JSON.stringify({ registry: canonical(registryDir) })}\n`);
+  writeFileSync(join(outDir, BUILT_FROM_FILE), `${JSON.stringify({ registry: relative(canonical(outDir), canonical(registryDir)) || "." })}\n`);
 }

@@ -63,7 +63,9 @@ export function chooseRegistry({ argv, env, root }: ChoiceInput): RegistryChoice
   const state = inspectArtifactDir(artifactDir, registryDir);
   if (state.kind === "foreign" || state.kind === "other") {
     const whose = state.kind === "other" ? "files that are not an artifact" : `an artifact built from ${state.builtFrom ?? "another registry"}`;
-    throw new Error(`${artifactDir} holds ${whose}: it is not overwritten; set TOOLBELT_ARTIFACT_DIR to another directory`);
+    throw new Error(
+      `${artifactDir} holds ${whose}: it is not overwritten; set TOOLBELT_ARTIFACT_DIR to another directory, or rebuild it from this registry with npm run build:artifact -- --force${named ? ` --registry ${registryDir}` : ""}`,
+    );
   }
   const which = named === undefined ? "the example registry" : `registry ${registryDir}`;
   return { registryDir, artifactDir, build: stale(artifactDir, registryDir), note: `${which}, artifact in ${artifactDir}` };

@@ -1,7 +1,7 @@
 // Your registry, your artifact (issue #10): `npm start` and `build:artifact` rebuild only an artifact
 // built from the registry they serve, and never overwrite another registry's artifact or other files.
 // Real directories and the real build; `npm start` itself is exercised in api/local-start.test.ts.
-import { existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -62,11 +62,27 @@ describe("artifact ownership", () => {
     const own = chooseRegistry({ argv: ["--registry", valid], env: {}, root });
     expect(own.artifactDir).toBe(defaultArtifactDir(root, valid));
     expect(own.artifactDir).not.toBe(join(root, "dist", "artifact"));
-    expect(chooseRegistry({ argv: [], env: {}, root }).artifactDir).toBe(join(root, "dist", "artifact"));
+    // Pure: this test must not read the checkout's own dist/ (it failed in a copy of the tree).
+    expect(defaultArtifactDir(root, join(root, "registry"))).toBe(join(root, "dist", "artifact"));
     expect(chooseRegistry({ argv: [], env: { TOOLBELT_REGISTRY: valid, TOOLBELT_ARTIFACT_DIR: users }, root })).toMatchObject({
       build: false,
       registryDir: valid,
     });
+  });
+
+  it("regression: a checkout moved or renamed (or a CI cache restored elsewhere) still owns its artifact", async () => {
+    const clone = join(work, "clone");
+    cpSync(valid, join(clone, "registry"), { recursive: true });
+    expect((await buildRegistryArtifact(join(clone, "registry"), join(clone, "dist", "artifact"))).ok).toBe(true);
+    const moved = join(work, "clone-moved");
+    renameSync(clone, moved);
+    expect(inspectArtifactDir(join(moved, "dist", "artifact"), join(moved, "registry"))).toEqual({ kind: "ours" });
+    expect(chooseRegistry({ argv: [], env: {}, root: moved })).toMatchObject({
+      artifactDir: join(moved, "dist", "artifact"),
+      registryDir: join(moved, "registry"),
+    });
+    // Another registry's artifact is still refused, and the refusal names the command that fixes it.
+    expect((await buildRegistryArtifact(join(root, "registry"), join(moved, "dist", "artifact"))).refused).toMatch(/npm run build:artifact -- --force/);
   });
 
   it("says what is wrong with a --registry that is not a registry, and refuses unknown arguments", () => {
