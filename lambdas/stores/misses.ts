@@ -5,6 +5,7 @@
 //   pk <rank>, sk <inverted count>#<key>    a copy of the summary at each count: Query reads the top by count
 //                                           without reading every summary (superseded copies are deleted)
 //   pk <events><key>, sk <time>#<random>    one event per miss, expiring after EVENT_TTL_SECS
+//   pk <summaries>METER, sk <window>        bytes written in one BUDGET_WINDOW_SECS window, against the budget
 // Partitions: call "MISSES", "MISSRANK", "MISS#"; find "FINDMISSES", "FINDMISSRANK", "FINDMISS#".
 import { randomBytes } from "node:crypto";
 import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
@@ -31,6 +32,16 @@ export const MAX_SPELLINGS = 20;
 export const MAX_KEY_BYTES = 512;
 /** top(limit) reads at most this many rank entries beyond 2 × limit (stale copies and expired ones are skipped). */
 export const TOP_READ_SLACK = 100;
+/** Bytes of new items a miss log may write per window (maxBytes): any caller can send distinct names or queries. */
+export const DEFAULT_MISS_LOG_MAX_BYTES = 8 * 1024 * 1024;
+/**
+ * The budget's window. Every write is charged in the window it happens, and an item expires at most this
+ * long after its last write: what is stored was written in this window or the last, under twice the budget
+ * (plus TTL's deletion lag).
+ */
+export const BUDGET_WINDOW_SECS = SUMMARY_TTL_SECS;
+/** Once the budget is found spent, misses are dropped without asking the meter for this long. */
+export const BUDGET_RECHECK_SECS = 60;
 const RANK_DIGITS = 12;
 const RANK_MAX = 10 ** RANK_DIGITS - 1;
 
@@ -45,6 +56,23 @@ export function clipUtf8(s: string, max: number): string {
     end += ch.length;
   }
   return s.slice(0, end);
+}
+
+/** An item's size as DynamoDB counts it, rounded up: attribute names plus values (numbers at their 21-byte most). */
+export function itemBytes(item: Record<string, unknown>): number {
+  const size = (v: unknown): number =>
+    typeof v === "string"
+      ? Buffer.byteLength(v)
+      : typeof v === "number"
+        ? 21
+        : typeof v === "boolean" || v === null || v === undefined
+          ? 1
+          : v instanceof Set
+            ? [...v].reduce((n: number, m) => n + size(m), 0)
+            : v instanceof Uint8Array
+              ? v.byteLength
+              : Buffer.byteLength(JSON.stringify(v));
+  return Object.entries(item).reduce((n, [k, v]) => n + Buffer.byteLength(k) + size(v), 0);
 }
 
 /** Highest count first, ties by key: the rank partition's sort order. */
@@ -73,11 +101,19 @@ const LAST_OPTIONAL = ["resolved_to", "best_tool", "best_score"] as const;
 export class DynamoMissStore implements MissStore {
   private readonly translate: (err: unknown, op: string) => ToolbeltError;
 
+  private readonly maxBytes: number;
+  /** Misses dropped by this instance because the window's budget was spent. */
+  overBudget = 0;
+  /** Epoch seconds until which the budget is known spent (no meter write per miss meanwhile). */
+  private spentUntil = 0;
+
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly table: string,
     private readonly log: MissLog = CALL_MISSES,
+    options: { maxBytes?: number } = {},
   ) {
+    this.maxBytes = options.maxBytes ?? DEFAULT_MISS_LOG_MAX_BYTES;
     // Throttling is UNAVAILABLE (503, retry) here too, not a 500.
     this.translate = (err, op) => translateSdkError(err, log.label, op);
   }
@@ -87,32 +123,65 @@ export class DynamoMissStore implements MissStore {
     return clipUtf8(this.log.key(name.slice(0, MAX_NAME)), MAX_KEY_BYTES);
   }
 
-  /** `times` misses of one key in one write (a burst folded by the caller): the count grows by `times`, one event is kept. */
+  /**
+   * `times` misses of one key in one write (a burst folded by the caller): the count grows by `times`, one
+   * event is kept. Once this window's budget of bytes is spent, misses are dropped (counted in `overBudget`).
+   */
   async record(miss: Miss, times = 1): Promise<void> {
     const n = Math.max(1, Math.floor(times));
     // Lone surrogates are not text DynamoDB stores.
     const name = miss.name.slice(0, MAX_NAME).replace(/\p{Cs}/gu, "\uFFFD");
     const key = this.keyOf(name);
     const epoch = Math.floor(Date.parse(miss.at) / 1000);
+    const event = {
+      pk: this.log.events + key,
+      sk: `${miss.at}#${randomBytes(4).toString("hex")}`,
+      type: "miss",
+      ...miss,
+      name,
+      expires_at: epoch + EVENT_TTL_SECS,
+    };
     try {
+      if (epoch < this.spentUntil || !(await this.charge(epoch, itemBytes(event), true))) {
+        // Spent: a flood costs no write per miss while it lasts; the meter is read again a minute on (a new window may have begun).
+        if (epoch >= this.spentUntil) this.spentUntil = epoch + BUDGET_RECHECK_SECS;
+        this.overBudget++;
+        return;
+      }
       await Promise.all([
-        this.count(key, { ...miss, name }, epoch, n).then((summary) => this.rank(key, summary, n)),
-        this.client.send(
-          new PutCommand({
-            TableName: this.table,
-            Item: {
-              pk: this.log.events + key,
-              sk: `${miss.at}#${randomBytes(4).toString("hex")}`,
-              type: "miss",
-              ...miss,
-              name,
-              expires_at: epoch + EVENT_TTL_SECS,
-            },
-          }),
+        // The summary and its rank copy are charged as rewritten: an item is charged in the window of its last write.
+        this.count(key, { ...miss, name }, epoch, n).then((summary) =>
+          Promise.all([this.rank(key, summary, n), this.charge(epoch, 2 * itemBytes(summary) + Buffer.byteLength(key), false)]),
         ),
+        this.client.send(new PutCommand({ TableName: this.table, Item: event })),
       ]);
     } catch (err) {
       throw this.translate(err, "record");
+    }
+  }
+
+  /**
+   * Add `bytes` to the budget's meter for the window of `epoch`; `checked`: only while the meter is under
+   * maxBytes (false when spent). The summary and its rank copy are charged after the fact, unchecked:
+   * concurrent writers overshoot the budget by at most one record each.
+   */
+  private async charge(epoch: number, bytes: number, checked: boolean): Promise<boolean> {
+    const window = Math.floor(epoch / BUDGET_WINDOW_SECS);
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: `${this.log.summaries}METER`, sk: String(window) },
+          UpdateExpression: "ADD #bytes :bytes SET expires_at = :expires",
+          ...(checked ? { ConditionExpression: "attribute_not_exists(#bytes) OR #bytes < :max" } : {}),
+          ExpressionAttributeNames: { "#bytes": "bytes" },
+          ExpressionAttributeValues: { ":bytes": bytes, ":expires": (window + 2) * BUDGET_WINDOW_SECS, ...(checked ? { ":max": this.maxBytes } : {}) },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return false;
+      throw err;
     }
   }
 
