@@ -40,6 +40,8 @@ export type Config = {
   fileRoots?: string[];
   /** Models by role (TOOLBELT_MODELS, JSON or a file path; lambdas/models/roles.ts): none configured is `{}`. */
   models: ModelRoles;
+  /** Most model requests one find's decision mode sends, whatever chunk_size a caller asks (TOOLBELT_FIND_MAX_MODEL_REQUESTS, default 4). */
+  findMaxModelRequests: number;
   /** Which browser pages may call the gateway (lambdas/http/origin.ts). */
   origins: OriginRules;
   /** `npm start` only: its port, data folder, log format and key (the Lambdas ignore these). */
@@ -78,6 +80,7 @@ export const DEFAULT_SURFACE_BOUNDS: SurfaceBounds = {
 export const DEFAULT_HTTP_LIMITS: HttpLimits = { maxBodyBytes: 64 * 1024, maxUrlChars: 4096 };
 export const DEFAULT_SESSION_TTL_SECS = 3600;
 export const DEFAULT_IDEMPOTENCY_TTL_SECS = 24 * 3600;
+export const DEFAULT_FIND_MAX_MODEL_REQUESTS = 4;
 
 type Env = Record<string, string | undefined>;
 
@@ -191,6 +194,7 @@ const EnvSchema = z.object({
   TOOLBELT_EXEC: onOff,
   TOOLBELT_FILE_ROOTS: absolutePaths,
   TOOLBELT_MODELS: jsonOrFile,
+  TOOLBELT_FIND_MAX_MODEL_REQUESTS: positiveInt(DEFAULT_FIND_MAX_MODEL_REQUESTS),
   TOOLBELT_PUBLIC_ORIGINS: originList,
   TOOLBELT_ALLOWED_ORIGINS: originList,
   PORT: text,
@@ -229,6 +233,7 @@ export function loadConfig(env: Env = process.env): Config {
     exec: e.TOOLBELT_EXEC,
     ...(e.TOOLBELT_FILE_ROOTS ? { fileRoots: e.TOOLBELT_FILE_ROOTS } : {}),
     models: parseModelRoles(e.TOOLBELT_MODELS),
+    findMaxModelRequests: e.TOOLBELT_FIND_MAX_MODEL_REQUESTS,
     origins: { own: e.TOOLBELT_PUBLIC_ORIGINS, allowed: e.TOOLBELT_ALLOWED_ORIGINS },
     local: {
       ...(e.PORT ? { port: e.PORT } : {}),

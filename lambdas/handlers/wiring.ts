@@ -8,13 +8,13 @@ import { loadArtifact, type Artifact } from "../artifact.js";
 import { loadConfig, type Config } from "../config.js";
 import { parsePolicy } from "../core/auth.js";
 import { parseBriefs } from "../core/deployment-files.js";
-import type { Models } from "../core/ports.js";
 import type { EnvMap } from "../backends/templates.js";
 import type { CallModuleOptions } from "../http/routes/call.js";
 import { createDeps, type Deps } from "../http/deps.js";
 import { jsonLogger, type Logger } from "../http/logger.js";
 import type { OriginPolicy } from "../http/origin.js";
 import { createModels, type ModelsOptions } from "../models/index.js";
+import { gatewaySecretValues } from "../secrets.js";
 import { clientFromConfig, DynamoSessionStore } from "../stores/dynamodb.js";
 import { DynamoIdempotencyStore } from "../stores/idempotency.js";
 import { DynamoMissStore, FIND_MISSES } from "../stores/misses.js";
@@ -31,7 +31,8 @@ export type WireInput = {
   policy: PolicyFile;
   briefs: readonly BriefFile[];
   logger: Logger;
-  models: Models;
+  /** How model roles are built (the Bedrock adapter where the bundle carries it; skip roles without keys). */
+  models: Pick<ModelsOptions, "skipMissingKeys" | "bedrock">;
   /** File roots when TOOLBELT_FILE_ROOTS is unset (`npm start`: the project directory; Lambda: none). */
   defaultFileRoots: readonly string[];
   /** The gateway's own files (data, artifact, policy, keys): no file or git tool reaches them, root or not. */
@@ -49,7 +50,9 @@ export type Wiring = {
 };
 
 export function wire(input: WireInput): Wiring {
-  const { config, client } = input;
+  const { config, client, env } = input;
+  // Model errors are redacted of every secret the gateway holds, the families' declared ones included.
+  const models = createModels(config.models, env, { ...input.models, secrets: gatewaySecretValues(env, input.artifact.families) });
   const findMisses = new DynamoMissStore(client, config.table, FIND_MISSES);
   const deps = createDeps({
     artifact: input.artifact,
@@ -58,12 +61,12 @@ export function wire(input: WireInput): Wiring {
     briefs: input.briefs,
     config: { ...config, origins: input.origins ?? config.origins },
     logger: input.logger,
-    models: input.models,
+    models,
     // Queries no tool answered well, for the operator (npm run misses -- --find).
     findMisses,
   });
   const call: CallModuleOptions = {
-    env: input.env,
+    env,
     misses: new DynamoMissStore(client, config.table),
     findMisses,
     idempotency: { store: new DynamoIdempotencyStore(client, config.table), windowSecs: config.idempotencyTtlSecs },
@@ -88,7 +91,7 @@ export function wireFromEnv(env: Record<string, string | undefined> = process.en
     // Briefs come from TOOLBELT_BRIEFS (JSON or a file; the construct bundles briefs.json and points at it), else none.
     briefs: config.briefsJson ? parseBriefs(config.briefsJson, "TOOLBELT_BRIEFS") : [],
     logger: jsonLogger(),
-    models: createModels(config.models, env, opts),
+    models: opts,
     // No roots unless the deployment names them (fileRoots): file and git tools answer 403 until then.
     defaultFileRoots: [],
     internalPaths: [config.artifactDir],

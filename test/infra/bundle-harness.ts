@@ -10,6 +10,7 @@ import { build, type Metafile } from "esbuild";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
 import { copyIntoBundle, esbuildOptions } from "../../infra/bundling.js";
 import { httpApiV2Event } from "../helpers/lambda-events.js";
+import { lambdaNode } from "../helpers/lambda-node.js";
 import { PROJECT_ROOT } from "../../infra/toolbelt-gateway.js";
 
 export type BundleResult = {
@@ -71,6 +72,8 @@ export type RunResult = {
   /** ms from before `import()` until the first response came back. */
   firstAnswerMs: number;
   results: InvocationResult[];
+  /** `process.version` of the Node that ran the bundle. */
+  nodeVersion: string;
   /** What the handler logged (JSON lines: audit records, metrics, errors), in order. */
   logs: Record<string, unknown>[];
 };
@@ -94,21 +97,28 @@ for (const event of events) {
   firstAnswerMs ??= performance.now() - t0;
   results.push(res);
 }
-process.stdout.write("\\n" + JSON.stringify({ loadMs, firstAnswerMs, results }));
+process.stdout.write("\\n" + JSON.stringify({ loadMs, firstAnswerMs, results, nodeVersion: process.version }));
 `;
 
 /**
  * Invokes the bundle in a fresh `node` process (cwd = the bundle folder, which has no node_modules
  * anywhere above it in a temp dir, so a missing dependency cannot be found by accident).
  */
-export async function invokeInFreshProcess(bundle: BundleResult, events: APIGatewayProxyEventV2[], env: Record<string, string>): Promise<RunResult> {
+export async function invokeInFreshProcess(
+  bundle: BundleResult,
+  events: APIGatewayProxyEventV2[],
+  env: Record<string, string>,
+  // The Lambda runtime's Node by default: what is tested is what runs on AWS.
+  node: Promise<string> = lambdaNode(),
+): Promise<RunResult> {
+  const nodeBinary = await node;
   const runner = join(bundle.dir, "..", `runner-${process.pid}.mjs`);
   const eventsFile = join(bundle.dir, "..", `events-${process.pid}-${Date.now()}.json`);
   await writeFile(runner, RUNNER);
   await writeFile(eventsFile, JSON.stringify(events));
   const stdout = await new Promise<string>((resolve, reject) => {
     execFile(
-      process.execPath,
+      nodeBinary,
       [runner, bundle.file, eventsFile],
       {
         cwd: bundle.dir,
