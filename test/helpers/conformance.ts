@@ -23,11 +23,23 @@ import { exampleArtifact } from "./example-registry.js";
 import { lambdaNode } from "./lambda-node.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-/** The released suite (2025-11-25 scenarios) and the 0.2 alpha with the 2026-07-28 requirement set. */
+/**
+ * The released suite (2025-11-25 scenarios) and the 0.2 alpha with the 2026-07-28 requirement set, pinned.
+ * Fetched by `npm exec` like the Node that runs them, not devDependencies: they declare Node >= 22 and
+ * would make `npm ci` warn (EBADENGINE) on the machine's Node 20.
+ */
 export const CONFORMANCE = {
-  stable: join(root, "node_modules/@modelcontextprotocol/conformance/dist/index.js"),
-  next: join(root, "node_modules/conformance-next/dist/index.js"),
+  stable: "@modelcontextprotocol/conformance@0.1.16",
+  next: "@modelcontextprotocol/conformance@0.2.0-alpha.12",
 };
+
+/** The CLI file of a pinned conformance package (npm's cache keeps it after the first fetch). */
+export function conformanceCli(spec: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const args = ["exec", "--yes", `--package=${spec}`, "--", "sh", "-c", 'readlink -f "$(command -v conformance)"'];
+    execFile("npm", args, { cwd: tmpdir(), timeout: 180_000 }, (error, stdout) => (error ? reject(error) : resolve(stdout.trim().split("\n").at(-1) ?? "")));
+  });
+}
 
 type Closable = { url: string; close(): Promise<void> };
 

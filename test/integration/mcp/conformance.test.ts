@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   CONFORMANCE,
+  conformanceCli,
   listServerScenarios,
   node24,
   runConformance,
@@ -89,10 +90,10 @@ const NOT_APPLICABLE_CHECKS: Record<string, string> = {
 };
 
 const RUNS = [
-  { name: "0.1.16, every server scenario (2025-11-25)", cli: CONFORMANCE.stable, args: ["--suite", "all"], list: ["--server"] },
+  { name: "0.1.16, every server scenario (2025-11-25)", package: CONFORMANCE.stable, args: ["--suite", "all"], list: ["--server"] },
   {
     name: "0.2.0-alpha.12, the 2026-07-28 requirement set",
-    cli: CONFORMANCE.next,
+    package: CONFORMANCE.next,
     args: ["--requirements", "2026-07-28"],
     list: ["--server", "--requirements", "2026-07-28"],
   },
@@ -101,6 +102,8 @@ const RUNS = [
 let node = "";
 let gateway: Awaited<ReturnType<typeof startExampleGateway>>;
 let proxy: Awaited<ReturnType<typeof startAuthProxy>>;
+/** Each run's CLI file, by run name (fetched in beforeAll). */
+const clis = new Map<string, string>();
 /** The server scenarios each run's CLI lists, by run name. */
 const listed = new Map<string, string[]>();
 
@@ -108,7 +111,10 @@ beforeAll(async () => {
   // The first run on a machine fetches the Node 24 package into npm's cache.
   [node, gateway] = await Promise.all([node24(), startExampleGateway(KEY)]);
   proxy = await startAuthProxy(gateway.url, KEY);
-  for (const run of RUNS) listed.set(run.name, await listServerScenarios(node, run.cli, run.list));
+  for (const run of RUNS) {
+    clis.set(run.name, await conformanceCli(run.package));
+    listed.set(run.name, await listServerScenarios(node, clis.get(run.name)!, run.list));
+  }
 }, 180_000);
 
 afterAll(async () => {
@@ -129,9 +135,9 @@ function failures(results: ScenarioResult[]): string[] {
   );
 }
 
-describe.each(RUNS)("the MCP conformance suite $name", ({ name, cli, args }) => {
+describe.each(RUNS)("the MCP conformance suite $name", ({ name, args }) => {
   it("passes every check of every scenario that applies to a gateway", async () => {
-    const { results, output } = await runConformance(node, cli, `${proxy.url}/mcp`, args, 60_000);
+    const { results, output } = await runConformance(node, clis.get(name)!, `${proxy.url}/mcp`, args, 60_000);
     const scenarios = listed.get(name) ?? [];
     // Every listed scenario ran (a CLI that failed to start would otherwise pass with no results).
     expect(scenarios.length, output).toBeGreaterThan(25);
