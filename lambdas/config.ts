@@ -42,6 +42,8 @@ export type Config = {
   models: ModelRoles;
   /** Most model requests one find's decision mode sends, whatever chunk_size a caller asks (TOOLBELT_FIND_MAX_MODEL_REQUESTS, default 4). */
   findMaxModelRequests: number;
+  /** The miss logs' bounds: find misses per principal per minute, and bytes of new items per 30 days for each log. */
+  misses: { findPerMinute: number; findMaxBytes: number; callMaxBytes: number };
   /** Which browser pages may call the gateway (lambdas/http/origin.ts). */
   origins: OriginRules;
   /** `npm start` only: its port, data folder, log format and key (the Lambdas ignore these). */
@@ -81,6 +83,10 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = { maxBodyBytes: 64 * 1024, maxUrl
 export const DEFAULT_SESSION_TTL_SECS = 3600;
 export const DEFAULT_IDEMPOTENCY_TTL_SECS = 24 * 3600;
 export const DEFAULT_FIND_MAX_MODEL_REQUESTS = 4;
+/** Find misses recorded per principal per minute (core/misses.ts); the rest are counted and dropped. */
+export const DEFAULT_FIND_MISSES_PER_MINUTE = 30;
+/** Bytes of new items each miss log may write per 30-day window (stores/misses.ts). */
+export const DEFAULT_MISSES_MAX_BYTES = 8 * 1024 * 1024;
 
 type Env = Record<string, string | undefined>;
 
@@ -195,6 +201,9 @@ const EnvSchema = z.object({
   TOOLBELT_FILE_ROOTS: absolutePaths,
   TOOLBELT_MODELS: jsonOrFile,
   TOOLBELT_FIND_MAX_MODEL_REQUESTS: positiveInt(DEFAULT_FIND_MAX_MODEL_REQUESTS),
+  TOOLBELT_FIND_MISSES_PER_MINUTE: positiveInt(DEFAULT_FIND_MISSES_PER_MINUTE),
+  TOOLBELT_FIND_MISSES_MAX_BYTES: positiveInt(DEFAULT_MISSES_MAX_BYTES),
+  TOOLBELT_MISSES_MAX_BYTES: positiveInt(DEFAULT_MISSES_MAX_BYTES),
   TOOLBELT_PUBLIC_ORIGINS: originList,
   TOOLBELT_ALLOWED_ORIGINS: originList,
   PORT: text,
@@ -234,6 +243,11 @@ export function loadConfig(env: Env = process.env): Config {
     ...(e.TOOLBELT_FILE_ROOTS ? { fileRoots: e.TOOLBELT_FILE_ROOTS } : {}),
     models: parseModelRoles(e.TOOLBELT_MODELS),
     findMaxModelRequests: e.TOOLBELT_FIND_MAX_MODEL_REQUESTS,
+    misses: {
+      findPerMinute: e.TOOLBELT_FIND_MISSES_PER_MINUTE,
+      findMaxBytes: e.TOOLBELT_FIND_MISSES_MAX_BYTES,
+      callMaxBytes: e.TOOLBELT_MISSES_MAX_BYTES,
+    },
     origins: { own: e.TOOLBELT_PUBLIC_ORIGINS, allowed: e.TOOLBELT_ALLOWED_ORIGINS },
     local: {
       ...(e.PORT ? { port: e.PORT } : {}),

@@ -53,13 +53,13 @@ export function wire(input: WireInput): Wiring {
   const { config, client, env } = input;
   // Model errors are redacted of every secret the gateway holds, the families' declared ones included.
   const models = createModels(config.models, env, { ...input.models, secrets: gatewaySecretValues(env, input.artifact.families) });
-  const findMisses = new DynamoMissStore(client, config.table, FIND_MISSES);
+  const findMisses = new DynamoMissStore(client, config.table, FIND_MISSES, { maxBytes: config.misses.findMaxBytes });
   const deps = createDeps({
     artifact: input.artifact,
     store: new DynamoSessionStore(client, config.table),
     policy: input.policy,
     briefs: input.briefs,
-    config: { ...config, origins: input.origins ?? config.origins },
+    config: { ...config, findMissesPerMinute: config.misses.findPerMinute, origins: input.origins ?? config.origins },
     logger: input.logger,
     models,
     // Queries no tool answered well, for the operator (npm run misses -- --find).
@@ -67,7 +67,7 @@ export function wire(input: WireInput): Wiring {
   });
   const call: CallModuleOptions = {
     env,
-    misses: new DynamoMissStore(client, config.table),
+    misses: new DynamoMissStore(client, config.table, undefined, { maxBytes: config.misses.callMaxBytes }),
     findMisses,
     idempotency: { store: new DynamoIdempotencyStore(client, config.table), windowSecs: config.idempotencyTtlSecs },
     // exec runs the registry's commands on this host; TOOLBELT_EXEC=off refuses them with 501 at every door.

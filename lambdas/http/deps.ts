@@ -46,6 +46,8 @@ export type DepsInput = {
   config: Pick<Config, "http" | "surface" | "sessionTtlSecs" | "alwaysLoaded" | "metricsNamespace"> & {
     /** Config.findMaxModelRequests (default DECISION_DEFAULTS.maxModelRequests). */
     findMaxModelRequests?: number;
+    /** Config.misses.findPerMinute (default FIND_MISSES_PER_MINUTE). */
+    findMissesPerMinute?: number;
     /** Which pages may call (origin.ts); default: none but requests without `Origin`. */
     origins?: OriginPolicy;
   };
@@ -106,6 +108,7 @@ export function createDeps(input: DepsInput): Deps {
       ? {
           findMisses: createFindMissLog({
             store: input.findMisses,
+            ...(config.findMissesPerMinute !== undefined ? { perMinute: config.findMissesPerMinute } : {}),
             find: (request, granted) => finder.find(request, granted),
             floor: DEFAULT_MIN_SCORE,
             log: (level, message, fields) => logger[level](message, fields),

@@ -13,7 +13,7 @@ import type { Caller, SessionRecord } from "../core/ports.js";
 import { shortDescription } from "../../registry/contract/surface-entry.js";
 import type { Deps } from "../http/deps.js";
 import { formatIssues } from "../http/parse.js";
-import { writeFind } from "../http/telemetry.js";
+import { findFacts, writeFind } from "../http/telemetry.js";
 import type * as z from "../core/zod-mini.js";
 import { CALL_TOOL, CallToolInput, FIND_TOOL, FindToolInput, metaRegistryName, type ToolLists } from "./tools.js";
 
@@ -138,6 +138,7 @@ export function createMcpServer(sd: McpServerDeps, state: McpRequestState): Serv
   server.setRequestHandler("tools/list", () => ({ tools: lists.list(caller, brief) as never }));
 
   const findTool = async (raw: unknown): Promise<CallToolResult> => {
+    const started = performance.now();
     const parsed = FindToolInput.safeParse(raw ?? {});
     if (!parsed.success) throw invalidArguments(FIND_TOOL, parsed.error, Object.keys(FindToolInput.shape));
     const { belt, ...request } = parsed.data;
@@ -146,7 +147,7 @@ export function createMcpServer(sd: McpServerDeps, state: McpRequestState): Serv
     // Tools on this list (always-loaded, the brief's) are in the client's hands with their schemas: results name them only.
     const listed = lists.listed(caller, brief);
     const result = await deps.finder.find(request, caller.granted, { onBelt: (name) => listed.has(name) });
-    writeFind(deps.logger, result.verdict, { ...state.context }, deps.config.metricsNamespace);
+    writeFind(deps.logger, result.verdict, { ...state.context, ...findFacts(caller.principal, request.query, result, started) }, deps.config.metricsNamespace);
     deps.findMisses?.observe(request, result, caller);
     const onBelt = new Set(deps.sessions.beltNames(session, caller));
     const structured = {

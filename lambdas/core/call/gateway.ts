@@ -201,6 +201,12 @@ export function createCallGateway(ports: GatewayPorts, validator: SchemaValidato
   let longestTimeoutMs = 0;
   for (const t of ports.tools.values()) longestTimeoutMs = Math.max(longestTimeoutMs, t.timeout_ms);
 
+  /** The granted tool a name resolves to, or the name as sent (an unknown one fails the same way on a retry). */
+  const canonicalTool = (name: string, caller: Caller): string => {
+    const r = resolver.resolve(name, caller.granted);
+    return r.status === "exact" || r.status === "resolved" ? r.name : name;
+  };
+
   /** The call, once per idempotency key when the caller sent one (a nested call never does). */
   const once = async (request: CallRequest, caller: Caller, options: CallOptions, facts: Facts): Promise<{ response: CallResponse; replayed: boolean }> => {
     const key = options.idempotencyKey;
@@ -210,8 +216,8 @@ export function createCallGateway(ports: GatewayPorts, validator: SchemaValidato
       {
         principal: caller.principal,
         key,
-        // The request as sent: the same key with another tool name, arguments or session is a different call.
-        request: { tool: request.tool, args: request.args ?? {}, session: request.session ?? null },
+        // The tool as resolved (any spelling of one granted tool is the same call); the arguments and session as sent.
+        request: { tool: canonicalTool(request.tool, caller), args: request.args ?? {}, session: request.session ?? null },
         timeoutMs: Math.min(options.maxTimeoutMs ?? Infinity, longestTimeoutMs),
         now: now().getTime(),
       },

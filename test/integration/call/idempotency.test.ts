@@ -132,7 +132,7 @@ describe("Idempotency-Key on POST /v1/call", () => {
     expect(first.status).toBe(200);
     const answer = await first.json();
     const before = hits["/charge"];
-    for (const spelling of ["pay_charge", "PAY.Charge", "pay-charge"]) {
+    for (const spelling of ["pay_charge", "PAY.Charge", "pay-charge", "pay.chrage"]) {
       const again = await call({ tool: spelling, args: { account: "acct-7" } }, "k-7");
       expect(again.status, spelling).toBe(200);
       expect(await again.json()).toEqual(answer);
