@@ -99,6 +99,10 @@ const apps = new Map<string, Hono>();
 const doors = new Map<Config, Door[]>();
 /** Every response body any door received, for the redaction check. */
 const seen: string[] = [];
+/** What the gateways logged: the Lambdas' JSON lines (held back from the test output) and npm start's logger. */
+const logs: string[] = [];
+const localLoggers: ReturnType<typeof memoryLogger>[] = [];
+const stdoutWrite = process.stdout.write;
 let setupMs = 0;
 
 const SCENARIOS: Scenario[] = [
@@ -178,6 +182,8 @@ async function startLocal(config: Config, artifactDir: string): Promise<{ url: s
   const env = envFor(config, artifactDir);
   const parsed = loadConfig(env);
   const port = await freePort();
+  const logger = memoryLogger();
+  localLoggers.push(logger);
   const { deps, call } = wire({
     config: parsed,
     env,
@@ -185,7 +191,7 @@ async function startLocal(config: Config, artifactDir: string): Promise<{ url: s
     artifact: loadArtifact(artifactDir),
     policy: parsePolicy(parsed.policyJson),
     briefs: parityBriefs(),
-    logger: memoryLogger(),
+    logger,
     models: {},
     defaultFileRoots: [PROJECT_ROOT],
     internalPaths: [artifactDir],
@@ -240,6 +246,10 @@ async function doorsFor(config: Config, bundles: { call: string; mcp: string }, 
 
 beforeAll(async () => {
   const started = performance.now();
+  process.stdout.write = ((chunk: unknown, ...rest: never[]) =>
+    typeof chunk === "string" && chunk.startsWith('{"level"')
+      ? logs.push(chunk) > 0
+      : stdoutWrite.call(process.stdout, chunk as string, ...rest)) as typeof stdoutWrite;
   work = await mkdtemp(join(tmpdir(), "toolbelt-parity-"));
   root = join(work, "root");
   outside = join(work, "outside");
@@ -266,6 +276,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  process.stdout.write = stdoutWrite;
   for (const d of [...doors.values()].flat()) await d.close?.();
   await Promise.all(servers.map((s) => s.close()));
   process.env = saved;
@@ -383,6 +394,12 @@ describe("one call path behind every door", () => {
     expect(seen.length).toBeGreaterThan(SCENARIOS.length * 10);
     const leaks = seen.flatMap((body) => leakedIn(body).map((name) => `${name} in ${body.slice(0, 300)}`));
     expect(leaks).toEqual([]);
+  });
+
+  it("wrote no declared secret in any log line of any gateway", () => {
+    expect(logs.length).toBeGreaterThan(0);
+    const lines = [...logs, ...localLoggers.flatMap((l) => l.entries.map((e) => JSON.stringify(e)))];
+    expect(lines.flatMap((line) => leakedIn(line).map((name) => `${name} in ${line.slice(0, 300)}`))).toEqual([]);
   });
 
   it("set up within its budget", () => {
