@@ -3,6 +3,7 @@
 // through toolbelt.call; MCP call_tool and direct tools/call, both protocol revisions, and a brief URL),
 // and each door must give the same error code or the same success. The doors are read from the code:
 // a handler file or a POST route that can dispatch a call and has no door in the table fails the suite.
+// About 11 s on 2 idle cores (each handler bundled once; two configurations: exec on and off).
 import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -103,7 +104,6 @@ const seen: string[] = [];
 const logs: string[] = [];
 const localLoggers: ReturnType<typeof memoryLogger>[] = [];
 const stdoutWrite = process.stdout.write;
-let setupMs = 0;
 
 const SCENARIOS: Scenario[] = [
   ...["notes.add", "notes_add", "Notes.Add", "NOTES_ADD", "notes-add"].map(
@@ -138,6 +138,13 @@ const SCENARIOS: Scenario[] = [
     call: () => ({ tool: "notes.add", args: JSON.parse('{"text": "hi", "__proto__": {"admin": true}}') as unknown }),
     expect: { code: "INVALID_ARGUMENTS" },
   },
+  {
+    name: "a nested __proto__ in the arguments of a tool with an open schema",
+    call: () => ({ tool: "vault.peek", args: JSON.parse('{"q": {"__proto__": {"admin": true}}}') as unknown }),
+    expect: { code: "INVALID_ARGUMENTS" },
+  },
+  { name: "a missing required argument", call: () => ({ tool: "notes.add", args: {} }), expect: { code: "INVALID_ARGUMENTS" } },
+  { name: "a meta-tool by its name", call: () => ({ tool: "toolbelt.find", args: { query: "read the head of a file" } }), expect: { ok: true } },
   { name: "an upstream fault (HTTP 500) quoting the secret", call: () => ({ tool: "notes.fail", args: { text: "x" } }), expect: { code: "UPSTREAM_ERROR" } },
   { name: "an upstream rate limit (HTTP 429)", call: () => ({ tool: "notes.busy", args: { text: "x" } }), expect: { code: "UPSTREAM_RATE_LIMITED" } },
   { name: "an upstream echoing its family's secret", call: () => ({ tool: "notes.echo_auth", args: { text: "x" } }), expect: { ok: true } },
@@ -245,7 +252,6 @@ async function doorsFor(config: Config, bundles: { call: string; mcp: string }, 
 }
 
 beforeAll(async () => {
-  const started = performance.now();
   process.stdout.write = ((chunk: unknown, ...rest: never[]) =>
     typeof chunk === "string" && chunk.startsWith('{"level"')
       ? logs.push(chunk) > 0
@@ -272,7 +278,6 @@ beforeAll(async () => {
   const bundles = { call: callBundle.file, mcp: mcpBundle.file };
   doors.set("base", await doorsFor("base", bundles, artifactDir));
   doors.set("exec-off", await doorsFor("exec-off", bundles, artifactDir));
-  setupMs = performance.now() - started;
 }, 120_000);
 
 afterAll(async () => {
@@ -362,7 +367,7 @@ describe("one call path behind every door", () => {
     scenario.after?.();
   });
 
-  it("an idempotent repeat (same key) answers the same twice and reaches the upstream once, at every door that takes a key", async () => {
+  it("an idempotent repeat (same key) answers the same twice and reaches the upstream once, and the key with other arguments is refused, at every door that takes a key", async () => {
     const mismatches: string[] = [];
     const keyless: string[] = [];
     for (const door of doors.get("base")!) {
@@ -379,6 +384,9 @@ describe("one call path behind every door", () => {
         mismatches.push(`${door.name}: the repeat answered ${JSON.stringify(second)}, the first ${JSON.stringify(first)}`);
       const hits = upstreams.charges.get(account) ?? 0;
       if (hits !== 1) mismatches.push(`${door.name}: the upstream was charged ${hits} times`);
+      const reused = await door.call({ ...input, args: { account: `${account} again` } });
+      if (reused?.ok !== false || reused.code !== "IDEMPOTENCY_KEY_REUSED")
+        mismatches.push(`${door.name}: the key with other arguments answered ${JSON.stringify(reused)}`);
     }
     expect(mismatches).toEqual([]);
     // A direct tools/call has no argument for a key that is not the tool's own: only call_tool carries one.
@@ -400,11 +408,5 @@ describe("one call path behind every door", () => {
     expect(logs.length).toBeGreaterThan(0);
     const lines = [...logs, ...localLoggers.flatMap((l) => l.entries.map((e) => JSON.stringify(e)))];
     expect(lines.flatMap((line) => leakedIn(line).map((name) => `${name} in ${line.slice(0, 300)}`))).toEqual([]);
-  });
-
-  it("set up within its budget", () => {
-    if (process.env.PARITY_DEBUG) console.log(`setup ${Math.round(setupMs)} ms`);
-    // Two bundles, two local servers, four handler imports and 32 clients (measured ~Xs on 2 cores).
-    expect(setupMs).toBeLessThan(30_000);
   });
 });
