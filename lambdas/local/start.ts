@@ -13,16 +13,12 @@ import type { Diagnostic } from "../../registry/contract/diagnostics.js";
 import { loadArtifact } from "../artifact.js";
 import { loadConfig } from "../config.js";
 import { localPolicyFile, parsePolicy } from "../core/auth.js";
-import { createApp } from "../http/app.js";
 import { parseBriefs } from "../core/deployment-files.js";
 import { bedrockModel } from "../models/bedrock.js";
 import { DECIDER_ROLE, DECIDER_UNSET, unsetRoleWarnings } from "../../registry/contract/model-roles.js";
-import { shareGateway } from "../http/call-gateway.js";
-import { createCallModule } from "../http/routes/call.js";
-import { createMcpModule } from "../http/routes/mcp.js";
 import { jsonLogger, readableLogger } from "../http/logger.js";
-import { localHosts, localOrigins } from "../http/origin.js";
-import { wire } from "../handlers/wiring.js";
+import { localOrigins } from "../http/origin.js";
+import { createLocalApp } from "./local-app.js";
 import { localKey, localKeyFile } from "./local-key.js";
 import { startLocalDynamo } from "./dynalite.js";
 import { chooseRegistry } from "./registry-choice.js";
@@ -184,7 +180,7 @@ async function main(): Promise<void> {
     const logger = config.local.logFormat === "json" ? jsonLogger() : readableLogger();
     // The same wiring as the Lambdas: file and git tools reach the project directory unless TOOLBELT_FILE_ROOTS
     // says otherwise, and never the gateway's own files (the data folder, the artifact, the policy, the key).
-    const { deps, call } = wire({
+    const local = createLocalApp({
       config,
       // Templates read `${VAR}` from this environment at call time (DEMO_SERVICE_*, EVERYTHING_MCP_URL set above).
       env: process.env,
@@ -196,28 +192,19 @@ async function main(): Promise<void> {
       models: { bedrock: bedrockModel },
       defaultFileRoots: [root],
       internalPaths: [artifactDir, localKeyFile(root), ...(dataDir ? [dataDir] : []), ...(policyYaml ? [policyYaml] : [])],
-      origins: { own: [...localOrigins(port), ...config.origins.own], allowed: config.origins.allowed, hosts: localHosts(port) },
+      port,
     });
-    const { models } = deps;
+    cleanups.push(() => local.close());
+    const { models } = local.deps;
     say(models.roles().length ? `model roles: ${models.roles().join(", ")}` : "no model roles configured (TOOLBELT_MODELS)");
     if (!models.get(DECIDER_ROLE)) say(DECIDER_UNSET);
     for (const w of unsetRoleWarnings(artifact.tools, models.roles())) say(`warning: ${w.message}`);
-    // Find misses still being written land before the table closes (cleanups run in reverse).
-    cleanups.push(() => deps.findMisses?.idle());
-    const fileRoots = call.fileRoots ?? [];
+    const fileRoots = local.call.fileRoots ?? [];
     say(
       `file roots: ${fileRoots.join(", ") || "none (file and git tools answer 403)"}${config.fileRoots ? " (TOOLBELT_FILE_ROOTS)" : " (the default: the project directory)"}`,
     );
     if (!config.exec) say("exec tools are off (TOOLBELT_EXEC=off): they answer 501 through every door");
-    // REST's /v1/call and MCP's call_tool share one gateway: one set of backends, one pool of upstream connections.
-    const shared = shareGateway(call);
-    const rest = createCallModule(shared);
-    const mcp = createMcpModule(shared);
-    cleanups.push(
-      () => rest.close(),
-      () => mcp.close(),
-    );
-    const app = createApp(deps, { extraRoutes: [rest, mcp] });
+    const { app } = local;
 
     const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port });
     await new Promise<void>((done, fail) => {

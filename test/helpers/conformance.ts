@@ -11,18 +11,15 @@ import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
 import { loadConfig } from "../../lambdas/config.js";
 import { localPolicyFile } from "../../lambdas/core/auth.js";
-import { wire } from "../../lambdas/handlers/wiring.js";
-import { createApp } from "../../lambdas/http/app.js";
 import { memoryLogger } from "../../lambdas/http/logger.js";
 import { localHosts, localOrigins } from "../../lambdas/http/origin.js";
-import { shareGateway } from "../../lambdas/http/call-gateway.js";
-import { createMcpModule } from "../../lambdas/http/routes/mcp.js";
+import { createLocalApp } from "../../lambdas/local/local-app.js";
 import { freePort } from "../../lambdas/local/ports.js";
 import { startDynalite } from "./dynalite.js";
 import { exampleArtifact } from "./example-registry.js";
 import { lambdaNode } from "./lambda-node.js";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
+const _root = fileURLToPath(new URL("../..", import.meta.url));
 /**
  * The released suite (2025-11-25 scenarios) and the 0.2 alpha with the 2026-07-28 requirement set, pinned.
  * Fetched by `npm exec` like the Node that runs them, not devDependencies: they declare Node >= 22 and
@@ -58,13 +55,13 @@ function closeServer(server: Server): Promise<void> {
 /** The upstreams' settings point at a closed port: the suite calls only the gateway's own tools, never an upstream. */
 const NO_UPSTREAM = { DEMO_SERVICE_URL: "http://127.0.0.1:9", DEMO_SERVICE_TOKEN: "unused", EVERYTHING_MCP_URL: "http://127.0.0.1:9/mcp" };
 
-/** The example registry's gateway on 127.0.0.1, wired as `npm start` wires it. */
+/** The example registry's gateway on 127.0.0.1: npm start's app (lambdas/local/local-app.ts). */
 export async function startExampleGateway(key: string): Promise<Closable> {
   const port = await freePort();
   const dynamo = await startDynalite({ table: "toolbelt-conformance" });
   const artifact = await exampleArtifact();
   const config = loadConfig({ TOOLBELT_TABLE: dynamo.table });
-  const { deps, call } = wire({
+  const local = createLocalApp({
     config,
     env: NO_UPSTREAM,
     client: dynamo.client,
@@ -75,10 +72,9 @@ export async function startExampleGateway(key: string): Promise<Closable> {
     models: {},
     defaultFileRoots: [],
     internalPaths: [],
-    origins: { own: localOrigins(port), allowed: [], hosts: localHosts(port) },
+    port,
   });
-  const mcp = createMcpModule(shareGateway(call));
-  const server = serve({ fetch: createApp(deps, { extraRoutes: [mcp] }).fetch, hostname: "127.0.0.1", port }) as Server;
+  const server = serve({ fetch: local.app.fetch, hostname: "127.0.0.1", port }) as Server;
   await new Promise<void>((done, fail) => {
     if (server.listening) return done();
     server.once("listening", () => done());
@@ -88,8 +84,7 @@ export async function startExampleGateway(key: string): Promise<Closable> {
     url: `http://127.0.0.1:${port}`,
     async close() {
       await closeServer(server);
-      await mcp.close();
-      await deps.findMisses?.idle();
+      await local.close();
       await dynamo.close();
     },
   };

@@ -14,13 +14,8 @@ import { loadArtifact } from "../../../lambdas/artifact.js";
 import { loadConfig } from "../../../lambdas/config.js";
 import { parsePolicy } from "../../../lambdas/core/auth.js";
 import { ERROR_STATUS, type ErrorCode } from "../../../lambdas/core/errors.js";
-import { wire } from "../../../lambdas/handlers/wiring.js";
-import { createApp } from "../../../lambdas/http/app.js";
-import { shareGateway } from "../../../lambdas/http/call-gateway.js";
 import { memoryLogger } from "../../../lambdas/http/logger.js";
-import { localHosts, localOrigins } from "../../../lambdas/http/origin.js";
-import { createCallModule } from "../../../lambdas/http/routes/call.js";
-import { createMcpModule } from "../../../lambdas/http/routes/mcp.js";
+import { createLocalApp } from "../../../lambdas/local/local-app.js";
 import { freePort } from "../../../lambdas/local/ports.js";
 import { PROJECT_ROOT } from "../../../infra/toolbelt-gateway.js";
 import { buildTestArtifact } from "../../helpers/artifact.js";
@@ -184,14 +179,14 @@ function envFor(config: Config, artifactDir: string): Record<string, string> {
   };
 }
 
-/** npm start's app (lambdas/local/start.ts): wire(), one shared gateway for the call and MCP modules, its Origin/Host policy. */
+/** npm start's app, built by the function start.ts serves (lambdas/local/local-app.ts). */
 async function startLocal(config: Config, artifactDir: string): Promise<{ url: string; app: Hono }> {
   const env = envFor(config, artifactDir);
   const parsed = loadConfig(env);
   const port = await freePort();
   const logger = memoryLogger();
   localLoggers.push(logger);
-  const { deps, call } = wire({
+  const { app } = createLocalApp({
     config: parsed,
     env,
     client: dynamo.client,
@@ -202,10 +197,8 @@ async function startLocal(config: Config, artifactDir: string): Promise<{ url: s
     models: {},
     defaultFileRoots: [PROJECT_ROOT],
     internalPaths: [artifactDir],
-    origins: { own: localOrigins(port), allowed: [], hosts: localHosts(port) },
+    port,
   });
-  const shared = shareGateway(call);
-  const app = createApp(deps, { extraRoutes: [createCallModule(shared), createMcpModule(shared)] });
   const server = await serveApp(app, port);
   servers.push(server);
   return { url: server.url, app: app as unknown as Hono };

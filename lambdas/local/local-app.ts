@@ -1,0 +1,39 @@
+// `npm start`'s app from the one wiring: both route modules (REST /v1/call and MCP) on one shared call
+// gateway, behind the loopback server's Origin and Host rules. start.ts serves it; the parity and
+// conformance tests serve this same function, so what they test is what `npm start` runs.
+import type { Hono } from "hono";
+import { createApp, type AppEnv } from "../http/app.js";
+import { shareGateway } from "../http/call-gateway.js";
+import type { Deps } from "../http/deps.js";
+import { localHosts, localOrigins } from "../http/origin.js";
+import { createCallModule } from "../http/routes/call.js";
+import { createMcpModule } from "../http/routes/mcp.js";
+import { wire, type WireInput, type Wiring } from "../handlers/wiring.js";
+
+export type LocalApp = { app: Hono<AppEnv>; deps: Deps; call: Wiring["call"]; close(): Promise<void> };
+
+/** The port names the server's own origins and the Host values it answers to; TOOLBELT_PUBLIC/ALLOWED_ORIGINS add more. */
+export function createLocalApp(input: Omit<WireInput, "origins"> & { port: number }): LocalApp {
+  const { port, ...rest } = input;
+  const { config } = rest;
+  const { deps, call } = wire({
+    ...rest,
+    origins: { own: [...localOrigins(port), ...config.origins.own], allowed: config.origins.allowed, hosts: localHosts(port) },
+  });
+  // REST's /v1/call and MCP's call_tool share one gateway: one set of backends, one pool of upstream connections.
+  const shared = shareGateway(call);
+  const rest_ = createCallModule(shared);
+  const mcp = createMcpModule(shared);
+  const app = createApp(deps, { extraRoutes: [rest_, mcp] });
+  return {
+    app,
+    deps,
+    call,
+    async close() {
+      await rest_.close();
+      await mcp.close();
+      // Find misses still being written land before the table closes.
+      await deps.findMisses?.idle();
+    },
+  };
+}
