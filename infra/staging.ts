@@ -60,7 +60,9 @@ export function leaveOut(staged: Staged, families: readonly string[]): Staged {
  * the bundling hooks copy them from, each validated: a bad file fails the synth, not a cold start.
  */
 export function stageDeploymentFiles(scope: Construct, props: StagingProps): Staged {
-  const dir = join(Stage.of(scope)?.outdir ?? PROJECT_ROOT, "toolbelt-staging", Names.uniqueId(scope));
+  // The CDK CLI hands the app a relative outdir (cdk.out); resolved here, against the app's working
+  // directory, because the build child below runs in the package's folder.
+  const dir = resolve(Stage.of(scope)?.outdir ?? PROJECT_ROOT, "toolbelt-staging", Names.uniqueId(scope));
   mkdirSync(dir, { recursive: true });
 
   let artifactDir: string;
