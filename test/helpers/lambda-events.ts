@@ -1,5 +1,5 @@
 // API Gateway HTTP API (payload v2) events and a Lambda context, to invoke handlers as API Gateway does.
-import type { APIGatewayProxyEventV2, Context } from "aws-lambda";
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import { randomUUID } from "node:crypto";
 
 export type V2EventInput = {
@@ -65,4 +65,22 @@ export function lambdaContext(name = "toolbelt-api"): Context {
 
 function lower(h: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
+}
+
+export type LambdaHandler = (event: unknown, context: unknown) => Promise<APIGatewayProxyStructuredResultV2>;
+
+/** fetch as API Gateway delivers it to a function: one v2 event per request, the result back as a Response. */
+export function lambdaFetch(handler: LambdaHandler, name = "toolbelt"): typeof fetch {
+  return async (input, init) => {
+    const request = new Request(input, init);
+    const url = new URL(request.url);
+    const headers: Record<string, string> = {};
+    request.headers.forEach((v, k) => (headers[k] = v));
+    const body = request.method === "POST" ? await request.text() : undefined;
+    const event = httpApiV2Event({ method: request.method, path: url.pathname + url.search, headers, ...(body !== undefined ? { body } : {}) });
+    const out = await handler(event, { ...lambdaContext(name), getRemainingTimeInMillis: () => 28_000 });
+    const text = out.isBase64Encoded ? Buffer.from(out.body ?? "", "base64") : (out.body ?? "");
+    const status = out.statusCode ?? 200;
+    return new Response(status === 202 || status === 204 ? null : text, { status, headers: out.headers as Record<string, string> });
+  };
 }

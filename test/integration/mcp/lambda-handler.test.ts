@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_KEYS, testPolicy } from "../../helpers/api.js";
 import { buildTestArtifact } from "../../helpers/artifact.js";
 import { startDynalite, type TestDynamo } from "../../helpers/dynalite.js";
-import { httpApiV2Event, lambdaContext } from "../../helpers/lambda-events.js";
+import { lambdaFetch as lambdaFetchOf } from "../../helpers/lambda-events.js";
 import { bundleHandler, copyDeploymentFiles } from "../../infra/bundle-harness.js";
 import { startEverything, type Everything } from "../call/helpers.js";
 import { connect, mcpTestBriefs, mcpTestInput, REVISIONS, type AnyClient } from "./fixture.js";
@@ -25,19 +25,7 @@ let bundleBytes = 0;
 const saved = { ...process.env };
 const URL_ = "https://api.example.test/mcp";
 
-/** fetch as API Gateway would deliver it to the function: one v2 event per request, the result back as a Response. */
-const lambdaFetch: typeof fetch = async (input, init) => {
-  const request = new Request(input, init);
-  const url = new URL(request.url);
-  const headers: Record<string, string> = {};
-  request.headers.forEach((v, k) => (headers[k] = v));
-  const body = request.method === "POST" ? await request.text() : undefined;
-  const event = httpApiV2Event({ method: request.method, path: url.pathname + url.search, headers, ...(body !== undefined ? { body } : {}) });
-  const out = await handler(event, { ...lambdaContext("toolbelt-mcp"), getRemainingTimeInMillis: () => 28_000 });
-  const text = out.isBase64Encoded ? Buffer.from(out.body ?? "", "base64") : (out.body ?? "");
-  const status = out.statusCode ?? 200;
-  return new Response(status === 202 || status === 204 ? null : text, { status, headers: out.headers as Record<string, string> });
-};
+let lambdaFetch: typeof fetch;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "toolbelt-mcp-lambda-"));
@@ -62,6 +50,7 @@ beforeAll(async () => {
     EVERYTHING_URL: upstream.url,
   });
   ({ handler } = (await import(pathToFileURL(bundle.file).href)) as { handler: Handler });
+  lambdaFetch = lambdaFetchOf(handler, "toolbelt-mcp");
 }, 120_000);
 
 afterAll(async () => {

@@ -1,14 +1,9 @@
-// The parity suite's world: a small registry (http, exec and prompt tools), the loopback upstreams it
-// calls, and the doors a call can come in by (npm start's app and the bundled Lambdas, over REST and
-// MCP), each answering a call as an Outcome so the table can compare them.
-import type { APIGatewayProxyStructuredResultV2 } from "aws-lambda";
 import type { ArtifactInput } from "../../../build/artifact.js";
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
 import type { BriefFile } from "../../../registry/contract/brief.js";
 import type { PolicyFile } from "../../../registry/contract/policy.js";
 import { sha256Hex } from "../../../lambdas/core/auth.js";
 import { testArtifactInput } from "../../helpers/artifact.js";
-import { httpApiV2Event, lambdaContext } from "../../helpers/lambda-events.js";
 import { catalogTool, startLoopback, type Loopback } from "../call/helpers.js";
 import { connect, type AnyClient, type Revision } from "../mcp/fixture.js";
 
@@ -149,23 +144,7 @@ export type Door = {
   close?: () => Promise<void>;
 };
 
-export type LambdaHandler = (event: unknown, context: unknown) => Promise<APIGatewayProxyStructuredResultV2>;
-
-/** fetch as API Gateway delivers it to a function: one v2 event per request, the result back as a Response. */
-export function lambdaFetch(handler: LambdaHandler): typeof fetch {
-  return async (input, init) => {
-    const request = new Request(input, init);
-    const url = new URL(request.url);
-    const headers: Record<string, string> = {};
-    request.headers.forEach((v, k) => (headers[k] = v));
-    const body = request.method === "POST" ? await request.text() : undefined;
-    const event = httpApiV2Event({ method: request.method, path: url.pathname + url.search, headers, ...(body !== undefined ? { body } : {}) });
-    const out = await handler(event, { ...lambdaContext("toolbelt-parity"), getRemainingTimeInMillis: () => 28_000 });
-    const text = out.isBase64Encoded ? Buffer.from(out.body ?? "", "base64") : (out.body ?? "");
-    const status = out.statusCode ?? 200;
-    return new Response(status === 202 || status === 204 ? null : text, { status, headers: out.headers as Record<string, string> });
-  };
-}
+export { lambdaFetch, type LambdaHandler } from "../../helpers/lambda-events.js";
 
 /** A fetch that keeps every response body it saw in `seen` (the redaction check reads them all). */
 export function recording(fetchImpl: typeof fetch, seen: string[]): typeof fetch {
