@@ -75,9 +75,17 @@ describe("DynamoSessionStore", () => {
   });
 
   it("creates the table once and accepts an existing one", async () => {
+    await dynamo.store.create(record("s-before"));
     await ensureTable(dynamo.client, dynamo.table);
+    // An existing table is kept as it is: what it held is still there.
+    expect(await dynamo.store.get("s-before")).toEqual(record("s-before"));
+    const second = new DynamoSessionStore(dynamo.client, "toolbelt-second");
+    await expect(second.get("s-2nd")).rejects.toMatchObject({ code: "INTERNAL" });
     await ensureTable(dynamo.client, "toolbelt-second");
-    await new DynamoSessionStore(dynamo.client, "toolbelt-second").create(record("s-2nd"));
+    await second.create(record("s-2nd"));
+    await ensureTable(dynamo.client, "toolbelt-second");
+    expect(await second.get("s-2nd")).toEqual(record("s-2nd"));
+    expect(await dynamo.store.get("s-2nd")).toBeUndefined();
   });
 });
 

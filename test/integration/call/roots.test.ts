@@ -131,7 +131,9 @@ describe("finding 3: file and git tools read any file", () => {
     for (const path of ["/proc/self/environ", "/proc/self/status", "/sys/kernel", "/dev/null"]) {
       await expect(everywhere.call({ tool: "files.read_head", args: { path } }, caller)).rejects.toMatchObject({ code: "PATH_OUTSIDE_ROOTS", status: 403 });
     }
-    await expect(everywhere.call({ tool: "files.line_count", args: { path: join(root, "a.txt") } }, caller)).resolves.toBeDefined();
+    // A real file under / is still inside: wc counts its one line, three words and 16 bytes.
+    const counted = await everywhere.call({ tool: "files.line_count", args: { path: join(root, "a.txt") } }, caller);
+    expect((counted.result as { text: string }).text.trim().split(/\s+/).slice(0, 3)).toEqual(["1", "3", "16"]);
   });
 
   it("answers 403 to file and git tools when no roots are configured (a Lambda without fileRoots)", async () => {
@@ -220,7 +222,8 @@ describe("a repository cannot lead git out of the roots", () => {
     plainGit(repo, "add", ".");
     plainGit(repo, "commit", "-q", "-m", "one");
     plainGit(repo, "config", "blame.ignoreRevsFile", ".git-blame-ignore-revs");
-    await expect(gateway.call({ tool: "git.blame", args: { repo, path: "a.txt" } }, caller)).resolves.toBeDefined();
+    const blamed = await gateway.call({ tool: "git.blame", args: { repo, path: "a.txt" } }, caller);
+    expect((blamed.result as { text: string }).text).toMatch(/^\^?[0-9a-f]+ .*\) x$/m);
     plainGit(repo, "config", "blame.ignoreRevsFile", join(outside, "secret.txt"));
     const out = await visible(gateway.call({ tool: "git.blame", args: { repo, path: "a.txt" } }, caller));
     expect(out.code).toBe("PATH_OUTSIDE_ROOTS");

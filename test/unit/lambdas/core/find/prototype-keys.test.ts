@@ -84,6 +84,16 @@ describe("a catalog with prototype-named tools and parameters", () => {
   });
 
   it("answers prototype words against this catalog too", async () => {
-    for (const query of PROTO_QUERIES) await expect(finder.find({ query, schemas: false })).resolves.toBeDefined();
+    const names = new Set(artifact.tools.map((t) => t.name));
+    for (const query of PROTO_QUERIES) {
+      const res = await finder.find({ query, schemas: false });
+      // Only the catalog's own tools come back, each with a real score: no inherited key reads as a tool.
+      for (const t of res.tools) {
+        expect(names.has(t.name)).toBe(true);
+        expect(Number.isFinite(t.score)).toBe(true);
+      }
+    }
+    expect((await finder.find({ query: PROTO_QUERIES[0]!, schemas: false })).tools[0]?.name).toBe("x.constructor");
+    expect(({} as Record<string, unknown>).constructor).toBe(Object);
   });
 });
