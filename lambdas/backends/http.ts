@@ -98,12 +98,19 @@ const pathSegment =
     return encodeURIComponent(value);
   };
 
-/** Header values from input: fetch refuses CR, LF and NUL (header injection) and anything beyond Latin-1. */
+/** What fetch sends in a header value (RFC 9110 field-vchar, space, tab; obs-text): any other character makes it throw. */
+const NOT_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+
+/** Header values from input: refused here, as the caller's mistake, rather than by fetch as an upstream failure. */
 const headerValue =
   (tool: string): Encoder =>
   (value, path) => {
-    if (/[\r\n]/.test(value) || [...value].some((c) => c === "\0" || c.charCodeAt(0) > 0xff)) {
-      refuseArgument(tool, path, "is sent as an HTTP header value and may not contain line breaks, NUL or characters beyond Latin-1");
+    if (NOT_HEADER_VALUE.test(value)) {
+      refuseArgument(
+        tool,
+        path,
+        "is sent as an HTTP header value and may not contain line breaks, NUL, other control characters (tab aside) or characters beyond Latin-1",
+      );
     }
     return value;
   };
