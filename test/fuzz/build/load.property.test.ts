@@ -1,4 +1,5 @@
-// Malformed YAML and random structures always come back as diagnostics, never as a throw.
+// Malformed YAML and random structures always come back as diagnostics, never as a throw. A fuzz test (each
+// run is a whole registry load), kept out of test/unit so the unit tests stay quick; it still runs in the suite.
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -6,7 +7,7 @@ import { stringify } from "yaml";
 import { loadRegistry } from "../../../build/load.js";
 import { memoryFs } from "../../../build/registry-fs.js";
 import { REGISTRY_CODES, type Diagnostic } from "../../../registry/contract/diagnostics.js";
-import { fixture } from "./helpers.js";
+import { fixture } from "../../unit/build/helpers.js";
 
 const FAMILIES = readFileSync(fixture("valid") + "/families.yaml", "utf8");
 const WEATHER = readFileSync(fixture("valid") + "/families/weather/tools.yaml", "utf8");
@@ -90,7 +91,7 @@ describe("loader robustness (property)", () => {
         const reg = await load({ ...base(), "families.yaml": text });
         if (reg.catalog.tools.length === 0) expect(reg.diagnostics.length).toBeGreaterThan(0);
       }),
-      { numRuns: 200 },
+      { numRuns: 150 },
     );
   });
 
@@ -102,7 +103,7 @@ describe("loader robustness (property)", () => {
       fc.asyncProperty(mutated, async (text) => {
         await load({ ...base(), "families/weather/tools.yaml": text });
       }),
-      { numRuns: 300 },
+      { numRuns: 150 },
     );
   });
 
@@ -124,7 +125,7 @@ describe("loader robustness (property)", () => {
           for (const t of reg.catalog.tools) expect(t.name).toMatch(/^[a-z][a-z0-9_-]*\.[A-Za-z]/);
         },
       ),
-      { numRuns: 200 },
+      { numRuns: 100 },
     );
   });
 
