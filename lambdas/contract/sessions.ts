@@ -48,7 +48,7 @@ export const SizeFigure = z.object({
   approx_tokens: described(int(), "bytes / 4, rounded up: a rough estimate"),
   o200k_tokens: described(
     z.optional(int()),
-    "Real o200k_base tokens: the build's count of each entry, added up (absent when the artifact was built without counts). A Claude figure would only be an approximation",
+    "o200k_base tokens of the surface's parts, added up from the build's counts: each tool entry without its on_belt field, each manifest family entry (counted with all the family's tools granted), and the closing line (omitted and note) at bytes / 3.5. The JSON around and between the parts and the on_belt fields are not counted (about 7 tokens a tool). Absent when the artifact has no counts; a Claude figure would only be an approximation",
   ),
   approx_error_pct: described(
     z.optional(z.number()),

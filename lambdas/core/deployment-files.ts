@@ -13,6 +13,25 @@ export const DEPLOYMENT_FORMAT_VERSION = 1;
 const version = z._default(z.number().check(z.int(), z.positive()), DEPLOYMENT_FORMAT_VERSION);
 const strings = z._default(z.array(z.string()), []);
 
+const positiveInt = z.optional(z.number().check(z.int(), z.positive()));
+export const LimitsSchema = z.strictObject({
+  requests_per_second: positiveInt,
+  requests_per_minute: positiveInt,
+  concurrent_calls: positiveInt,
+  daily_quota: positiveInt,
+});
+
+const ClaimMatchSchema = z.record(z.string().check(z.regex(/^[A-Za-z0-9_.:/-]{1,128}$/)), z.union([z.string(), z.array(z.string()).check(z.minLength(1))]));
+
+export const IdentitySchema = z.strictObject({
+  issuer: z.url(),
+  audience: z.optional(z.string().check(z.minLength(1))),
+  jwks_uri: z.optional(z.url()),
+  algorithms: z.optional(z.array(z.enum(["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"])).check(z.minLength(1))),
+  subject_claim: z._default(z.string().check(z.minLength(1)), "sub"),
+  scopes: z._default(z.array(z.string().check(z.minLength(1))), []),
+});
+
 export const PrincipalSchema = z.strictObject({
   id: z.string().check(z.regex(/^[A-Za-z0-9_.:@-]{1,128}$/)),
   description: z.optional(z.string()),
@@ -27,11 +46,16 @@ export const PrincipalSchema = z.strictObject({
   allow: strings,
   deny: strings,
   admin: z._default(z.boolean(), false),
+  claims: z.optional(ClaimMatchSchema),
+  limits: z.optional(LimitsSchema),
+  tool_limits: z.optional(z.record(z.string(), LimitsSchema)),
 });
 
 export const PolicyFileSchema = z.strictObject({
   version,
   principals: z.array(PrincipalSchema).check(z.minLength(1)),
+  identity: z.optional(IdentitySchema),
+  family_limits: z.optional(z.record(z.string(), LimitsSchema)),
 });
 
 export const BriefFileSchema = z.strictObject({

@@ -2,6 +2,36 @@
 import * as z from "zod";
 import { FORMAT_VERSION } from "./tool.js";
 
+/** Request rates, concurrent calls and a daily quota; each counted across every gateway instance (DynamoDB). */
+export const Limits = z.strictObject({
+  requests_per_second: z.number().int().positive().optional(),
+  requests_per_minute: z.number().int().positive().optional(),
+  concurrent_calls: z.number().int().positive().describe("Calls in flight at once (a lease per call, freed when it ends or its TTL passes)").optional(),
+  daily_quota: z.number().int().positive().describe("Calls per UTC day").optional(),
+});
+export type Limits = z.infer<typeof Limits>;
+
+/**
+ * Token claims that make a caller this principal: every listed claim must match, a string claim by
+ * equality with one of the values, an array claim (groups, roles) by containing one, `scope` by its words.
+ */
+export const ClaimMatch = z.record(z.string().regex(/^[A-Za-z0-9_.:/-]{1,128}$/), z.union([z.string(), z.array(z.string()).min(1)]));
+export type ClaimMatch = z.infer<typeof ClaimMatch>;
+
+/** Access tokens from one OAuth 2.1 / OpenID issuer, validated locally against its JWKS (lambdas/core/identity.ts). */
+export const Identity = z.strictObject({
+  issuer: z.url().describe("The issuer (`iss`) tokens must carry; its metadata names the JWKS unless jwks_uri is given"),
+  audience: z.string().min(1).optional().describe("The `aud` tokens must carry; default the gateway's resource URL (its public origin)"),
+  jwks_uri: z.url().optional(),
+  algorithms: z
+    .array(z.enum(["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"]))
+    .min(1)
+    .optional(),
+  subject_claim: z.string().min(1).default("sub").describe("The claim that names the user: sessions, pins and audit belong to it"),
+  scopes: z.array(z.string().min(1)).default([]).describe("Scopes every token must carry (advertised as scopes_supported)"),
+});
+export type Identity = z.infer<typeof Identity>;
+
 export const Principal = z.strictObject({
   id: z.string().regex(/^[A-Za-z0-9_.:@-]{1,128}$/),
   description: z.string().optional(),
@@ -15,11 +45,16 @@ export const Principal = z.strictObject({
     .default([])
     .describe("Tool globs refused even when allowed (the meta-tools toolbelt.find and toolbelt.call are always granted: they reach only granted tools)"),
   admin: z.boolean().default(false).describe("May read operator data such as the name-miss log"),
+  claims: ClaimMatch.optional().describe("Access tokens whose claims match become this principal (policy `identity`); first match in file order wins"),
+  limits: Limits.optional().describe("Limits on all of this principal's calls"),
+  tool_limits: z.record(z.string(), Limits).optional().describe("Limits per tool: each tool matching the glob has counters of its own"),
 });
 export type Principal = z.infer<typeof Principal>;
 
 export const PolicyFile = z.strictObject({
   version: z.number().int().positive().default(FORMAT_VERSION),
   principals: z.array(Principal).min(1),
+  identity: Identity.optional(),
+  family_limits: z.record(z.string(), Limits).optional().describe("Limits per family, shared by every principal (an upstream's capacity)"),
 });
 export type PolicyFile = z.infer<typeof PolicyFile>;

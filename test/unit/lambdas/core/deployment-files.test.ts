@@ -30,9 +30,22 @@ const field = <T>(key: string, value: fc.Arbitrary<T>) =>
     value.map((v) => ({ [key]: v })),
     { nil: {} },
   );
+/** An optional field present now and then (the newer, nested ones: each can break a document). */
+const rare = <T>(key: string, value: fc.Arbitrary<T>) =>
+  fc.oneof({ weight: 5, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: value.map((v) => ({ [key]: v })) });
 const version = field("version", mostly(fc.oneof(fc.constant(1), fc.integer({ min: -2, max: 3 }), fc.double({ min: 0, max: 3, noNaN: true }))));
 /** Now and then a field neither schema knows. */
 const extra = fc.oneof({ weight: 12, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: fc.string().map((v) => ({ extra_field: v })) });
+
+const limits = fc
+  .tuple(
+    rare("requests_per_second", mostly(fc.integer({ min: 0, max: 5 }))),
+    rare("requests_per_minute", mostly(fc.integer({ min: 1, max: 100 }))),
+    rare("concurrent_calls", mostly(fc.integer({ min: 1, max: 4 }))),
+    rare("daily_quota", mostly(fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 1, max: 1000 }) }, fc.double({ min: 0, max: 3 })))),
+    extra,
+  )
+  .map((parts) => Object.assign({}, ...parts) as Record<string, unknown>);
 
 const principal = fc
   .tuple(
@@ -42,12 +55,42 @@ const principal = fc
     field("allow", mostly(fc.array(fc.string({ maxLength: 8 }), { maxLength: 3 }))),
     field("deny", mostly(fc.array(fc.string({ maxLength: 8 }), { maxLength: 3 }))),
     field("admin", mostly(fc.boolean())),
+    rare(
+      "claims",
+      mostly(
+        fc.dictionary(
+          fc.oneof({ weight: 6, arbitrary: fc.constantFrom("sub", "groups", "scope") }, fc.string({ maxLength: 4 })),
+          fc.oneof(fc.string({ maxLength: 6 }), fc.array(fc.string({ maxLength: 6 }), { maxLength: 2 })),
+          { maxKeys: 2 },
+        ),
+      ),
+    ),
+    rare("limits", mostly(limits)),
+    rare("tool_limits", mostly(fc.dictionary(fc.string({ maxLength: 6 }), limits, { maxKeys: 2 }))),
+    extra,
+  )
+  .map((parts) => Object.assign({}, ...parts) as Record<string, unknown>);
+
+const identity = fc
+  .tuple(
+    fc.record({ issuer: mostly(fc.oneof({ weight: 6, arbitrary: fc.webUrl() }, fc.string({ maxLength: 8 }))) }),
+    rare("audience", mostly(fc.string({ maxLength: 12 }))),
+    rare("jwks_uri", mostly(fc.oneof({ weight: 6, arbitrary: fc.webUrl() }, fc.string({ maxLength: 8 })))),
+    rare("algorithms", mostly(fc.array(fc.constantFrom("RS256", "ES256", "EdDSA", "HS256", "none"), { maxLength: 2 }))),
+    rare("subject_claim", mostly(fc.string({ maxLength: 5 }))),
+    rare("scopes", mostly(fc.array(fc.string({ maxLength: 5 }), { maxLength: 2 }))),
     extra,
   )
   .map((parts) => Object.assign({}, ...parts) as Record<string, unknown>);
 
 const policy = fc
-  .tuple(version, fc.record({ principals: mostly(fc.array(principal, { maxLength: 3 })) }), extra)
+  .tuple(
+    version,
+    fc.record({ principals: mostly(fc.array(principal, { maxLength: 3 })) }),
+    rare("identity", mostly(identity)),
+    rare("family_limits", mostly(fc.dictionary(fc.string({ maxLength: 6 }), limits, { maxKeys: 2 }))),
+    extra,
+  )
   .map((parts) => Object.assign({}, ...parts) as Record<string, unknown>);
 
 const brief = fc
