@@ -17,8 +17,13 @@ export type GrantFilter = (name: string) => boolean;
  * not grant anything, `granted` does.
  */
 export type Caller = {
-  /** The principal's id (what sessions and the miss log store). */
+  /**
+   * Who is calling: sessions, pins, audit, rate limits and upstream credentials belong to it. A key's
+   * policy principal id, or (identity issue) the subject of an access token, never equal to a key principal's id.
+   */
   principal: string;
+  /** The policy principal whose grants and limits apply when it is not `principal` itself (a token mapped by its claims). */
+  role?: string;
   admin: boolean;
   granted: GrantFilter;
 };
