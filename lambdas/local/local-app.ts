@@ -12,7 +12,7 @@ import { wire, type WireInput, type Wiring } from "../handlers/wiring.js";
 
 export type LocalApp = { app: Hono<AppEnv>; deps: Deps; call: Wiring["call"]; close(): Promise<void> };
 
-/** The port names the server's own origins and the Host values it answers to; TOOLBELT_PUBLIC/ALLOWED_ORIGINS add more. */
+/** The port names the server's own origins and the Host values it answers to; TOOLBELT_PUBLIC_ORIGINS and TOOLBELT_ALLOWED_ORIGINS add more. */
 export function createLocalApp(input: Omit<WireInput, "origins"> & { port: number }): LocalApp {
   const { port, ...rest } = input;
   const { config } = rest;

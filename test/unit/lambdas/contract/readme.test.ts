@@ -8,7 +8,7 @@ import { jsonSchema } from "../../../../lambdas/contract/schema.js";
 import { OpenSessionBody, SessionResponse } from "../../../../lambdas/contract/sessions.js";
 import type * as z from "../../../../lambdas/core/zod-mini.js";
 
-const readme = readFileSync("README.md", "utf8");
+const readme = readFileSync("docs/api.md", "utf8");
 const page = readme.slice(readme.indexOf("## The API in one page"), readme.indexOf("\n## ", readme.indexOf("## The API in one page") + 1));
 
 const CONTRACT: Record<string, { request?: z.ZodMiniType; answer: z.ZodMiniType }> = {
