@@ -16,7 +16,16 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: "unit", include: SHARED_MODULES, isolate: false } },
       // Handlers read their environment once, at import: each of these files gets fresh modules.
-      { extends: true, test: { name: "integration", include: ["test/**/*.test.ts"], exclude: [...configDefaults.exclude, ...SHARED_MODULES] } },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["test/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, ...SHARED_MODULES],
+          // Builds the example registry once for every file that serves it.
+          globalSetup: ["test/helpers/suite-setup.ts"],
+        },
+      },
     ],
   },
 });

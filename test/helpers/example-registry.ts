@@ -2,6 +2,7 @@
 // the project ships. A family someone adds to `registry/` in their copy is theirs: `registry:check`
 // holds it to the rules (conventions included), these tests do not call it, count it or rank it.
 import { fileURLToPath } from "node:url";
+import { inject } from "vitest";
 import { emitArtifact } from "../../build/artifact.js";
 import { compileRegistry } from "../../build/build.js";
 import type { Diagnostic } from "../../registry/contract/diagnostics.js";
@@ -48,17 +49,49 @@ export function isExampleFile(file: string): boolean {
   return own ? isExampleFamily(own[1] ?? own[2] ?? own[3] ?? "") : true;
 }
 
-/** The example registry built in memory with the shipped families only (the real build; never dist/). */
-export async function exampleArtifact(): Promise<Artifact> {
+export type ExampleBuilds = {
+  /** The artifact of `registry/` as it stands (every family in it). */
+  registry: Record<string, string>;
+  /** The artifact of the shipped families only. */
+  example: Record<string, string>;
+};
+
+declare module "vitest" {
+  interface ProvidedContext {
+    /** Built once per run by test/helpers/suite-setup.ts; absent when a test runs without it. */
+    exampleBuilds?: ExampleBuilds;
+  }
+}
+
+/** The example registry through the real build (never dist/): the whole of `registry/`, and its shipped families only. */
+export async function buildExampleRegistry(): Promise<ExampleBuilds> {
   const built = await compileRegistry(EXAMPLE_REGISTRY);
   if (!built.files) throw new Error(`the example registry does not build: ${JSON.stringify(built.diagnostics)}`);
   const { catalog, alwaysLoaded, skippedFamilies } = built.registry;
-  if (catalog.families.every((f) => isExampleFamily(f.name))) return artifactFromFiles(built.files);
-  const files = await emitArtifact({
+  if (catalog.families.every((f) => isExampleFamily(f.name))) return { registry: built.files, example: built.files };
+  const example = await emitArtifact({
     families: catalog.families.filter((f) => isExampleFamily(f.name)),
     tools: catalog.tools.filter((t) => isExampleFamily(t.family)),
     always_loaded: alwaysLoaded,
     skipped_families: skippedFamilies,
   });
-  return artifactFromFiles(files);
+  return { registry: built.files, example };
+}
+
+// The build takes seconds on a busy machine: the suite does it once, a file run on its own does it here.
+let builds: Promise<ExampleBuilds> | undefined;
+const exampleBuilds = (): Promise<ExampleBuilds> => {
+  const provided = inject("exampleBuilds");
+  builds ??= provided ? Promise.resolve(provided) : buildExampleRegistry();
+  return builds;
+};
+
+/** The example registry built with the shipped families only. */
+export async function exampleArtifact(): Promise<Artifact> {
+  return artifactFromFiles((await exampleBuilds()).example);
+}
+
+/** `registry/` built as it stands, every family in it included. */
+export async function registryArtifact(): Promise<Artifact> {
+  return artifactFromFiles((await exampleBuilds()).registry);
 }

@@ -6,17 +6,14 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { compileRegistry } from "../../../build/build.js";
-import { artifactFromFiles } from "../../../lambdas/artifact.js";
 import { createExecBackend } from "../../../lambdas/backends/exec.js";
 import { familyViews } from "../../../lambdas/backends/variables.js";
 import { driverOverrides, gitFailure, hardenArgs, hardenEnv, subcommandIndex } from "../../../lambdas/backends/git-hardening.js";
 import { createCallGateway, type CallGateway } from "../../../lambdas/core/call/gateway.js";
+import { registryArtifact } from "../../helpers/example-registry.js";
 import { callerFor, catalogTool } from "./helpers.js";
 
-const REGISTRY = fileURLToPath(new URL("../../../registry", import.meta.url));
 const caller = callerFor("git-hardening-test", "git.*");
 let scratch: string;
 let marker: string;
@@ -81,9 +78,7 @@ beforeAll(async () => {
   quickTrap = join(scratch, "quick-trap.sh");
   writeFileSync(quickTrap, `#!/bin/sh\necho "$0 $*" >> '${marker}'\nexit 1\n`);
   chmodSync(quickTrap, 0o755);
-  const built = await compileRegistry(REGISTRY);
-  if (!built.files) throw new Error(`the example registry does not build: ${JSON.stringify(built.diagnostics)}`);
-  const git = artifactFromFiles(built.files).tools.filter((t) => t.family === "git");
+  const git = (await registryArtifact()).tools.filter((t) => t.family === "git");
   git.push(
     catalogTool("git.refresh_index", { kind: "exec", command: "git", args: ["-C", "{{input.repo}}", "update-index", "-q", "--refresh"], output: "text" }),
   );

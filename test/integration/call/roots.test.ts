@@ -5,19 +5,16 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compileRegistry } from "../../../build/build.js";
-import { artifactFromFiles } from "../../../lambdas/artifact.js";
 import { createExecBackend } from "../../../lambdas/backends/exec.js";
 import { gitFoundNothing } from "../../../lambdas/backends/git-hardening.js";
 import { createFileRoots, realPathOf } from "../../../lambdas/backends/roots.js";
 import { familyViews } from "../../../lambdas/backends/variables.js";
 import { createCallGateway, type CallGateway } from "../../../lambdas/core/call/gateway.js";
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
+import { registryArtifact } from "../../helpers/example-registry.js";
 import { callerFor } from "./helpers.js";
 
-const REGISTRY = fileURLToPath(new URL("../../../registry", import.meta.url));
 const caller = callerFor("roots-test", "*");
 const CANARY = "canary-outside-the-roots-7f3e";
 let scratch: string;
@@ -68,9 +65,7 @@ beforeAll(async () => {
   symlinkSync(outside, join(root, "dir-out"));
   symlinkSync(join(root, "a.txt"), join(root, "link-in"));
 
-  const built = await compileRegistry(REGISTRY);
-  if (!built.files) throw new Error(`the example registry does not build: ${JSON.stringify(built.diagnostics)}`);
-  tools = artifactFromFiles(built.files).tools;
+  tools = (await registryArtifact()).tools;
   gatewayFor = (roots) =>
     createCallGateway({
       tools: new Map(tools.map((t) => [t.name, t])),

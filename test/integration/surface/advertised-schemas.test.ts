@@ -7,9 +7,8 @@ import { fileURLToPath } from "node:url";
 import { Ajv } from "ajv";
 import { parse as parseYaml } from "yaml";
 import { beforeAll, describe, expect, it } from "vitest";
-import { compileRegistry } from "../../../build/build.js";
 import { countTokens } from "../../../build/tokens.js";
-import { artifactFromFiles, type Artifact } from "../../../lambdas/artifact.js";
+import type { Artifact } from "../../../lambdas/artifact.js";
 import { DEFAULT_SURFACE_BOUNDS } from "../../../lambdas/config.js";
 import { CallInput, ReshapeInput } from "../../../lambdas/contract/call.js";
 import { FindInput } from "../../../lambdas/contract/find.js";
@@ -20,6 +19,7 @@ import { CALL_TOOL, CallToolInput, createToolLists, FIND_TOOL, FindToolInput } f
 import type { JsonSchema } from "../../../registry/contract/schema-types.js";
 import { BriefFile } from "../../../registry/contract/brief.js";
 import { globMatcher } from "../../../registry/contract/globs.js";
+import { registryArtifact } from "../../helpers/example-registry.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 let artifact: Artifact;
@@ -52,8 +52,7 @@ const META: Record<string, { args: Record<string, unknown>; accepts: (a: unknown
 };
 
 beforeAll(async () => {
-  const built = await compileRegistry(`${ROOT}registry`);
-  artifact = artifactFromFiles(built.files!);
+  artifact = await registryArtifact();
 }, 60_000);
 
 /** One advertised schema: it compiles, the sample validates against it, and the gateway's check of the registry's schema agrees. */
