@@ -17,6 +17,8 @@ import { createModels, type ModelsOptions } from "../models/index.js";
 import { gatewaySecretValues } from "../secrets.js";
 import { clientFromConfig, DynamoSessionStore } from "../stores/dynamodb.js";
 import { DynamoIdempotencyStore } from "../stores/idempotency.js";
+import { DynamoLimitStore } from "../stores/limits.js";
+import { declaresLimits } from "../core/limits.js";
 import { DynamoMissStore, FIND_MISSES } from "../stores/misses.js";
 
 // The client's type comes from the store: only adapters import the AWS SDK (npm run check).
@@ -74,6 +76,8 @@ export function wire(input: WireInput): Wiring {
     exec: config.exec,
     fileRoots: config.fileRoots ?? input.defaultFileRoots,
     deniedPaths: input.internalPaths,
+    // Counted in the table only when the policy declares a limit: otherwise calls write nothing for them.
+    ...(declaresLimits(input.policy) ? { limits: { store: new DynamoLimitStore(client, config.table), policy: input.policy } } : {}),
   };
   return { config, client, deps, call };
 }

@@ -9,6 +9,7 @@ import { createCallGateway, type CallGateway } from "../core/call/gateway.js";
 import type { IdempotencyStore } from "../core/call/idempotency.js";
 import type { Backends } from "../core/call/types.js";
 import type { MissStore } from "../core/ports.js";
+import { createLimiter, type LimiterOptions } from "../core/limits.js";
 import type { Deps } from "./deps.js";
 import { writeAudit } from "./telemetry.js";
 import { gatewayRedactor } from "../secrets.js";
@@ -25,6 +26,8 @@ export type CallGatewayOptions = {
   deniedPaths?: readonly string[];
   /** Where idempotency keys are kept and for how long (the table; Config.idempotencyTtlSecs); without it keys are ignored. */
   idempotency?: { store: IdempotencyStore; windowSecs: number };
+  /** The policy's limits and the table that counts them (core/limits.ts); the clock defaults to the app's. */
+  limits?: Omit<LimiterOptions, "clock" | "log"> & Partial<Pick<LimiterOptions, "clock">>;
   /** Replace the backends (tests); by default built from `env` with the app's finder. */
   backends?: (deps: Deps) => Backends;
   /** Share one gateway (and its upstream connections) between route modules: see shareGateway. */
@@ -72,6 +75,9 @@ export function createAppCallGateway(deps: Deps, options: CallGatewayOptions): A
     close = () => built.mcp.close();
     backends = built.backends;
   }
+  // Undefined when the policy declares no limit: then no call writes anything for them.
+  const limiter =
+    options.limits && createLimiter({ clock: deps.clock, ...options.limits, log: (level, message, fields) => deps.logger[level](message, fields) });
   const gateway = createCallGateway({
     tools: withMetaTools(deps.artifact.byName),
     backends,
@@ -90,6 +96,7 @@ export function createAppCallGateway(deps: Deps, options: CallGatewayOptions): A
         }
       : {}),
     now: () => new Date(deps.clock()),
+    ...(limiter ? { limits: limiter } : {}),
   });
   return { gateway, close };
 }

@@ -10,6 +10,7 @@ import { idempotent } from "./idempotency.js";
 import { digestOf, governanceFields, modelFields, upstreamFields, type CallAudit, type CallContext } from "./audit.js";
 import { createSchemaValidator, reservedKeys, summarize, type SchemaProblem, type SchemaValidator } from "./validate.js";
 import { NO_REDACTION, redactedError, type Redactor } from "../redaction.js";
+import type { Limiter, LimitState, Pass } from "../limits.js";
 
 export type GatewayPorts = CallPorts & {
   /**
@@ -18,6 +19,8 @@ export type GatewayPorts = CallPorts & {
    * gatewayRedactor). Default: nothing is redacted here, only what each backend redacts itself.
    */
   redactor?: Redactor;
+  /** The policy's rate limits, concurrency and quotas (core/limits.ts); absent when it declares none: nothing is counted. */
+  limits?: Limiter;
 };
 
 export type CallOptions = {
@@ -31,6 +34,8 @@ export type CallOptions = {
   context?: CallContext;
   /** The caller's idempotency key (checked by the route): a repeat returns the first answer (ports.idempotency). */
   idempotencyKey?: string;
+  /** Told the window limits the call counted against, once it was admitted (REST sets RateLimit headers from them). */
+  onLimits?: (states: readonly LimitState[]) => void;
 };
 
 export type CallGateway = {
@@ -58,6 +63,9 @@ export const PIN_WAIT_MS = 100;
 
 /** The reason work a backend left running is stopped with once its call is over (one instance: no stack per call). */
 const CALL_FINISHED = new ToolbeltError("UPSTREAM_ERROR", "call finished");
+
+/** The tool's own budget, cut short when the invocation itself has less time left. */
+const timeoutOf = (tool: CatalogTool, options: CallOptions) => Math.max(1, Math.min(tool.timeout_ms, options.maxTimeoutMs ?? Infinity));
 
 export function createCallGateway(ports: GatewayPorts, validator: SchemaValidator = createSchemaValidator()): CallGateway {
   const names = [...ports.tools.keys()];
@@ -127,6 +135,11 @@ export function createCallGateway(ports: GatewayPorts, validator: SchemaValidato
       ...(request.tool !== tool.name ? { resolved_from: request.tool } : {}),
       ...governanceFields(tool, request.args ?? {}),
     });
+    // Counted while the session is read (both round trips at once); a call that fails before dispatch still counted.
+    const admission = ports.limits?.admit(caller, tool, timeoutOf(tool, options));
+    // Handled now, read later: a refusal that lands while the session is read must not be an unhandled rejection.
+    admission?.catch(() => undefined);
+    let pass: Pass | undefined;
     try {
       // The record this check reads is the one pin-on-use decides from (one read per call).
       const session = request.session !== undefined && ports.sessions ? await ports.sessions.check(request.session, caller) : undefined;
@@ -153,7 +166,18 @@ export function createCallGateway(ports: GatewayPorts, validator: SchemaValidato
       }
       const args = checked.data as Record<string, unknown>;
 
-      const output = redactedOutput(await dispatch(tool, args, caller, request.session, depth, options));
+      if (admission) {
+        pass = await admission;
+        options.onLimits?.(pass.states);
+      }
+      let dispatched: BackendOutput;
+      try {
+        dispatched = await dispatch(tool, args, caller, request.session, depth, options);
+      } finally {
+        // The slot frees as soon as the upstream is done, not after the checks and the pin.
+        await pass?.release();
+      }
+      const output = redactedOutput(dispatched);
       if (output.upstream_status !== undefined) facts.upstream_status = output.upstream_status;
 
       if (tool.output_schema) {
@@ -193,6 +217,12 @@ export function createCallGateway(ports: GatewayPorts, validator: SchemaValidato
         ...(output.metadata ? { metadata: output.metadata } : {}),
       };
     } finally {
+      // Failed before dispatch with a lease taken: free it (a refusal has nothing to free).
+      if (admission && !pass)
+        admission.then(
+          (p) => p.release(),
+          () => undefined,
+        );
       await miss;
     }
   };
@@ -284,8 +314,7 @@ export function createCallGateway(ports: GatewayPorts, validator: SchemaValidato
         },
       );
     }
-    // The tool's own budget, cut short when the invocation itself has less time left.
-    const timeoutMs = Math.max(1, Math.min(tool.timeout_ms, options.maxTimeoutMs ?? Infinity));
+    const timeoutMs = timeoutOf(tool, options);
     // Built only when needed: an error captures a stack, a cost every call would pay for nothing.
     const timeoutError = () =>
       new ToolbeltError("UPSTREAM_TIMEOUT", `${tool.name} did not answer within its timeout of ${timeoutMs} ms; retry later or with a smaller request`, {
