@@ -1,17 +1,25 @@
-// Authentication (bearer keys vs SHA-256 digests) and authorization (allow/deny globs): one policy
-// for every entry point (REST, MCP, call), so surface and call agree on what a principal may use.
+// Authentication (bearer keys vs SHA-256 digests, or an OAuth access token mapped to a principal by its
+// claims) and authorization (allow/deny globs): one policy for every entry point (REST, MCP, call), so
+// surface and call agree on what a principal may use.
 import { createHash, timingSafeEqual } from "node:crypto";
 import { META_TOOLS } from "../../registry/contract/names.js";
-import type { PolicyFile, Principal } from "../../registry/contract/policy.js";
+import type { ClaimMatch, PolicyFile, Principal } from "../../registry/contract/policy.js";
 import { PolicyFileSchema } from "./deployment-files.js";
 import { ToolbeltError } from "./errors.js";
 import { globMatcher } from "../../registry/contract/globs.js";
+import { createTokenVerifier, type IdentityOptions, looksLikeJwt, type TokenVerifier } from "./identity.js";
 import { describeIssues } from "./issues.js";
 import type { Caller } from "./ports.js";
 
 export type Policy = {
-  /** The caller owning the bearer key in an `Authorization` header value; UNAUTHENTICATED otherwise. */
-  authenticate(authorization: string | undefined): Caller;
+  /**
+   * The caller owning the bearer key, or the token's subject under the first principal its claims match,
+   * in an `Authorization` header value; UNAUTHENTICATED or FORBIDDEN otherwise. `resources` are the
+   * gateway's resource URLs, the audiences a token may carry when the policy's identity names none.
+   */
+  authenticate(authorization: string | undefined, resources?: readonly string[]): Promise<Caller>;
+  /** The OAuth issuer whose access tokens are taken, if any (the resource metadata names it). */
+  identity?: NonNullable<PolicyFile["identity"]>;
   /** The caller with this principal id (tests, tools that act for a known principal). */
   callerById(id: string): Caller | undefined;
 };
@@ -31,13 +39,20 @@ export function parsePolicy(input: unknown): PolicyFile {
 
 const BEARER = /^Bearer[ ]+([^\s]+)\s*$/i;
 
+/** A token's subject as a caller: this prefix is reserved, so no key principal can share a user's sessions. */
+export const SUBJECT_PREFIX = "user:";
+/** Distinct users whose caller objects are kept (per-caller caches hold across their requests). */
+const MAX_TOKEN_CALLERS = 1000;
+
 /**
  * find and call are granted to every principal, whatever its globs: they only ever reach the caller's
  * granted tools, and every surface advertises them, so what a principal is shown it may call.
  */
 const META = new Set(META_TOOLS);
 
-export function createPolicy(file: PolicyFile): Policy {
+export function createPolicy(file: PolicyFile, options: IdentityOptions = {}): Policy {
+  const reserved = file.identity ? file.principals.find((p) => p.id.startsWith(SUBJECT_PREFIX)) : undefined;
+  if (reserved) throw new Error(`invalid policy: principal id ${reserved.id} starts with ${SUBJECT_PREFIX}, which names token subjects`);
   // One caller object per principal, its grant filter compiled once per cold start (per-caller caches hold).
   const callers = new Map<Principal, Caller>();
   const callerOf = (principal: Principal): Caller => {
@@ -52,9 +67,11 @@ export function createPolicy(file: PolicyFile): Policy {
   };
   const digests = file.principals.flatMap((p) => p.keys.map((k) => ({ digest: Buffer.from(k, "hex"), principal: p })));
   const byId = new Map(file.principals.map((p) => [p.id, p]));
+  const tokens = file.identity ? tokenCallers(file.identity, file.principals, callerOf, createTokenVerifier(file.identity, options)) : undefined;
 
   return {
-    authenticate(authorization) {
+    ...(file.identity ? { identity: file.identity } : {}),
+    async authenticate(authorization, resources = []) {
       if (!authorization) {
         throw new ToolbeltError("UNAUTHENTICATED", "missing API key: send the header `Authorization: Bearer <key>`");
       }
@@ -62,6 +79,7 @@ export function createPolicy(file: PolicyFile): Policy {
       if (!m?.[1]) {
         throw new ToolbeltError("UNAUTHENTICATED", "malformed Authorization header: expected `Bearer <key>`");
       }
+      if (tokens && looksLikeJwt(m[1])) return tokens(m[1], resources);
       const presented = createHash("sha256").update(m[1], "utf8").digest();
       // Compare against every digest without stopping early, so timing says nothing about which matched.
       let found: Principal | undefined;
@@ -76,6 +94,82 @@ export function createPolicy(file: PolicyFile): Policy {
       return principal ? callerOf(principal) : undefined;
     },
   };
+}
+
+type Identity = NonNullable<PolicyFile["identity"]>;
+
+/** Maps a valid token to its caller: `user:<subject>` with the grants of the first principal its claims match. */
+function tokenCallers(identity: Identity, principals: readonly Principal[], callerOf: (p: Principal) => Caller, verifier: TokenVerifier) {
+  const mapped = principals.filter((p): p is Principal & { claims: ClaimMatch } => p.claims !== undefined);
+  const callers = new Map<string, Caller>();
+  return async (token: string, resources: readonly string[]): Promise<Caller> => {
+    const claims = await verifier.verify(token, identity.audience ? [identity.audience] : resources);
+    const subject = claims[identity.subject_claim];
+    // Printable and bounded: it is written to the audit log, session items and log lines.
+    if (typeof subject !== "string" || !/^[\x21-\x7e]{1,255}$/.test(subject)) {
+      throw new ToolbeltError("UNAUTHENTICATED", `invalid access token: claim ${identity.subject_claim} is not a printable string of 1 to 255 characters`, {
+        token_error: "invalid_token",
+      });
+    }
+    const missingScopes = identity.scopes.filter((s) => !claimMatches(claims, "scope", s));
+    if (missingScopes.length) {
+      throw new ToolbeltError("FORBIDDEN", `the access token lacks the scope ${missingScopes.join(" ")} this gateway requires`, {
+        token_error: "insufficient_scope",
+        scope: identity.scopes.join(" "),
+      });
+    }
+    const principal = mapped.find((p) => Object.entries(p.claims).every(([name, values]) => claimMatches(claims, name, values)));
+    if (!principal) throw noPrincipal(`${SUBJECT_PREFIX}${subject}`, mapped, claims);
+    const key = `${principal.id}\n${subject}`;
+    let caller = callers.get(key);
+    if (!caller) {
+      const { granted, admin } = callerOf(principal);
+      caller = { principal: `${SUBJECT_PREFIX}${subject}`, role: principal.id, admin, granted };
+      // Oldest first out: a bounded map, not a cache that grows with every user ever seen.
+      if (callers.size >= MAX_TOKEN_CALLERS) callers.delete(callers.keys().next().value as string);
+      callers.set(key, caller);
+    }
+    return caller;
+  };
+}
+
+/** A claim as a set of words: a string (split on spaces for `scope`), an array's strings, a number or boolean as text. */
+function claimValues(claims: Record<string, unknown>, name: string): string[] {
+  // Namespaced claim names (https://example.com/groups) are looked up whole; a dotted path (realm_access.roles) then walks objects.
+  let value: unknown = claims[name];
+  if (value === undefined && name.includes(".")) {
+    value = name.split(".").reduce<unknown>((v, part) => (v !== null && typeof v === "object" ? (v as Record<string, unknown>)[part] : undefined), claims);
+  }
+  const words = (v: unknown) => (typeof v === "string" || typeof v === "number" || typeof v === "boolean" ? [String(v)] : []);
+  if (Array.isArray(value)) return value.flatMap(words);
+  if (name === "scope" && typeof value === "string") return value.split(" ").filter(Boolean);
+  return words(value);
+}
+
+function claimMatches(claims: Record<string, unknown>, name: string, wanted: string | readonly string[]): boolean {
+  const have = claimValues(claims, name);
+  return (typeof wanted === "string" ? [wanted] : wanted).some((w) => have.includes(w));
+}
+
+/** 403 naming, for each mapped principal, the first claim the token lacks; insufficient_scope when that is a scope. */
+function noPrincipal(who: string, mapped: readonly (Principal & { claims: ClaimMatch })[], claims: Record<string, unknown>): ToolbeltError {
+  const missing = mapped.slice(0, 10).map((p) => {
+    const [claim, values] = Object.entries(p.claims).find(([name, v]) => !claimMatches(claims, name, v)) ?? ["?", []];
+    return { principal: p.id, claim, one_of: typeof values === "string" ? [values] : values };
+  });
+  // The scopes of the first principal whose other claims all hold: asking for them would be enough.
+  const scopeOnly = missing.find(
+    (m, i) => m.claim === "scope" && Object.entries(mapped[i]!.claims).every(([n, v]) => n === "scope" || claimMatches(claims, n, v)),
+  );
+  const needs = missing.map((m) => `${m.principal} needs ${m.claim} ${m.one_of.join(" or ")}`).join("; ");
+  return new ToolbeltError(
+    "FORBIDDEN",
+    `${who} is granted no tools: no principal's claims match the access token (${needs || "no principal is mapped from claims"})`,
+    {
+      missing,
+      ...(scopeOnly ? { token_error: "insufficient_scope", scope: scopeOnly.one_of.join(" ") } : {}),
+    },
+  );
 }
 
 /** The local development policy: one principal allowed everything, keyed by `apiKey`. */

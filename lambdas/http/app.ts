@@ -12,6 +12,7 @@ import { originGuard } from "./origin.js";
 import { CORE_PATHS, openApiDocument, type PathItems } from "./openapi.js";
 import { findRoutes } from "./routes/find.js";
 import { healthRoutes } from "./routes/health.js";
+import { authenticateRequest, gatewayResources, oauthMetadataRoutes } from "./routes/oauth-metadata.js";
 import { sessionRoutes } from "./routes/sessions.js";
 
 export type { AppEnv } from "./env.js";
@@ -89,12 +90,14 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
     return Number.parseInt(length, 10) > maxBodyBytes ? Promise.resolve(tooLarge(c)) : next();
   });
 
+  const resources = gatewayResources(deps.config.origins.own);
   app.use("/v1/*", async (c, next) => {
-    if (!publicPaths.has(c.req.path)) c.set("caller", deps.policy.authenticate(c.req.header("authorization")));
+    if (!publicPaths.has(c.req.path)) c.set("caller", await authenticateRequest(deps, c, resources));
     await next();
   });
 
-  const modules: RouteModule[] = [{ routes: healthRoutes }, { routes: findRoutes }, { routes: sessionRoutes }, ...extra];
+  // The resource metadata (/.well-known/oauth-protected-resource) is public, as RFC 9728 has it.
+  const modules: RouteModule[] = [{ routes: healthRoutes }, { routes: oauthMetadataRoutes }, { routes: findRoutes }, { routes: sessionRoutes }, ...extra];
   for (const m of modules) app.route("/", m.routes(deps));
 
   const extraPaths: PathItems = Object.assign({}, ...extra.map((m) => m.openapi ?? {}));

@@ -16,6 +16,13 @@ const STATUS_CODES: Partial<Record<number, ErrorCode>> = {
   415: "UNSUPPORTED_MEDIA_TYPE",
 };
 
+/** WWW-Authenticate values of authentication refusals (routes/oauth-metadata.ts: they name the request's metadata URL). */
+const challenges = new WeakMap<object, string>();
+export function withChallenge<E extends object>(err: E, challenge: string): E {
+  challenges.set(err, challenge);
+  return err;
+}
+
 /** Any thrown value as a ToolbeltError; Hono's own HTTP exceptions keep their status. */
 export function asToolbeltError(err: unknown): ToolbeltError {
   if (err instanceof ToolbeltError) return err;
@@ -44,7 +51,8 @@ export function errorResponse(c: Context, err: unknown, logger: Logger, requestI
     ? { error: { code: e.code, message: e.message, details: e.details } }
     : { error: { code: "INTERNAL", message: `internal error; quote request id ${requestId} when reporting it`, details: { request_id: requestId } } };
   const headers: Record<string, string> = { "x-request-id": requestId };
-  if (e.code === "UNAUTHENTICATED") headers["www-authenticate"] = 'Bearer realm="toolbelt"';
+  const challenge = challenges.get(e) ?? (e.code === "UNAUTHENTICATED" ? 'Bearer realm="toolbelt"' : undefined);
+  if (challenge) headers["www-authenticate"] = challenge;
   // An upstream's Retry-After, passed on (checked and in seconds: lambdas/backends/http.ts).
   if (e.expose && typeof e.details.retry_after_secs === "number") headers["retry-after"] = String(e.details.retry_after_secs);
   // The unread rest of an oversized body would poison a kept-alive connection.

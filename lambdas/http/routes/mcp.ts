@@ -17,6 +17,7 @@ import type { RouteModule } from "../app.js";
 import { createAppCallGateway, type CallGatewayOptions } from "../call-gateway.js";
 import { hasDecider, type Deps } from "../deps.js";
 import { MCP_PATHS } from "../openapi-mcp.js";
+import { authenticateRequest, gatewayResources } from "./oauth-metadata.js";
 import { callContext, type AppEnv } from "../env.js";
 import { MAX_JSON_DEPTH, jsonDepth } from "../parse.js";
 
@@ -95,8 +96,9 @@ export function createMcpModule(options: McpModuleOptions): McpModule {
         }
       };
 
+      const resources = gatewayResources(deps.config.origins.own);
       const serve = async (c: Context<AppEnv>, briefName?: string): Promise<Response> => {
-        const caller = deps.policy.authenticate(c.req.header("authorization"));
+        const caller = await authenticateRequest(deps, c, resources);
         const brief = briefName === undefined ? undefined : deps.briefs.get(briefName);
         if (briefName !== undefined && !brief) {
           throw new ToolbeltError(

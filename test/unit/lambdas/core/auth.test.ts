@@ -5,14 +5,14 @@ import { testPolicy, TEST_KEYS } from "../../../helpers/api.js";
 describe("createPolicy", () => {
   const policy = createPolicy(testPolicy());
 
-  it("authenticates a bearer key by its SHA-256 digest", () => {
+  it("authenticates a bearer key by its SHA-256 digest", async () => {
     // Prepare / Act / Assess
     const header = `Bearer ${TEST_KEYS.bob}`;
-    const caller = policy.authenticate(header);
+    const caller = await policy.authenticate(header);
     expect(caller).toMatchObject({ principal: "bob", admin: false });
-    expect(policy.authenticate(`bearer   ${TEST_KEYS.carol}`)).toMatchObject({ principal: "carol", admin: true });
+    expect(await policy.authenticate(`bearer   ${TEST_KEYS.carol}`)).toMatchObject({ principal: "carol", admin: true });
     // One caller per principal: per-caller caches (the surface's granted view) hold across requests.
-    expect(policy.authenticate(header)).toBe(caller);
+    expect(await policy.authenticate(header)).toBe(caller);
   });
 
   it.each([
@@ -23,8 +23,8 @@ describe("createPolicy", () => {
     ["Bearer a b", "malformed Authorization header"],
     ["Bearer wrong", "unknown API key"],
     [`Bearer ${sha256Hex(TEST_KEYS.alice)}`, "unknown API key"], // the digest itself is not a key
-  ])("refuses %j with UNAUTHENTICATED (%s)", (header, message) => {
-    expect(() => policy.authenticate(header)).toThrow(expect.objectContaining({ code: "UNAUTHENTICATED", message: expect.stringContaining(message) }));
+  ])("refuses %j with UNAUTHENTICATED (%s)", async (header, message) => {
+    await expect(policy.authenticate(header)).rejects.toThrow(expect.objectContaining({ code: "UNAUTHENTICATED", message: expect.stringContaining(message) }));
   });
 
   it("grants by allow globs minus deny globs", () => {
@@ -61,9 +61,9 @@ describe("parsePolicy and localPolicyFile", () => {
     expect(() => parsePolicy({ principals: [{ id: "x", secret: "k" }] })).toThrow(/invalid policy/);
   });
 
-  it("gives the local key every tool", () => {
+  it("gives the local key every tool", async () => {
     const p = createPolicy(localPolicyFile("dev-key"));
-    const local = p.authenticate("Bearer dev-key");
+    const local = await p.authenticate("Bearer dev-key");
     expect(local.granted("anything.at_all")).toBe(true);
   });
 });
