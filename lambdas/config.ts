@@ -48,6 +48,11 @@ export type Config = {
   origins: OriginRules;
   /** `npm start` only: its port, data folder, log format and key (the Lambdas ignore these). */
   local: LocalSettings;
+  /**
+   * What seals per-principal upstream tokens (`credentials: per_principal`): a KMS key (TOOLBELT_CREDENTIALS_KMS_KEY,
+   * id, ARN or alias; the construct sets it) or a local key file (TOOLBELT_CREDENTIALS_KEY_FILE); neither: none are stored.
+   */
+  credentials: { kmsKeyId?: string; keyFile?: string };
 };
 
 export type OriginRules = {
@@ -210,6 +215,8 @@ const EnvSchema = z.object({
   TOOLBELT_DATA_DIR: text,
   TOOLBELT_LOG_FORMAT: text,
   TOOLBELT_API_KEY: text,
+  TOOLBELT_CREDENTIALS_KMS_KEY: text,
+  TOOLBELT_CREDENTIALS_KEY_FILE: text,
 });
 
 /** Parse the environment once; every bad variable is named in one error. */
@@ -254,6 +261,10 @@ export function loadConfig(env: Env = process.env): Config {
       ...(e.TOOLBELT_DATA_DIR ? { dataDir: e.TOOLBELT_DATA_DIR } : {}),
       logFormat: e.TOOLBELT_LOG_FORMAT === "json" ? "json" : "readable",
       ...(e.TOOLBELT_API_KEY ? { apiKey: e.TOOLBELT_API_KEY } : {}),
+    },
+    credentials: {
+      ...(e.TOOLBELT_CREDENTIALS_KMS_KEY ? { kmsKeyId: e.TOOLBELT_CREDENTIALS_KMS_KEY } : {}),
+      ...(e.TOOLBELT_CREDENTIALS_KEY_FILE ? { keyFile: e.TOOLBELT_CREDENTIALS_KEY_FILE } : {}),
     },
   };
 }

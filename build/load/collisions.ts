@@ -3,8 +3,10 @@
 // gateway (canonical name) or to a model (model-safe name) are collisions naming both places.
 import type { CatalogTool, FamilyInfo } from "../../registry/contract/artifact.js";
 import type { Diagnostic } from "../../registry/contract/diagnostics.js";
+import { normaliseCredentials } from "../../registry/contract/credentials.js";
 import type { FamilyDef } from "../../registry/contract/family.js";
 import { canonicalName, modelName, verbOf } from "../../registry/contract/names.js";
+import { checkCredentialsTools } from "../validate/credentials.js";
 import type { Segment } from "../validate/finding.js";
 import { hintKey } from "../validate/search-hints.js";
 import { diag, isError, type Located } from "./files.js";
@@ -90,6 +92,7 @@ export function mergeFamilies(
       diagnostics.push(diag({ code: "FAMILY_LOAD_FAILED", at, message: `required family \`${def.name}\` cannot load: ${load.failure}` }, top));
       return;
     }
+    diagnostics.push(...checkCredentialsTools(def, kept, ["families", index, "credentials"]).map((f) => diag(f, top)));
     tools.push(...kept);
     families.push({
       name: def.name,
@@ -99,6 +102,7 @@ export function mergeFamilies(
       examples: kept.slice(0, EXAMPLES_PER_FAMILY).map((t) => verbOf(t.name)),
       // Names and flags only: values are read from the environment where the gateway runs.
       ...(def.variables ? { variables: def.variables } : {}),
+      ...(def.credentials ? { credentials: normaliseCredentials(def.credentials) } : {}),
     });
   });
 

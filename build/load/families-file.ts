@@ -5,6 +5,7 @@ import type { Diagnostic } from "../../registry/contract/diagnostics.js";
 import { FamiliesFile, FamilyDef, type FamilySource, FamilyVariable, JsonlSource, McpSource, ToolsSource } from "../../registry/contract/family.js";
 import { FAMILY_NAME_RE, canonicalName } from "../../registry/contract/names.js";
 import { isSafeRelativePath, type RegistryFs } from "../registry-fs.js";
+import { checkCredentialsDecl } from "../validate/credentials.js";
 import { checkDescription } from "../validate/description.js";
 import { checkEgressList } from "../validate/egress.js";
 import { isRecord, type Finding, type Segment } from "../validate/finding.js";
@@ -104,6 +105,7 @@ export async function readFamiliesFile(fs: RegistryFs, diagnostics: Diagnostic[]
     problems.push(...checkSource(def.source, at("source")));
     problems.push(...checkFamilyVariables(def, at));
     problems.push(...checkEgressList(def.egress, at("egress")));
+    problems.push(...checkCredentialsDecl(def, at("credentials")));
     diagnostics.push(...problems.map((f) => diag(f, top)));
     // Its tools are still checked in this run unless the family's name or source is what is wrong
     // (the errors above already fail the check).

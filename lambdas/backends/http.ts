@@ -18,7 +18,7 @@ import {
   type Encoder,
   type RenderContext,
 } from "./templates.js";
-import type { FamilyViews } from "./variables.js";
+import { callerCredentialHeader, type CallerCredentials, type FamilyViews } from "./variables.js";
 import { DEFAULT_MAX_RESPONSE_BYTES, readCapped } from "./capped-body.js";
 
 export { DEFAULT_MAX_RESPONSE_BYTES };
@@ -28,6 +28,8 @@ export type HttpBackendOptions = {
   views: FamilyViews;
   /** Larger responses are refused rather than buffered. */
   maxResponseBytes?: number;
+  /** Families that call their upstream with the caller's own token (`credentials: per_principal`). */
+  credentials?: CallerCredentials;
 };
 
 const EXCERPT = 500;
@@ -232,6 +234,9 @@ export function createHttpBackend(options: HttpBackendOptions): ToolBackend {
       const view = options.views(tool.family);
       const secrets = new Secrets(view.secrets);
       const rc: RenderContext = { input: args, env: view.env, secrets, tool: tool.name };
+      // First: a caller who has not connected the family hears so before anything is sent.
+      const own = await callerCredentialHeader(tool.family, ctx.caller, options.credentials);
+      if (own) secrets.add(own.token);
 
       const target = resolveTarget(tool, rc);
       let url = target.url;
@@ -247,6 +252,8 @@ export function createHttpBackend(options: HttpBackendOptions): ToolBackend {
         if (sole !== undefined && lookup(args, sole) === undefined) continue;
         headers.set(key, renderString(template, rc, headerValue(tool.name)));
       }
+      // Set after the templates (the build refuses a template writing the same header): nothing overrides it.
+      if (own) headers.set(own.name, own.value);
       if (!headers.has("accept")) headers.set("accept", b.output === "json" ? "application/json" : "*/*");
       let body: string | undefined;
       if (b.body !== undefined && b.method !== "GET") {
@@ -278,7 +285,7 @@ export function createHttpBackend(options: HttpBackendOptions): ToolBackend {
           body = undefined;
           headers.delete("content-type");
         }
-        if (next.origin !== url.origin) for (const h of ORIGIN_BOUND_HEADERS) headers.delete(h);
+        if (next.origin !== url.origin) for (const h of [...ORIGIN_BOUND_HEADERS, ...(own ? [own.name] : [])]) headers.delete(h);
         url = next;
         res = await send(method);
       }

@@ -11,7 +11,7 @@ import { createMcpBackend, type McpBackend } from "./mcp.js";
 import { createPromptBackend } from "./prompt.js";
 import type { EnvMap } from "./templates.js";
 import { parseSecretSpec, SECRETS_ENV } from "../secrets.js";
-import { familyViews } from "./variables.js";
+import { familyViews, type CallerCredentials } from "./variables.js";
 import { NO_MODELS } from "../models/index.js";
 import type { FindMissLog } from "../core/misses.js";
 
@@ -31,15 +31,18 @@ export type BackendsOptions = {
   maxResponseBytes?: number;
   /** Models by role for prompt tools (none: they answer 503 MODEL_NOT_CONFIGURED). */
   models?: Models;
+  /** Per-principal upstream tokens for the http and mcp families that declare `credentials: per_principal`. */
+  credentials?: CallerCredentials;
 };
 
 export function createBackends(options: BackendsOptions): { backends: Backends; mcp: McpBackend } {
   // Built once per cold start: a request never looks at the environment itself.
   // Whatever the deployment loads from SSM is a secret, declared so by its family or not.
   const views = familyViews(options.families, options.env, Object.keys(parseSecretSpec(options.env[SECRETS_ENV])));
-  const mcp = createMcpBackend({ views });
+  const credentials = options.credentials ? { credentials: options.credentials } : {};
+  const mcp = createMcpBackend({ views, ...credentials });
   const backends: Backends = {
-    http: createHttpBackend({ views, ...(options.maxResponseBytes ? { maxResponseBytes: options.maxResponseBytes } : {}) }),
+    http: createHttpBackend({ views, ...credentials, ...(options.maxResponseBytes ? { maxResponseBytes: options.maxResponseBytes } : {}) }),
     mcp,
     builtin: createBuiltinBackend({
       ...(options.finder ? { finder: options.finder } : {}),

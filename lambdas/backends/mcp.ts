@@ -7,10 +7,13 @@ import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { BackendContext, BackendOutput, ToolBackend } from "../core/call/types.js";
 import { ToolbeltError } from "../core/errors.js";
 import { renderString, Secrets, type RenderContext } from "./templates.js";
-import type { FamilyViews } from "./variables.js";
+import { callerCredentialHeader, type CallerCredentials, type FamilyViews } from "./variables.js";
 
-/** `views`: what `${VAR}` in the endpoint and headers reads (the tool's family's declared variables). */
-export type McpBackendOptions = { views: FamilyViews; clientInfo?: { name: string; version: string } };
+/**
+ * `views`: what `${VAR}` in the endpoint and headers reads (the tool's family's declared variables);
+ * `credentials`: families that call their upstream with the caller's own token.
+ */
+export type McpBackendOptions = { views: FamilyViews; clientInfo?: { name: string; version: string }; credentials?: CallerCredentials };
 export type McpBackend = ToolBackend & {
   /** Close every pooled upstream connection (tests, local server shutdown). */
   close(): Promise<void>;
@@ -120,6 +123,12 @@ export function createMcpBackend(options: McpBackendOptions): McpBackend {
       const url = renderString(b.url, rc);
       const headers: Record<string, string> = {};
       for (const [k, t] of Object.entries(b.headers ?? {})) headers[k] = renderString(t, rc);
+      const own = await callerCredentialHeader(tool.family, ctx.caller, options.credentials);
+      if (own) {
+        secrets.add(own.token);
+        headers[own.name] = own.value;
+      }
+      // The headers are part of the key: each principal's token gets its own connection, never another's.
       const key = JSON.stringify([url, headers]);
 
       let attempt = await callOnce(key, url, headers, b.tool, args, ctx);

@@ -2,6 +2,8 @@
 // from the environment once at start (never per request), and nothing else. Exec children start from
 // a minimal base environment, never from the gateway's own (which holds its keys and credentials).
 import type { FamilyInfo } from "../../registry/contract/artifact.js";
+import { credentialHeaderValue, type PerPrincipalCredentials } from "../../registry/contract/credentials.js";
+import type { Caller } from "../core/ports.js";
 import type { EnvMap } from "./templates.js";
 
 /** Variables an exec child gets from the gateway besides its tool's declared `env`: to find programs and read text. */
@@ -64,4 +66,29 @@ export function familyViews(families: readonly Declaring[], gateway: EnvMap, ext
   }
   const none: FamilyView = { env: Object.freeze(Object.create(null) as Record<string, string>), secrets };
   return (family) => views.get(family) ?? none;
+}
+
+/** What the http and mcp backends need of the per-principal credentials (core/credentials.ts Credentials). */
+export type CallerCredentials = {
+  readonly families: ReadonlyMap<string, PerPrincipalCredentials>;
+  tokenFor(scope: { principal: string; family: string }): Promise<string>;
+  /** Told each token a call sends, so the call gateway redacts it from that call's answer, errors and log lines. */
+  onToken?(token: string): void;
+};
+
+/**
+ * The header carrying the caller's own token when the family declares `credentials: per_principal`
+ * (a 403 naming the family when the caller stored none); undefined for every other family.
+ * Only the principal's stored token is sent: the caller's own key or access token never is.
+ */
+export async function callerCredentialHeader(
+  family: string,
+  caller: Caller,
+  credentials: CallerCredentials | undefined,
+): Promise<{ name: string; value: string; token: string } | undefined> {
+  const declared = credentials?.families.get(family);
+  if (!declared || !credentials) return undefined;
+  const token = await credentials.tokenFor({ principal: caller.principal, family });
+  credentials.onToken?.(token);
+  return { name: declared.per_principal.header, value: credentialHeaderValue(declared, token), token };
 }

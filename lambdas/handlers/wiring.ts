@@ -20,6 +20,7 @@ import { DynamoIdempotencyStore } from "../stores/idempotency.js";
 import { DynamoLimitStore } from "../stores/limits.js";
 import { declaresLimits } from "../core/limits.js";
 import { DynamoMissStore, FIND_MISSES } from "../stores/misses.js";
+import { DynamoCredentialStore } from "../stores/credentials.js";
 
 // The client's type comes from the store: only adapters import the AWS SDK (npm run check).
 type DynamoClient = ReturnType<typeof clientFromConfig>;
@@ -41,6 +42,8 @@ export type WireInput = {
   internalPaths: readonly string[];
   /** Which pages may call; by default the configured origins, no Host check. */
   origins?: OriginPolicy;
+  /** The key file sealing per-principal tokens when neither TOOLBELT_CREDENTIALS_* is set (`npm start`: .toolbelt/credentials-key; Lambda: none). */
+  credentialsKeyFile?: string;
 };
 
 export type Wiring = {
@@ -76,6 +79,15 @@ export function wire(input: WireInput): Wiring {
     exec: config.exec,
     fileRoots: config.fileRoots ?? input.defaultFileRoots,
     deniedPaths: input.internalPaths,
+    // Principals' sealed upstream tokens, in the same table; sealed with KMS on AWS, with a key file locally.
+    credentials: {
+      store: new DynamoCredentialStore(client, config.table),
+      keys: {
+        region: config.region,
+        ...(config.credentials.kmsKeyId ? { kmsKeyId: config.credentials.kmsKeyId } : {}),
+        ...((config.credentials.keyFile ?? input.credentialsKeyFile) ? { keyFile: config.credentials.keyFile ?? input.credentialsKeyFile } : {}),
+      },
+    },
     // Counted in the table only when the policy declares a limit: otherwise calls write nothing for them.
     ...(declaresLimits(input.policy) ? { limits: { store: new DynamoLimitStore(client, config.table), policy: input.policy } } : {}),
   };

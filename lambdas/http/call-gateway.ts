@@ -13,6 +13,10 @@ import { createLimiter, type LimiterOptions } from "../core/limits.js";
 import type { Deps } from "./deps.js";
 import { writeAudit } from "./telemetry.js";
 import { gatewayRedactor } from "../secrets.js";
+import { Secrets } from "../backends/templates.js";
+import { createCredentials, type Credentials, type CredentialStore } from "../core/credentials.js";
+import { callSecrets } from "../core/redaction.js";
+import { dataKeysFrom, type CredentialKeySettings } from "../stores/credentials.js";
 
 export type CallGatewayOptions = {
   /** The gateway's environment: each family's templates read only the variables it declares; never echoed. */
@@ -32,7 +36,23 @@ export type CallGatewayOptions = {
   backends?: (deps: Deps) => Backends;
   /** Share one gateway (and its upstream connections) between route modules: see shareGateway. */
   gateway?: (deps: Deps) => AppCallGateway;
+  /** Per-principal upstream tokens: where they are kept and what seals them (wiring.ts, from Config.credentials). */
+  credentials?: { store: CredentialStore; keys: CredentialKeySettings };
 };
+
+const opened = new WeakMap<object, Credentials>();
+
+/** The credentials service for these options, built once (the call routes and the backends share it). */
+export function credentialsOf(deps: Deps, options: CallGatewayOptions): Credentials | undefined {
+  const c = options.credentials;
+  if (!c) return undefined;
+  let built = opened.get(c);
+  if (!built) {
+    built = createCredentials({ store: c.store, keys: dataKeysFrom(c.keys), families: deps.artifact.families, now: () => new Date(deps.clock()) });
+    opened.set(c, built);
+  }
+  return built;
+}
 
 export type AppCallGateway = {
   gateway: CallGateway;
@@ -60,6 +80,9 @@ export function createAppCallGateway(deps: Deps, options: CallGatewayOptions): A
   if (options.gateway) return options.gateway(deps);
   let backends: Backends;
   let close: () => Promise<void> = async () => undefined;
+  // Each call's own values (a principal's upstream token) join the deployment's secrets for that call.
+  const perCall = callSecrets(gatewayRedactor(options.env, deps.artifact.families), (values) => new Secrets(values));
+  const credentials = credentialsOf(deps, options);
   if (options.backends) backends = options.backends(deps);
   else {
     const built = createBackends({
@@ -71,6 +94,7 @@ export function createAppCallGateway(deps: Deps, options: CallGatewayOptions): A
       fileRoots: options.fileRoots ?? [],
       deniedPaths: options.deniedPaths ?? [],
       models: deps.models,
+      ...(credentials ? { credentials: { families: credentials.families, tokenFor: credentials.tokenFor, onToken: perCall.add } } : {}),
     });
     close = () => built.mcp.close();
     backends = built.backends;
@@ -78,11 +102,11 @@ export function createAppCallGateway(deps: Deps, options: CallGatewayOptions): A
   // Undefined when the policy declares no limit: then no call writes anything for them.
   const limiter =
     options.limits && createLimiter({ clock: deps.clock, ...options.limits, log: (level, message, fields) => deps.logger[level](message, fields) });
-  const gateway = createCallGateway({
+  const inner = createCallGateway({
     tools: withMetaTools(deps.artifact.byName),
     backends,
     // Once, for every backend's answer and error: no secret the gateway holds reaches a caller, a record or a log.
-    redactor: gatewayRedactor(options.env, deps.artifact.families),
+    redactor: perCall.redactor,
     ...(options.misses ? { misses: options.misses } : {}),
     sessions: deps.sessions,
     log: (level, message, fields) => deps.logger[level](message, fields),
@@ -98,5 +122,6 @@ export function createAppCallGateway(deps: Deps, options: CallGatewayOptions): A
     now: () => new Date(deps.clock()),
     ...(limiter ? { limits: limiter } : {}),
   });
+  const gateway: CallGateway = { call: (request, caller, callOptions) => perCall.run(() => inner.call(request, caller, callOptions)) };
   return { gateway, close };
 }

@@ -2,6 +2,7 @@
 // imported (never rebuilt) by `lambdas/` at cold start.
 import type { JsonSchema } from "./schema-types.js";
 import type { ToolKind } from "./tool.js";
+import type { PerPrincipalCredentials } from "./credentials.js";
 
 /**
  * 2: catalog.json keeps the tools' schemas apart, as JSON text (`StoredCatalog.schemas`), parsed on
@@ -96,6 +97,8 @@ export type FamilyInfo = {
   examples: string[];
   /** Settings the family's templates read as `${NAME}`; nothing else of the gateway's environment is visible to them. */
   variables?: Record<string, { secret: boolean; description?: string }>;
+  /** The caller's own upstream token and the header it goes in (`credentials: per_principal`); absent: the deployment's variables only. */
+  credentials?: PerPrincipalCredentials;
   /** o200k_base tokens of the family's manifest entry with all its tools granted, counted by the build. */
   tokens?: number;
 };

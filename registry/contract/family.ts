@@ -26,6 +26,21 @@ export const FamilyVariable = z.strictObject({
 });
 export type FamilyVariable = z.infer<typeof FamilyVariable>;
 
+/**
+ * The caller's own upstream token (registry/contract/credentials.ts): `per_principal` sends it as
+ * `Authorization: Bearer <token>`; the long form names the header and an optional scheme.
+ */
+export const FamilyCredentials = z.union([
+  z.literal("per_principal"),
+  z.strictObject({
+    per_principal: z.strictObject({
+      header: z.string().describe("The request header that carries the token, e.g. `Authorization` or `X-Api-Key`"),
+      scheme: z.string().optional().describe("Written before the token with one space (`Bearer`); none: the token alone"),
+    }),
+  }),
+]);
+export type FamilyCredentials = z.infer<typeof FamilyCredentials>;
+
 export const FamilyDef = z.strictObject({
   name: z.string(),
   description: z.string().describe("One sentence about the family"),
@@ -47,6 +62,9 @@ export const FamilyDef = z.strictObject({
     .describe(
       "Origins (`scheme://host[:port]`, literal or a declared `${VAR}` base URL) the family's http tools may reach; default: the origins of their URL templates",
     ),
+  credentials: FamilyCredentials.optional().describe(
+    "`per_principal`: the upstream is called as the caller, with the token that principal stored (PUT /v1/credentials/{family}); http and mcp families only",
+  ),
 });
 export type FamilyDef = z.infer<typeof FamilyDef>;
 

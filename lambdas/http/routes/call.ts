@@ -3,7 +3,8 @@
 import { Hono } from "hono";
 import { ToolbeltError } from "../../core/errors.js";
 import type { RouteModule } from "../app.js";
-import { createAppCallGateway, type CallGatewayOptions } from "../call-gateway.js";
+import { createAppCallGateway, credentialsOf, type CallGatewayOptions } from "../call-gateway.js";
+import { credentialRoutes } from "./credentials.js";
 import { CALL_LIMITS, CallBody, IdempotencyKey, type CallResponse } from "../../contract/call.js";
 import { MISSES_LIMITS, MissesQuery, type MissesResponse } from "../../contract/misses.js";
 import type { MissStore } from "../../core/ports.js";
@@ -84,6 +85,9 @@ export function createCallModule(options: CallModuleOptions): CallModule {
         if (name !== undefined) return c.json<MissesResponse>({ name, events: store ? await store.recent(name, limit) : [] });
         return c.json<MissesResponse>({ misses: store ? await store.top(limit) : [] });
       });
+      // A principal's own upstream tokens: set, listed and removed beside the calls that use them.
+      const credentials = credentialsOf(deps, options);
+      if (credentials) app.route("/", credentialRoutes(credentials, { maxBodyBytes: deps.config.http.maxBodyBytes }));
       return app;
     },
   };
