@@ -68,7 +68,8 @@ export class DynamoCredentialStore implements CredentialStore {
         {
           TableName: this.table,
           KeyConditionExpression: "pk = :pk AND begins_with(sk, :sk)",
-          ProjectionExpression: "family, updated_at",
+          ProjectionExpression: "#family, #updated_at",
+          ExpressionAttributeNames: { "#family": "family", "#updated_at": "updated_at" },
           ExpressionAttributeValues: { ":pk": `${PK_PREFIX}${principal}`, ":sk": SK_PREFIX },
           ConsistentRead: true,
         },
