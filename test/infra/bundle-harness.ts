@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { build, type Metafile } from "esbuild";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
 import { copyIntoBundle, esbuildOptions } from "../../infra/bundling.js";
+import { bundleKey, fromCache, toCache } from "./bundle-cache.js";
 import { httpApiV2Event } from "../helpers/lambda-events.js";
 import { lambdaNode } from "../helpers/lambda-node.js";
 import { PROJECT_ROOT } from "../../infra/toolbelt-gateway.js";
@@ -35,8 +36,13 @@ export function packageOf(input: string): string {
 export async function bundleHandler(entry: string, dir: string): Promise<BundleResult> {
   await mkdir(dir, { recursive: true });
   const file = join(dir, "index.mjs");
-  const result = await build({ ...esbuildOptions(join(PROJECT_ROOT, entry), file), absWorkingDir: PROJECT_ROOT, write: true });
-  const metafile = result.metafile!;
+  const options = { ...esbuildOptions(join(PROJECT_ROOT, entry), file), absWorkingDir: PROJECT_ROOT, write: true };
+  const key = bundleKey(options);
+  let metafile = fromCache(key, file, PROJECT_ROOT);
+  if (!metafile) {
+    metafile = (await build(options)).metafile!;
+    toCache(key, file, metafile, PROJECT_ROOT);
+  }
   const output = Object.values(metafile.outputs)[0]!;
   const { readFile } = await import("node:fs/promises");
   return {
