@@ -11,7 +11,7 @@ import type * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
 import * as cwActions from "aws-cdk-lib/aws-cloudwatch-actions";
 import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as iam from "aws-cdk-lib/aws-iam";
-import type * as kms from "aws-cdk-lib/aws-kms";
+import * as kms from "aws-cdk-lib/aws-kms";
 import * as lambda from "aws-cdk-lib/aws-lambda";
 import * as logs from "aws-cdk-lib/aws-logs";
 import * as route53 from "aws-cdk-lib/aws-route53";
@@ -223,6 +223,8 @@ export class ToolbeltGateway extends Construct {
   readonly url: string;
   /** The custom domain, when `domain` is given. */
   readonly domainName?: apigw.DomainName;
+  /** Wraps the data keys of principals' sealed upstream tokens; created only when a family declares `credentials: per_principal`. */
+  readonly credentialsKey?: kms.Key;
 
   private readonly props: ToolbeltGatewayProps;
   private readonly staged: Staged;
@@ -265,6 +267,15 @@ export class ToolbeltGateway extends Construct {
         deletionProtection: props.deletionProtection ?? true,
         removalPolicy,
       });
+
+    // Principals' own upstream tokens are sealed under data keys this key wraps (lambdas/stores/credentials.ts).
+    if (this.catalog.families.some((f) => f.credentials)) {
+      this.credentialsKey = new kms.Key(this, "CredentialsKey", {
+        description: "Toolbelt: wraps the data keys of principals' sealed upstream tokens",
+        enableKeyRotation: true,
+        removalPolicy,
+      });
+    }
 
     const accessLogs = new logs.LogGroup(this, "ApiAccessLogs", {
       retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
@@ -410,6 +421,21 @@ export class ToolbeltGateway extends Construct {
     const secrets = { ...props.secrets, ...(spec.upstreamSecrets ? models?.keys : {}) };
     if (spec.upstreamSecrets && Object.keys(secrets).length > 0) {
       environment[SECRETS_ENV] = JSON.stringify(this.grantSecrets(role, secrets));
+    }
+    // Only the functions that call tools seal and open principals' tokens, and only with the toolbelt encryption context.
+    if (spec.dispatchesTools && this.credentialsKey) {
+      environment.TOOLBELT_CREDENTIALS_KMS_KEY = this.credentialsKey.keyArn;
+      role.addToPolicy(
+        new iam.PolicyStatement({
+          actions: ["kms:GenerateDataKey", "kms:Decrypt"],
+          resources: [this.credentialsKey.keyArn],
+          // ForAllValues alone holds for a request with no context at all: Null requires the principal's.
+          conditions: {
+            "ForAllValues:StringEquals": { "kms:EncryptionContextKeys": ["toolbelt:principal", "toolbelt:family"] },
+            Null: { "kms:EncryptionContext:toolbelt:principal": "false" },
+          },
+        }),
+      );
     }
     // Only the functions that carry the Bedrock client (call, MCP: prompt tools) may invoke, and only the configured models.
     if (spec.dispatchesTools && models?.bedrockArns.length) {
