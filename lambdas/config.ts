@@ -71,6 +71,8 @@ export type LocalSettings = {
   logFormat: "json" | "readable";
   /** TOOLBELT_API_KEY: the local principal's key; unset, a random key kept in .toolbelt/local-key. */
   apiKey?: string;
+  /** TOOLBELT_OAUTH=local (or `npm start -- --oauth`): a local authorization server and demo users (lambdas/local/oauth-provider.ts). */
+  oauth: boolean;
 };
 
 /**
@@ -215,6 +217,13 @@ const EnvSchema = z.object({
   TOOLBELT_DATA_DIR: text,
   TOOLBELT_LOG_FORMAT: text,
   TOOLBELT_API_KEY: text,
+  TOOLBELT_OAUTH: z.pipe(
+    z.optional(z.string()),
+    z.transform((v, ctx) => {
+      const raw = v?.trim() ?? "";
+      return raw === "" || raw === "off" ? false : raw === "local" ? true : invalid(ctx, raw, `must be local or off, got ${JSON.stringify(raw)}`);
+    }),
+  ),
   TOOLBELT_CREDENTIALS_KMS_KEY: text,
   TOOLBELT_CREDENTIALS_KEY_FILE: text,
 });
@@ -261,6 +270,7 @@ export function loadConfig(env: Env = process.env): Config {
       ...(e.TOOLBELT_DATA_DIR ? { dataDir: e.TOOLBELT_DATA_DIR } : {}),
       logFormat: e.TOOLBELT_LOG_FORMAT === "json" ? "json" : "readable",
       ...(e.TOOLBELT_API_KEY ? { apiKey: e.TOOLBELT_API_KEY } : {}),
+      oauth: e.TOOLBELT_OAUTH,
     },
     credentials: {
       ...(e.TOOLBELT_CREDENTIALS_KMS_KEY ? { kmsKeyId: e.TOOLBELT_CREDENTIALS_KMS_KEY } : {}),

@@ -73,7 +73,12 @@ export function createPolicy(file: PolicyFile, options: IdentityOptions = {}): P
     ...(file.identity ? { identity: file.identity } : {}),
     async authenticate(authorization, resources = []) {
       if (!authorization) {
-        throw new ToolbeltError("UNAUTHENTICATED", "missing API key: send the header `Authorization: Bearer <key>`");
+        throw new ToolbeltError(
+          "UNAUTHENTICATED",
+          tokens
+            ? "missing credentials: send the header `Authorization: Bearer <API key or access token>` (the access token from the authorization server the WWW-Authenticate header's resource metadata names)"
+            : "missing API key: send the header `Authorization: Bearer <key>`",
+        );
       }
       const m = BEARER.exec(authorization);
       if (!m?.[1]) {

@@ -19,6 +19,8 @@ import { DECIDER_ROLE, DECIDER_UNSET, unsetRoleWarnings } from "../../registry/c
 import { jsonLogger, readableLogger } from "../http/logger.js";
 import { localOrigins } from "../http/origin.js";
 import { createLocalApp } from "./local-app.js";
+import { DEMO_PASSWORD, startLocalOAuth, withLocalIdentity } from "./oauth-provider.js";
+import { gatewayResources } from "../http/routes/oauth-metadata.js";
 import { localKey, localKeyFile } from "./local-key.js";
 import { startLocalDynamo } from "./dynalite.js";
 import { chooseRegistry } from "./registry-choice.js";
@@ -115,7 +117,10 @@ async function main(): Promise<void> {
     const asked = parsePort(config.local.port);
     if (asked !== 0 && (await portOpen(asked))) throw portInUse(asked);
     const port = asked === 0 ? await freePort() : asked;
-    const choice = chooseRegistry({ argv: process.argv.slice(2), env: process.env, root });
+    // --oauth is ours; every other argument is the registry choice's (which refuses what it does not know).
+    const args = process.argv.slice(2);
+    const oauth = config.local.oauth || args.includes("--oauth");
+    const choice = chooseRegistry({ argv: args.filter((a) => a !== "--oauth"), env: process.env, root });
     say(choice.note);
     if (choice.build && choice.registryDir) {
       say(existsSync(join(choice.artifactDir, "manifest.json")) ? "registry changed: rebuilding the artifact" : "building the artifact");
@@ -173,6 +178,15 @@ async function main(): Promise<void> {
       const local = localKey(root);
       policy = localPolicyFile(local.key);
       say(`API key: ${local.key} (${local.created ? "new, " : ""}kept in ${local.file}; set TOOLBELT_API_KEY to choose one)`);
+    }
+
+    if (oauth) {
+      // Tokens for this gateway only: its loopback origins and their /mcp, as the resource metadata names them.
+      const provider = await startLocalOAuth({ resources: gatewayResources([...localOrigins(port), ...config.origins.own]) });
+      cleanups.push(() => provider.close());
+      policy = withLocalIdentity(policy, provider.issuer);
+      say(`OAuth authorization server (oidc-provider) on ${provider.issuer}: MCP clients sign in from the 401 of http://127.0.0.1:${port}/mcp`);
+      for (const u of provider.users) say(`  demo user ${u.id} (password ${DEMO_PASSWORD}): ${u.name}`);
     }
 
     const briefs = await loadLocalBriefs(config.briefsJson, registryDir);
