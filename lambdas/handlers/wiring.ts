@@ -20,7 +20,6 @@ import { DynamoIdempotencyStore } from "../stores/idempotency.js";
 import { DynamoLimitStore } from "../stores/limits.js";
 import { declaresLimits } from "../core/limits.js";
 import { DynamoMissStore, FIND_MISSES } from "../stores/misses.js";
-import { DynamoCredentialStore } from "../stores/credentials.js";
 
 // The client's type comes from the store: only adapters import the AWS SDK (npm run check).
 type DynamoClient = ReturnType<typeof clientFromConfig>;
@@ -79,9 +78,10 @@ export function wire(input: WireInput): Wiring {
     exec: config.exec,
     fileRoots: config.fileRoots ?? input.defaultFileRoots,
     deniedPaths: input.internalPaths,
-    // Principals' sealed upstream tokens, in the same table; sealed with KMS on AWS, with a key file locally.
+    // Principals' sealed upstream tokens, in the same table (the store is built by the call path only); sealed with KMS on AWS, with a key file locally.
     credentials: {
-      store: new DynamoCredentialStore(client, config.table),
+      client,
+      table: config.table,
       keys: {
         region: config.region,
         ...(config.credentials.kmsKeyId ? { kmsKeyId: config.credentials.kmsKeyId } : {}),

@@ -14,9 +14,9 @@ import type { Deps } from "./deps.js";
 import { writeAudit } from "./telemetry.js";
 import { gatewayRedactor } from "../secrets.js";
 import { Secrets } from "../backends/templates.js";
-import { createCredentials, type Credentials, type CredentialStore } from "../core/credentials.js";
+import { createCredentials, type Credentials } from "../core/credentials.js";
 import { callSecrets } from "../core/redaction.js";
-import { dataKeysFrom, type CredentialKeySettings } from "../stores/credentials.js";
+import { dataKeysFrom, DynamoCredentialStore, type CredentialKeySettings } from "../stores/credentials.js";
 
 export type CallGatewayOptions = {
   /** The gateway's environment: each family's templates read only the variables it declares; never echoed. */
@@ -37,7 +37,7 @@ export type CallGatewayOptions = {
   /** Share one gateway (and its upstream connections) between route modules: see shareGateway. */
   gateway?: (deps: Deps) => AppCallGateway;
   /** Per-principal upstream tokens: where they are kept and what seals them (wiring.ts, from Config.credentials). */
-  credentials?: { store: CredentialStore; keys: CredentialKeySettings };
+  credentials?: { client: ConstructorParameters<typeof DynamoCredentialStore>[0]; table: string; keys: CredentialKeySettings };
 };
 
 const opened = new WeakMap<object, Credentials>();
@@ -48,7 +48,8 @@ export function credentialsOf(deps: Deps, options: CallGatewayOptions): Credenti
   if (!c) return undefined;
   let built = opened.get(c);
   if (!built) {
-    built = createCredentials({ store: c.store, keys: dataKeysFrom(c.keys), families: deps.artifact.families, now: () => new Date(deps.clock()) });
+    const store = new DynamoCredentialStore(c.client, c.table);
+    built = createCredentials({ store, keys: dataKeysFrom(c.keys), families: deps.artifact.families, now: () => new Date(deps.clock()) });
     opened.set(c, built);
   }
   return built;
