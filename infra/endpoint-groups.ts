@@ -46,6 +46,9 @@ export const ENDPOINT_GROUPS = {
       { method: "GET", path: "/v1/sessions/{id}/surface" },
       { method: "GET", path: "/v1/health" },
       { method: "GET", path: "/v1/openapi.json" },
+      // OAuth protected resource metadata (RFC 9728): public, for MCP clients that discover the issuer from a 401.
+      { method: "GET", path: "/.well-known/oauth-protected-resource" },
+      { method: "GET", path: "/.well-known/oauth-protected-resource/{proxy+}" },
     ],
     // Cold start parses the catalog and imports the FlexSearch index: CPU-bound work that Lambda
     // speeds up in proportion to memory (a full vCPU at 1,769 MB). 1 GB keeps a 10,000-tool
@@ -67,6 +70,11 @@ export const ENDPOINT_GROUPS = {
     routes: [
       { method: "POST", path: "/v1/call" },
       { method: "GET", path: "/v1/admin/misses" },
+      // Each principal's own upstream credentials (sealed with the KMS key only this group and mcp may use).
+      { method: "GET", path: "/v1/credentials" },
+      { method: "PUT", path: "/v1/credentials/{family}" },
+      { method: "DELETE", path: "/v1/credentials/{family}" },
+      { method: "DELETE", path: "/v1/admin/credentials/{principal}/{family}" },
     ],
     // Validates with ajv, holds upstream responses in memory and waits on the network:
     // 1 GB gives ajv's schema compilation a fast CPU at cold start and headroom for large payloads.

@@ -8,6 +8,9 @@ import { dirname, join } from "node:path";
 /** Where the key lives: `.toolbelt/` is in .gitignore. */
 export const localKeyFile = (root: string): string => join(root, ".toolbelt", "local-key");
 
+/** Where `npm start` keeps the key that seals per-principal upstream tokens (created by the credentials store on first use). */
+export const credentialsKeyFile = (root: string): string => join(root, ".toolbelt", "credentials-key");
+
 /** The stored key, if a gateway started here before. */
 export function readLocalKey(root: string): string | undefined {
   const file = localKeyFile(root);

@@ -21,7 +21,7 @@ import { localOrigins } from "../http/origin.js";
 import { createLocalApp } from "./local-app.js";
 import { DEMO_PASSWORD, startLocalOAuth, withLocalIdentity } from "./oauth-provider.js";
 import { gatewayResources } from "../http/routes/oauth-metadata.js";
-import { localKey, localKeyFile } from "./local-key.js";
+import { credentialsKeyFile, localKey, localKeyFile } from "./local-key.js";
 import { startLocalDynamo } from "./dynalite.js";
 import { chooseRegistry } from "./registry-choice.js";
 import { servedArtifact } from "./served-families.js";
@@ -205,7 +205,9 @@ async function main(): Promise<void> {
       logger,
       models: { bedrock: bedrockModel },
       defaultFileRoots: [root],
-      internalPaths: [artifactDir, localKeyFile(root), ...(dataDir ? [dataDir] : []), ...(policyYaml ? [policyYaml] : [])],
+      // Per-principal upstream tokens are sealed with a key kept beside the local API key (.toolbelt/, mode 0600).
+      credentialsKeyFile: credentialsKeyFile(root),
+      internalPaths: [artifactDir, localKeyFile(root), credentialsKeyFile(root), ...(dataDir ? [dataDir] : []), ...(policyYaml ? [policyYaml] : [])],
       port,
     });
     cleanups.push(() => local.close());

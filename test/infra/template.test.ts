@@ -329,9 +329,14 @@ describe("HTTP API", () => {
     expect(table).toEqual([
       "DELETE /mcp -> mcp",
       "DELETE /mcp/briefs/{brief} -> mcp",
+      "DELETE /v1/admin/credentials/{principal}/{family} -> call",
+      "DELETE /v1/credentials/{family} -> call",
+      "GET /.well-known/oauth-protected-resource -> api",
+      "GET /.well-known/oauth-protected-resource/{proxy+} -> api",
       "GET /mcp -> mcp",
       "GET /mcp/briefs/{brief} -> mcp",
       "GET /v1/admin/misses -> call",
+      "GET /v1/credentials -> call",
       "GET /v1/health -> api",
       "GET /v1/openapi.json -> api",
       "GET /v1/sessions/{id}/surface -> api",
@@ -340,6 +345,7 @@ describe("HTTP API", () => {
       "POST /v1/call -> call",
       "POST /v1/find -> api",
       "POST /v1/sessions -> api",
+      "PUT /v1/credentials/{family} -> call",
     ]);
     for (const i of Object.values(integrations) as Resource[]) expect(i.Properties.PayloadFormatVersion).toBe("2.0");
   });
