@@ -14,6 +14,6 @@ export const CORS_RULES = {
     "Mcp-Name",
     "Last-Event-ID",
   ],
-  exposeHeaders: ["Mcp-Session-Id", "WWW-Authenticate", "X-Request-Id", "X-Correlation-Id"],
+  exposeHeaders: ["Mcp-Session-Id", "WWW-Authenticate", "X-Request-Id", "X-Correlation-Id", "RateLimit", "RateLimit-Policy", "Retry-After"],
   maxAgeSecs: 600,
 } as const;

@@ -2,6 +2,7 @@
 // only by the call handler and the local server, so ajv and the backends stay out of the api bundle.
 import { Hono } from "hono";
 import { ToolbeltError } from "../../core/errors.js";
+import { rateLimitHeaders, type LimitState } from "../../core/limits.js";
 import type { RouteModule } from "../app.js";
 import { createAppCallGateway, credentialsOf, type CallGatewayOptions } from "../call-gateway.js";
 import { credentialRoutes } from "./credentials.js";
@@ -60,13 +61,18 @@ export function createCallModule(options: CallModuleOptions): CallModule {
         // On Lambda, a tool must give up (504 with a clear error) before the invocation is cut off.
         const lambda = c.env?.lambdaContext as { getRemainingTimeInMillis?: () => number } | undefined;
         const remaining = lambda?.getRemainingTimeInMillis?.();
+        // The window limits this call counted, for the caller to see what it has left (RateLimit headers).
+        let limits: readonly LimitState[] = [];
         const response = await gateway.call({ ...body, args }, caller, {
+          onLimits: (states) => {
+            limits = states;
+          },
           signal: c.req.raw.signal,
           context: callContext(c, "rest"),
           ...idempotencyKeyOf(c.req.header("idempotency-key")),
           ...(remaining !== undefined ? { maxTimeoutMs: Math.max(1, remaining - LAMBDA_MARGIN_MS) } : {}),
         });
-        return c.json<CallResponse>(response);
+        return c.json<CallResponse>(response, 200, rateLimitHeaders(limits));
       });
 
       app.get("/v1/admin/misses", async (c) => {

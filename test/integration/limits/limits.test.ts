@@ -175,7 +175,11 @@ describe("limits across two gateway processes sharing one table", () => {
     expect(audits.filter((e) => e.fields.outcome === "TOO_MANY_REQUESTS" && e.fields.status === 429)).toHaveLength(16);
     // The next window lets calls through again.
     now = day(2) + 45_000;
-    expect((await call(b, "minute", "notes.add")).status).toBe(200);
+    const next = await call(b, "minute", "notes.add");
+    expect(next.status).toBe(200);
+    // The caller sees what it has left (IETF RateLimit fields): 4 of 5 in a minute that resets in 60 s.
+    expect(next.headers.get("ratelimit-policy")).toBe('"principal-requests-per-minute";q=5;w=60');
+    expect(next.headers.get("ratelimit")).toBe('"principal-requests-per-minute";r=4;t=60');
   });
 
   it("never has more than c calls in flight at the upstream under a concurrency limit of c, and frees the slots when they end", async () => {
