@@ -34,6 +34,8 @@ export type CallAudit = CallContext & {
   upstream_status?: number;
   /** An exec tool's exit status when it failed. */
   exit_code?: number;
+  /** The limit that refused the call (429 TOO_MANY_REQUESTS). */
+  limit?: string;
   /** SHA-256 (hex) of the arguments as sent, in canonical JSON: matches equal calls without storing values. */
   args_digest: string;
   /** The arguments themselves, only for tools whose registry entry sets `audit_args: true`. */
@@ -107,5 +109,7 @@ export function upstreamFields(details: Record<string, unknown> | undefined): Pa
   return {
     ...(typeof details.status === "number" ? { upstream_status: details.status } : {}),
     ...(typeof details.exit_code === "number" ? { exit_code: details.exit_code } : {}),
+    // Which of the caller's limits refused the call (TOO_MANY_REQUESTS): requests_per_minute, concurrent_calls, ...
+    ...(typeof details.limit === "string" ? { limit: details.limit } : {}),
   };
 }
