@@ -4,8 +4,9 @@
 // secrets come through SSM's `/aws/reference/secretsmanager/NAME` path, so one client serves both.
 // Like stores/, this is an adapter: the SSM client is imported here only, and only when needed.
 import type { FamilyInfo } from "../registry/contract/artifact.js";
-import { Secrets, type EnvMap } from "./backends/templates.js";
-import { familyViews } from "./backends/variables.js";
+import { Secrets, secretValuesOf } from "./core/redaction.js";
+
+type EnvMap = Readonly<Record<string, string | undefined>>;
 import { ToolbeltError } from "./core/errors.js";
 import { MODELS_ENV, parseModelRoles, type ModelRoles } from "./models/roles.js";
 
@@ -120,8 +121,7 @@ export function gatewaySecretValues(
   roles: ModelRoles = parseModelRoles(env[MODELS_ENV]),
 ): string[] {
   const keys = Object.values(roles).flatMap((r) => (r.provider === "openai" && r.key_env !== undefined ? [r.key_env] : []));
-  // The view of a family that declares nothing still holds every secret value.
-  return [...familyViews(families, env, [...Object.keys(parseSecretSpec(env[SECRETS_ENV])), ...keys])("").secrets];
+  return secretValuesOf(families, env, [...Object.keys(parseSecretSpec(env[SECRETS_ENV])), ...keys]);
 }
 
 /** The call gateway's redactor (createCallGateway's `redactor`): built once per cold start. */

@@ -19,7 +19,7 @@ import {
   type RenderContext,
 } from "./templates.js";
 import { callerCredentialHeader, type CallerCredentials, type FamilyViews } from "./variables.js";
-import { DEFAULT_MAX_RESPONSE_BYTES, readCapped } from "./capped-body.js";
+import { DEFAULT_MAX_RESPONSE_BYTES, readCapped } from "../capped-body.js";
 
 export { DEFAULT_MAX_RESPONSE_BYTES };
 

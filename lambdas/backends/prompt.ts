@@ -9,7 +9,7 @@ import { ToolbeltError } from "../core/errors.js";
 import type { CallMetadata } from "../contract/call.js";
 import type { ChatMessage, ModelUsage, Models } from "../core/ports.js";
 import { renderInputOnly } from "./templates.js";
-import { DEFAULT_MAX_RESPONSE_BYTES } from "./capped-body.js";
+import { DEFAULT_MAX_RESPONSE_BYTES } from "../capped-body.js";
 
 export type PromptBackendOptions = {
   models: Models;

@@ -5,43 +5,13 @@ import { ownAt } from "../../registry/contract/own-path.js";
 import { ToolbeltError } from "../core/errors.js";
 
 export type EnvMap = Readonly<Record<string, string | undefined>>;
+// Redaction is the core's (core/redaction.ts); re-exported for the backends that render templates.
+export { REDACTED, Secrets } from "../core/redaction.js";
+import type { Secrets } from "../core/redaction.js";
 
 const INPUT_RE = /\{\{\s*input((?:\.[A-Za-z0-9_$-]+)*)\s*\}\}/g;
 const SOLE_INPUT_RE = /^\{\{\s*input((?:\.[A-Za-z0-9_$-]+)*)\s*\}\}$/;
 const ENV_RE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
-/** Values shorter than this are not worth redacting (and would mangle ordinary text). */
-const MIN_SECRET_LENGTH = 4;
-export const REDACTED = "[redacted]";
-
-/** Secret values of one request (declared secrets, and every value substituted); redacts them from anything shown to the caller. */
-export class Secrets {
-  private readonly values = new Set<string>();
-
-  constructor(known: Iterable<string> = []) {
-    for (const v of known) this.add(v);
-  }
-
-  add(value: string): void {
-    if (value.length >= MIN_SECRET_LENGTH) this.values.add(value);
-  }
-
-  redact(text: string): string {
-    let out = text;
-    for (const v of this.values) out = out.split(v).join(REDACTED);
-    return out;
-  }
-
-  /** A copy of a JSON value with every secret occurrence in its strings (and keys) redacted. */
-  redactDeep(value: unknown): unknown {
-    if (this.values.size === 0) return value;
-    if (typeof value === "string") return this.redact(value);
-    if (Array.isArray(value)) return value.map((v) => this.redactDeep(v));
-    if (value && typeof value === "object") {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.redact(k), this.redactDeep(v)]));
-    }
-    return value;
-  }
-}
 
 /** Own properties only: `{{input.constructor}}` of an input without one is absent, not Object's function. */
 export function lookup(input: unknown, dotted: string): unknown {

@@ -4,6 +4,7 @@
 import type { FamilyInfo } from "../../registry/contract/artifact.js";
 import { credentialHeaderValue, type PerPrincipalCredentials } from "../../registry/contract/credentials.js";
 import type { Caller } from "../core/ports.js";
+import { secretValuesOf } from "../core/redaction.js";
 import type { EnvMap } from "./templates.js";
 
 /** Variables an exec child gets from the gateway besides its tool's declared `env`: to find programs and read text. */
@@ -18,11 +19,7 @@ export const EXEC_HOME = "/nonexistent";
 /** When the gateway has no PATH (it always has on Lambda and in a shell). */
 const DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin";
 
-/**
- * The gateway's own credentials, redacted from every tool's output even though no family can read
- * them: a tool that reaches them another way (a file, an upstream echo) still cannot hand them out.
- */
-export const GATEWAY_CREDENTIALS = ["TOOLBELT_API_KEY", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"] as const;
+export { GATEWAY_CREDENTIALS } from "../core/redaction.js";
 
 /** The environment every exec child starts from (PATH, HOME, LANG, LC_*, TZ). */
 export function execBaseEnv(gateway: EnvMap): Record<string, string> {
@@ -53,9 +50,7 @@ type Declaring = Pick<FamilyInfo, "name" | "variables">;
  */
 export function familyViews(families: readonly Declaring[], gateway: EnvMap, extraSecrets: readonly string[] = []): FamilyViews {
   const value = (name: string) => (Object.hasOwn(gateway, name) && typeof gateway[name] === "string" ? gateway[name] : undefined);
-  const secretNames = new Set<string>([...GATEWAY_CREDENTIALS, ...extraSecrets]);
-  for (const f of families) for (const [name, v] of Object.entries(f.variables ?? {})) if (v.secret) secretNames.add(name);
-  const secrets = [...secretNames].map(value).filter((v): v is string => v !== undefined && v !== "");
+  const secrets = secretValuesOf(families, gateway, extraSecrets);
 
   const views = new Map<string, FamilyView>();
   for (const f of families) {

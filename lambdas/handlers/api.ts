@@ -4,11 +4,11 @@ import { handle } from "hono/aws-lambda";
 import { createApp } from "../http/app.js";
 import { CALL_PATHS } from "../http/openapi-call.js";
 import { MCP_PATHS } from "../http/openapi-mcp.js";
-import { wireFromEnv } from "./wiring.js";
+import { depsFromEnv } from "./wiring-deps.js";
 
 // No SSM or Bedrock client here (about 85 KB each): a model role whose key is not in the environment,
 // or on Bedrock, is unavailable to find's decision mode, which then answers by keywords and says why.
-const { deps } = wireFromEnv(process.env, { skipMissingKeys: true });
+const { deps } = depsFromEnv(process.env, { skipMissingKeys: true });
 
 // The call Lambda serves POST /v1/call and GET /v1/admin/misses behind the same HTTP API: documented here.
 export const app = createApp(deps, { documentOnly: { ...CALL_PATHS, ...MCP_PATHS } });

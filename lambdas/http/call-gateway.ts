@@ -13,7 +13,7 @@ import { createLimiter, type LimiterOptions } from "../core/limits.js";
 import type { Deps } from "./deps.js";
 import { writeAudit } from "./telemetry.js";
 import { gatewayRedactor } from "../secrets.js";
-import { Secrets } from "../backends/templates.js";
+import { Secrets } from "../core/redaction.js";
 import { createCredentials, type Credentials } from "../core/credentials.js";
 import { callSecrets } from "../core/redaction.js";
 import { dataKeysFrom, DynamoCredentialStore, type CredentialKeySettings } from "../stores/credentials.js";

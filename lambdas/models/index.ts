@@ -1,7 +1,7 @@
 // The deployment's models by role, built once per cold start from TOOLBELT_MODELS (config.ts) and
 // the environment the roles' `key_env` name (on Lambda, TOOLBELT_SECRETS fills them from SSM first).
 import type { ModelPort, Models } from "../core/ports.js";
-import { Secrets } from "../backends/templates.js";
+import { Secrets } from "../core/redaction.js";
 import { redactedError, type Redactor } from "../core/redaction.js";
 import { gatewaySecretValues } from "../secrets.js";
 import { openAiModel } from "./openai.js";

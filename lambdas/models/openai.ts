@@ -5,7 +5,7 @@ import type { Choice, ChoiceRequest, Completion, CompletionRequest, ModelPort, M
 import { ToolbeltError } from "../core/errors.js";
 import { callSignal, modelError, modelTimeout, normalized } from "./failures.js";
 import type { ModelRole } from "./roles.js";
-import { DEFAULT_MAX_RESPONSE_BYTES, readCapped } from "../backends/capped-body.js";
+import { DEFAULT_MAX_RESPONSE_BYTES, readCapped } from "../capped-body.js";
 
 type OpenAiRole = Extract<ModelRole, { provider: "openai" }>;
 

@@ -1,0 +1,90 @@
+// The one wiring, first half: parsed config (config.ts) in, the dependencies every entry point shares out
+// (artifact, policy, briefs, models, sessions, finder, miss log). wiring.ts adds the call options (backends,
+// exec, roots, idempotency, limits, credentials) for the entry points that call tools; the api Lambda takes
+// only this half, so none of the call path's stores reach its bundle.
+import type { BriefFile } from "../../registry/contract/brief.js";
+import type { PolicyFile } from "../../registry/contract/policy.js";
+import { loadArtifact, type Artifact } from "../artifact.js";
+import { loadConfig, type Config } from "../config.js";
+import { parsePolicy } from "../core/auth.js";
+import { parseBriefs } from "../core/deployment-files.js";
+import { createDeps, type Deps } from "../http/deps.js";
+import { jsonLogger, type Logger } from "../http/logger.js";
+import type { OriginPolicy } from "../http/origin.js";
+import { createModels, type ModelsOptions } from "../models/index.js";
+import { gatewaySecretValues } from "../secrets.js";
+import { clientFromConfig, DynamoSessionStore } from "../stores/dynamodb.js";
+import { DynamoMissStore, FIND_MISSES } from "../stores/misses.js";
+
+// The client's type comes from the store: only adapters import the AWS SDK (npm run check).
+export type DynamoClient = ReturnType<typeof clientFromConfig>;
+export type EnvMap = Readonly<Record<string, string | undefined>>;
+
+export type WireInput = {
+  config: Config;
+  /** What tool templates read `${VAR}` from (each family only its declared variables). */
+  env: EnvMap;
+  client: DynamoClient;
+  artifact: Artifact;
+  policy: PolicyFile;
+  briefs: readonly BriefFile[];
+  logger: Logger;
+  /** How model roles are built (the Bedrock adapter where the bundle carries it; skip roles without keys). */
+  models: Pick<ModelsOptions, "skipMissingKeys" | "bedrock">;
+  /** File roots when TOOLBELT_FILE_ROOTS is unset (`npm start`: the project directory; Lambda: none). */
+  defaultFileRoots: readonly string[];
+  /** The gateway's own files (data, artifact, policy, keys): no file or git tool reaches them, root or not. */
+  internalPaths: readonly string[];
+  /** Which pages may call; by default the configured origins, no Host check. */
+  origins?: OriginPolicy;
+  /** The key file sealing per-principal tokens when neither TOOLBELT_CREDENTIALS_* is set (`npm start`: .toolbelt/credentials-key; Lambda: none). */
+  credentialsKeyFile?: string;
+};
+
+export type DepsWiring = { config: Config; client: DynamoClient; deps: Deps };
+
+export function wireDeps(input: WireInput): DepsWiring {
+  const { config, client, env } = input;
+  // Model errors are redacted of every secret the gateway holds, the families' declared ones included.
+  const models = createModels(config.models, env, { ...input.models, secrets: gatewaySecretValues(env, input.artifact.families) });
+  const deps = createDeps({
+    artifact: input.artifact,
+    store: new DynamoSessionStore(client, config.table),
+    policy: input.policy,
+    briefs: input.briefs,
+    config: { ...config, findMissesPerMinute: config.misses.findPerMinute, origins: input.origins ?? config.origins },
+    logger: input.logger,
+    models,
+    // Queries no tool answered well, for the operator (npm run misses -- --find).
+    findMisses: findMissStore(input),
+  });
+  return { config, client, deps };
+}
+
+/** The find-miss log's store (read by GET /v1/admin/misses?kind=find as well). */
+export const findMissStore = ({ client, config }: Pick<WireInput, "client" | "config">): DynamoMissStore =>
+  new DynamoMissStore(client, config.table, FIND_MISSES, { maxBytes: config.misses.findMaxBytes });
+
+/** What a Lambda reads from its environment, once, at module scope (after its secrets are in `env`: model roles read their keys from it). */
+export function wireInputFromEnv(env: Record<string, string | undefined>, models: Pick<ModelsOptions, "skipMissingKeys" | "bedrock">): WireInput {
+  const config = loadConfig(env);
+  if (!config.policyJson) throw new Error("TOOLBELT_POLICY is not set: give the policy JSON (principals, key digests, grants) or a file path");
+  return {
+    config,
+    env,
+    client: clientFromConfig(config),
+    artifact: loadArtifact(config.artifactDir),
+    policy: parsePolicy(config.policyJson),
+    // Briefs come from TOOLBELT_BRIEFS (JSON or a file; the construct bundles briefs.json and points at it), else none.
+    briefs: config.briefsJson ? parseBriefs(config.briefsJson, "TOOLBELT_BRIEFS") : [],
+    logger: jsonLogger(),
+    models,
+    // No roots unless the deployment names them (fileRoots): file and git tools answer 403 until then.
+    defaultFileRoots: [],
+    internalPaths: [config.artifactDir],
+  };
+}
+
+/** The api Lambda's wiring: deps only. */
+export const depsFromEnv = (env: Record<string, string | undefined>, models: Pick<ModelsOptions, "skipMissingKeys" | "bedrock"> = {}): DepsWiring =>
+  wireDeps(wireInputFromEnv(env, models));
