@@ -5,6 +5,7 @@ import { ErrorBody } from "../contract/errors.js";
 import { FindBody, FindResponse } from "../contract/find.js";
 import { CorrelationId } from "../contract/headers.js";
 import { HealthResponse } from "../contract/health.js";
+import { ProtectedResourceMetadata } from "../contract/oauth-metadata.js";
 import { jsonSchema } from "../contract/schema.js";
 import { OpenSessionBody, SessionId, SessionResponse } from "../contract/sessions.js";
 import type { JsonSchema } from "../../registry/contract/schema-types.js";
@@ -60,6 +61,24 @@ export function headerParameter(name: string, schema: z.ZodMiniType): Operation 
   return Object.assign(lazySchema(schema, "input", "description"), { name, in: "header", required: false, ...(description ? { description } : {}) });
 }
 
+/** One required path parameter, a string. */
+export const pathParameter = (name: string, description: string, schema: z.ZodMiniType = z.string()): Operation =>
+  Object.assign(lazySchema(schema, "input"), { name, in: "path", required: true, description });
+
+/** The protected resource metadata: public (RFC 9728), 404 while the policy names no identity. */
+const resourceMetadata = (operationId: string, summary: string, parameters: Operation[] = []) => ({
+  get: {
+    operationId,
+    summary,
+    security: [],
+    ...(parameters.length ? { parameters } : {}),
+    responses: {
+      ...ok("OAuth 2.0 Protected Resource Metadata (RFC 9728)", ProtectedResourceMetadata),
+      ...errors(404, 414, 500),
+    },
+  },
+});
+
 export const CORE_PATHS: PathItems = {
   "/v1/find": {
     post: {
@@ -81,7 +100,7 @@ export const CORE_PATHS: PathItems = {
     get: {
       operationId: "getSurface",
       summary: "The session's surface: meta-tools, always-loaded, declared and pinned tools, and the capability manifest",
-      parameters: [Object.assign(lazySchema(SessionId, "input"), { name: "id", in: "path", required: true })],
+      parameters: [pathParameter("id", "The session's id, as POST /v1/sessions answered it", SessionId)],
       responses: { ...ok("The session and its surface", SessionResponse), ...errors(401, 404, 410, 414, 500, 503) },
     },
   },
@@ -96,6 +115,16 @@ export const CORE_PATHS: PathItems = {
       responses: { "200": { description: "OpenAPI 3.1 document" }, ...errors(414, 500) },
     },
   },
+  "/.well-known/oauth-protected-resource": resourceMetadata(
+    "protectedResource",
+    "Where to get an access token for the REST API: the issuer the policy's identity names (404 when the gateway takes API keys only)",
+  ),
+  // API Gateway's greedy path (the route as deployed, infra/endpoint-groups.ts): the app serves `mcp` only.
+  "/.well-known/oauth-protected-resource/{proxy+}": resourceMetadata(
+    "protectedResourceMcp",
+    "The same for a resource below the origin: `/.well-known/oauth-protected-resource/mcp` for the MCP endpoint (any other path is 404)",
+    [pathParameter("proxy+", "The resource's path below the origin: `mcp`")],
+  ),
 };
 
 /** Every route takes `X-Correlation-Id` (the app's first middleware checks it) and echoes it: on every operation and answer. */

@@ -5,12 +5,20 @@
 //   DELETE /v1/admin/credentials/{principal}/{family}  an operator removes anyone's
 // There is no route that reads a token back, and none that touches another principal's but the admin one.
 import { Hono } from "hono";
+import {
+  type AdminDisconnectResponse,
+  type ConnectResponse,
+  CredentialBody,
+  type CredentialsList,
+  type DisconnectResponse,
+} from "../../contract/credentials.js";
 import type { Credentials } from "../../core/credentials.js";
 import { ToolbeltError } from "../../core/errors.js";
 import { callerOf, type AppEnv } from "../env.js";
+import { checkBody } from "../parse.js";
 
-/** The body, read with fixed error messages: the JSON parser's own would quote the token it choked on. */
-async function tokenOf(req: Request, maxBytes: number): Promise<unknown> {
+/** The body's token, read with fixed error messages (the JSON parser's own would quote the token it choked on), then held to the contract's schema. */
+async function tokenOf(req: Request, maxBytes: number): Promise<string> {
   const text = await req.text();
   if (Buffer.byteLength(text, "utf8") > maxBytes) {
     throw new ToolbeltError("PAYLOAD_TOO_LARGE", `request body is over the limit of ${maxBytes} bytes`, { limit_bytes: maxBytes });
@@ -26,11 +34,8 @@ async function tokenOf(req: Request, maxBytes: number): Promise<unknown> {
   } catch {
     throw new ToolbeltError("BAD_JSON", 'request body is not valid JSON: send {"token": "..."}');
   }
-  const keys = typeof body === "object" && body !== null && !Array.isArray(body) ? Object.keys(body) : undefined;
-  if (keys?.length !== 1 || keys[0] !== "token") {
-    throw new ToolbeltError("INVALID_REQUEST", 'body must be exactly {"token": "..."}', { issues: [{ path: "(body)", message: "one key, token" }] });
-  }
-  return (body as { token: unknown }).token;
+  // zod's messages name the field and the rule broken, never the value.
+  return checkBody(CredentialBody, body).token;
 }
 
 export function credentialRoutes(credentials: Credentials, opts: { maxBodyBytes: number }): Hono<AppEnv> {
@@ -39,21 +44,21 @@ export function credentialRoutes(credentials: Credentials, opts: { maxBodyBytes:
   app.get("/v1/credentials", async (c) => {
     const caller = callerOf(c);
     const connected = await credentials.list(caller.principal);
-    return c.json({ principal: caller.principal, connected, families: [...credentials.families.keys()].sort() });
+    return c.json<CredentialsList>({ principal: caller.principal, connected, families: [...credentials.families.keys()].sort() });
   });
 
   app.put("/v1/credentials/:family", async (c) => {
     const caller = callerOf(c);
     const token = await tokenOf(c.req.raw, opts.maxBodyBytes);
     const done = await credentials.connect({ principal: caller.principal, family: c.req.param("family") }, token);
-    return c.json({ connected: done });
+    return c.json<ConnectResponse>({ connected: done });
   });
 
   app.delete("/v1/credentials/:family", async (c) => {
     const caller = callerOf(c);
     const family = c.req.param("family");
     const removed = await credentials.disconnect({ principal: caller.principal, family });
-    return c.json({ family, removed });
+    return c.json<DisconnectResponse>({ family, removed });
   });
 
   app.delete("/v1/admin/credentials/:principal/:family", async (c) => {
@@ -66,7 +71,7 @@ export function credentialRoutes(credentials: Credentials, opts: { maxBodyBytes:
     const principal = c.req.param("principal");
     const family = c.req.param("family");
     const removed = await credentials.disconnect({ principal, family });
-    return c.json({ principal, family, removed });
+    return c.json<AdminDisconnectResponse>({ principal, family, removed });
   });
 
   return app;

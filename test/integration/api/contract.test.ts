@@ -3,23 +3,29 @@
 // document gives for its path, method and status (ajv, 2020-12: objects closed to unlisted fields),
 // and parses with the contract's zod schema. A route whose answer drifts from its documented
 // schema, or answers with an undocumented status, fails here.
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import addFormats from "ajv-formats";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PolicyFile } from "../../../registry/contract/policy.js";
 import { CallResponse } from "../../../lambdas/contract/call.js";
+import { AdminDisconnectResponse, ConnectResponse, CredentialsList, DisconnectResponse } from "../../../lambdas/contract/credentials.js";
 import { ErrorBody } from "../../../lambdas/contract/errors.js";
 import { FindResponse } from "../../../lambdas/contract/find.js";
 import { HealthResponse } from "../../../lambdas/contract/health.js";
 import { metaToolDefinition } from "../../../lambdas/contract/meta-tools.js";
 import { CORRELATION_ID_RE } from "../../../lambdas/contract/headers.js";
 import { MissesResponse } from "../../../lambdas/contract/misses.js";
+import { ProtectedResourceMetadata } from "../../../lambdas/contract/oauth-metadata.js";
 import { SessionResponse } from "../../../lambdas/contract/sessions.js";
 import { sha256Hex } from "../../../lambdas/core/auth.js";
 import { ToolbeltError } from "../../../lambdas/core/errors.js";
 import type { SessionStore } from "../../../lambdas/core/ports.js";
 import type * as z from "../../../lambdas/core/zod-mini.js";
 import { createCallModule, type CallModule } from "../../../lambdas/http/routes/call.js";
+import { DynamoLimitStore } from "../../../lambdas/stores/limits.js";
 import { DynamoMissStore } from "../../../lambdas/stores/misses.js";
 import { startTestApi, TEST_KEYS, type TestApi } from "../../helpers/api.js";
 import { testArtifactInput } from "../../helpers/artifact.js";
@@ -38,6 +44,12 @@ const SUCCESS: Record<string, z.ZodMiniType> = {
   "GET /v1/sessions/{id}/surface": SessionResponse,
   "POST /v1/call": CallResponse,
   "GET /v1/admin/misses": MissesResponse,
+  "GET /v1/credentials": CredentialsList,
+  "PUT /v1/credentials/{family}": ConnectResponse,
+  "DELETE /v1/credentials/{family}": DisconnectResponse,
+  "DELETE /v1/admin/credentials/{principal}/{family}": AdminDisconnectResponse,
+  "GET /.well-known/oauth-protected-resource": ProtectedResourceMetadata,
+  "GET /.well-known/oauth-protected-resource/{proxy+}": ProtectedResourceMetadata,
 };
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -73,10 +85,13 @@ function contractProblems(doc: Doc, method: string, path: string, status: number
   return problems;
 }
 
+const ISSUER = "https://issuer.example";
+/** An identity (so the resource metadata is served; nothing here sends a token) and alice's one call a day of metered.ping. */
 const policy = (): PolicyFile => ({
   version: 1,
+  identity: { issuer: ISSUER, subject_claim: "sub", scopes: [] },
   principals: [
-    { id: "alice", keys: [sha256Hex(TEST_KEYS.alice)], allow: ["*"], deny: ["admin.*"], admin: false },
+    { id: "alice", keys: [sha256Hex(TEST_KEYS.alice)], allow: ["*"], deny: ["admin.*"], admin: false, tool_limits: { "metered.ping": { daily_quota: 1 } } },
     { id: "carol", keys: [sha256Hex(TEST_KEYS.carol)], allow: ["*"], deny: [], admin: true },
   ],
 });
@@ -85,13 +100,16 @@ const policy = (): PolicyFile => ({
 const BROKEN = "broken-broken-broken";
 const BUSY = "busy-busy-busy-busy-";
 
-// Near the real time: the miss log keeps events for 30 days of the wall clock.
+// Near the real time: the miss log keeps events for 30 days of the wall clock. The limiter reads this clock too,
+// so alice's daily quota cannot reset between her two calls.
 let now = Date.now();
 let upstream: Loopback;
 let dynamo: TestDynamo;
 let calls: CallModule;
 let api: TestApi;
 let doc: Doc;
+/** What crm.lookup's upstream saw in Authorization (the caller's own token, per_principal). */
+const crmAuthorizations: (string | undefined)[] = [];
 /** Every answer seen: operation key → statuses. */
 const seen = new Map<string, Set<number>>();
 const problems: string[] = [];
@@ -99,6 +117,7 @@ const problems: string[] = [];
 beforeAll(async () => {
   upstream = await startLoopback((req, res) => {
     if (req.url === "/hang") return; // never answers: only the tool's timeout ends the call
+    if (req.url === "/crm") crmAuthorizations.push(req.headers.authorization);
     if (req.url === "/limited") {
       res.writeHead(429, { "content-type": "application/json", "retry-after": "30" });
       res.end('{"error":"slow down"}');
@@ -126,20 +145,34 @@ beforeAll(async () => {
     const { description, input_schema } = metaToolDefinition(`toolbelt.${name}`);
     return catalogTool(`toolbelt.${name}`, { kind: "builtin", handler: name }, { description, input_schema });
   };
-  calls = createCallModule({ env: {}, misses: new DynamoMissStore(dynamo.client, dynamo.table) });
+  const thePolicy = policy();
+  calls = createCallModule({
+    env: {},
+    misses: new DynamoMissStore(dynamo.client, dynamo.table),
+    credentials: {
+      client: dynamo.client,
+      table: dynamo.table,
+      keys: { keyFile: join(await mkdtemp(join(tmpdir(), "toolbelt-contract-")), "credentials-key") },
+    },
+    limits: { store: new DynamoLimitStore(dynamo.client, dynamo.table), policy: thePolicy },
+  });
+  const input = testArtifactInput([
+    meta("find"),
+    meta("call"),
+    meta("reshape"),
+    catalogTool("notes.create", http("/create"), { description: "Create a note with a title." }),
+    catalogTool("notes.fail", http("/fail"), { description: "A note tool whose upstream fails." }),
+    catalogTool("notes.hang", http("/hang"), { description: "A note tool whose upstream never answers.", timeout_ms: 300 }),
+    catalogTool("imported.lookup", { kind: "builtin", handler: "unavailable" }, { description: "Imported without a backend." }),
+    catalogTool("admin.reset", http("/reset"), { description: "Reset the workspace." }),
+    catalogTool("quota.check", http("/limited"), { description: "A tool whose upstream is rate limiting." }),
+    catalogTool("metered.ping", http("/create"), { description: "A tool alice may call once a day." }),
+    catalogTool("crm.lookup", http("/crm"), { description: "Look a customer up with your own CRM token." }),
+  ]);
+  for (const f of input.families) if (f.name === "crm") f.credentials = { per_principal: { header: "Authorization", scheme: "Bearer" } };
   api = await startTestApi({
-    input: testArtifactInput([
-      meta("find"),
-      meta("call"),
-      meta("reshape"),
-      catalogTool("notes.create", http("/create"), { description: "Create a note with a title." }),
-      catalogTool("notes.fail", http("/fail"), { description: "A note tool whose upstream fails." }),
-      catalogTool("notes.hang", http("/hang"), { description: "A note tool whose upstream never answers.", timeout_ms: 300 }),
-      catalogTool("imported.lookup", { kind: "builtin", handler: "unavailable" }, { description: "Imported without a backend." }),
-      catalogTool("admin.reset", http("/reset"), { description: "Reset the workspace." }),
-      catalogTool("quota.check", http("/limited"), { description: "A tool whose upstream is rate limiting." }),
-    ]),
-    policy: policy(),
+    input,
+    policy: thePolicy,
     briefs: [{ version: 1, name: "notes", description: "Take notes", tools: ["notes.*"] }],
     dynamo,
     store,
@@ -161,7 +194,7 @@ type Ask = { as?: keyof typeof TEST_KEYS | null; json?: unknown; body?: string; 
 
 /** Send one request, hold its answer to the contract, and return the answer's status and body. */
 // biome-ignore lint/suspicious/noExplicitAny: answers are read field by field in the assertions below
-async function answer(template: string, path: string, ask: Ask = {}): Promise<{ status: number; body: any }> {
+async function answer(template: string, path: string, ask: Ask = {}): Promise<{ status: number; body: any; headers: Headers }> {
   const method = ask.method ?? (ask.json !== undefined || ask.body !== undefined ? "POST" : "GET");
   const init: RequestInit & { as?: keyof typeof TEST_KEYS | null; json?: unknown } = { method, as: ask.as === undefined ? "alice" : ask.as };
   if (ask.json !== undefined) init.json = ask.json;
@@ -172,7 +205,7 @@ async function answer(template: string, path: string, ask: Ask = {}): Promise<{ 
   problems.push(...contractProblems(doc, method, template, res.status, body));
   const key = `${method} ${template}`;
   seen.set(key, (seen.get(key) ?? new Set()).add(res.status));
-  return { status: res.status, body };
+  return { status: res.status, body, headers: res.headers };
 }
 
 describe("every route's answers match their documented schemas", () => {
@@ -181,6 +214,12 @@ describe("every route's answers match their documented schemas", () => {
     expect((await answer("/v1/openapi.json", "/v1/openapi.json", { as: null })).status).toBe(200);
     expect((await answer("/v1/openapi.json", `/v1/openapi.json?${"x".repeat(3000)}`, { as: null })).status).toBe(414);
     expect((await answer("/v1/health", `/v1/health?${"x".repeat(3000)}`, { as: null })).status).toBe(414);
+    const metadata = "/.well-known/oauth-protected-resource";
+    expect((await answer(metadata, metadata, { as: null })).body).toMatchObject({ resource: api.url, authorization_servers: [ISSUER] });
+    expect((await answer(metadata, `${metadata}?${"x".repeat(3000)}`, { as: null })).status).toBe(414);
+    const below = `${metadata}/{proxy+}`;
+    expect((await answer(below, `${metadata}/mcp`, { as: null })).body).toMatchObject({ resource: `${api.url}/mcp` });
+    expect((await answer(below, `${metadata}/v1`, { as: null })).status).toBe(404);
     expect(problems).toEqual([]);
   });
 
@@ -238,6 +277,13 @@ describe("every route's answers match their documented schemas", () => {
     const limited = await call({ tool: "quota.check" });
     expect([limited.status, limited.body.error.code, limited.body.error.details.retry_after_secs]).toEqual([429, "UPSTREAM_RATE_LIMITED", 30]);
     expect((await call({ tool: "notes.hang" })).status).toBe(504);
+    // The gateway's own limit: the first call counts (RateLimit headers), the second is refused with Retry-After.
+    const metered = await call({ tool: "metered.ping" });
+    expect([metered.status, metered.headers.get("ratelimit-policy")]).toEqual([200, '"tool-daily-quota";q=1;w=86400']);
+    expect(metered.headers.get("ratelimit")).toMatch(/^"tool-daily-quota";r=0;t=\d+$/);
+    const refused = await call({ tool: "metered.ping" });
+    expect([refused.status, refused.body.error.code, refused.body.error.details.limit]).toEqual([429, "TOO_MANY_REQUESTS", "daily_quota"]);
+    expect(refused.headers.get("retry-after")).toBe(String(refused.body.error.details.retry_after_secs));
     expect((await call({ tool: "notes.create", session: BUSY })).status).toBe(503);
     expect((await call({ tool: "notes.create", session: BROKEN })).status).toBe(500);
     expect((await call({ tool: "notes.create", args: { text: "z".repeat(9000) } })).status).toBe(413);
@@ -260,6 +306,40 @@ describe("every route's answers match their documented schemas", () => {
     expect((await answer("/v1/admin/misses", "/v1/admin/misses?kind=everything", { as: "carol" })).status).toBe(400);
     expect((await answer("/v1/admin/misses", "/v1/admin/misses", { as: "alice" })).status).toBe(403);
     expect((await answer("/v1/admin/misses", "/v1/admin/misses", { as: null })).status).toBe(401);
+    expect(problems).toEqual([]);
+  });
+
+  it("the credentials routes: connect, list, call with it, remove, and the admin's remove", async () => {
+    const family = "/v1/credentials/{family}";
+    const put = (json: unknown, path = "/v1/credentials/crm", as: Ask["as"] = "alice") => answer(family, path, { method: "PUT", json, as });
+    expect((await answer("/v1/call", "/v1/call", { json: { tool: "crm.lookup" } })).body.error).toMatchObject({
+      code: "FORBIDDEN",
+      details: { family: "crm" },
+    });
+    expect((await put({ token: "contract-crm-token-1" })).body.connected).toMatchObject({ family: "crm" });
+    expect((await answer("/v1/credentials", "/v1/credentials")).body).toMatchObject({ principal: "alice", connected: [{ family: "crm" }], families: ["crm"] });
+    expect((await answer("/v1/call", "/v1/call", { json: { tool: "crm.lookup" } })).status).toBe(200);
+    expect(crmAuthorizations).toEqual(["Bearer contract-crm-token-1"]);
+    expect((await put({ token: "short" })).status).toBe(400);
+    expect((await put({ token: "contract-crm-token-1", colour: "red" })).status).toBe(400);
+    expect((await answer(family, "/v1/credentials/crm", { method: "PUT", body: "{", headers: { "content-type": "application/json" } })).status).toBe(400);
+    expect((await put({ token: "contract-crm-token-1" }, "/v1/credentials/notes")).status).toBe(404);
+    expect((await put({ token: "t".repeat(9000) })).status).toBe(413);
+    expect((await answer(family, "/v1/credentials/crm", { method: "PUT", body: "token=x", headers: { "content-type": "text/plain" } })).status).toBe(415);
+    expect((await put({ token: "contract-crm-token-1" }, undefined, null)).status).toBe(401);
+    expect((await answer("/v1/credentials", "/v1/credentials", { as: null })).status).toBe(401);
+
+    expect((await answer(family, "/v1/credentials/crm", { method: "DELETE" })).body).toEqual({ family: "crm", removed: true });
+    expect((await answer(family, "/v1/credentials/crm", { method: "DELETE", as: null })).status).toBe(401);
+    await put({ token: "contract-crm-token-2" });
+    const admin = "/v1/admin/credentials/{principal}/{family}";
+    expect((await answer(admin, "/v1/admin/credentials/alice/crm", { method: "DELETE", as: "alice" })).status).toBe(403);
+    expect((await answer(admin, "/v1/admin/credentials/alice/crm", { method: "DELETE", as: "carol" })).body).toEqual({
+      principal: "alice",
+      family: "crm",
+      removed: true,
+    });
+    expect((await answer(admin, "/v1/admin/credentials/alice/crm", { method: "DELETE", as: null })).status).toBe(401);
     expect(problems).toEqual([]);
   });
 
@@ -288,12 +368,26 @@ describe("every route's answers match their documented schemas", () => {
     expect(problems).toEqual([]);
   });
 
-  it("passes an upstream's Retry-After on with 429 UPSTREAM_RATE_LIMITED, and documents both", async () => {
+  it("passes an upstream's Retry-After on with 429 UPSTREAM_RATE_LIMITED, and documents both 429s and the RateLimit fields", async () => {
     const res = await api.request("/v1/call", { json: { tool: "quota.check" } });
     expect([res.status, res.headers.get("retry-after")]).toEqual([429, "30"]);
-    const documented = doc.paths["/v1/call"]!.post!.responses["429"] as { description: string; headers: Schema };
-    expect(documented.description).toContain("UPSTREAM_RATE_LIMITED");
-    expect(documented.headers).toHaveProperty("Retry-After");
+    const responses = doc.paths["/v1/call"]!.post!.responses as Record<string, { description: string; headers: Schema }>;
+    expect(responses["429"]!.description).toContain("UPSTREAM_RATE_LIMITED");
+    expect(responses["429"]!.description).toContain("TOO_MANY_REQUESTS");
+    expect(responses["429"]!.headers).toHaveProperty("Retry-After");
+    expect(Object.keys(responses["200"]!.headers)).toEqual(expect.arrayContaining(["RateLimit", "RateLimit-Policy"]));
+  });
+
+  it("documents the resource metadata as public, and every other operation behind the bearer scheme", () => {
+    const publicOps = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).flatMap(([method, op]) => ((op as { security?: unknown[] }).security?.length === 0 ? [`${method} ${path}`] : [])),
+    );
+    expect(publicOps.sort()).toEqual([
+      "get /.well-known/oauth-protected-resource",
+      "get /.well-known/oauth-protected-resource/{proxy+}",
+      "get /v1/health",
+      "get /v1/openapi.json",
+    ]);
   });
 
   it("covered a success and an error of every documented operation", () => {
