@@ -44,6 +44,8 @@ export const ENDPOINT_GROUPS = {
       { method: "POST", path: "/v1/find" },
       { method: "POST", path: "/v1/sessions" },
       { method: "GET", path: "/v1/sessions/{id}/surface" },
+      { method: "GET", path: "/v1/tools/export" },
+      { method: "POST", path: "/v1/tools/search" },
       { method: "GET", path: "/v1/health" },
       { method: "GET", path: "/v1/openapi.json" },
       // OAuth protected resource metadata (RFC 9728): public, for MCP clients that discover the issuer from a 401.

@@ -12,6 +12,7 @@ import { originGuard } from "./origin.js";
 import { CORE_PATHS, openApiDocument, type PathItems } from "./openapi.js";
 import { findRoutes } from "./routes/find.js";
 import { healthRoutes } from "./routes/health.js";
+import { modelApiRoutes } from "./routes/model-apis.js";
 import { authenticateRequest, gatewayResources, oauthMetadataRoutes } from "./routes/oauth-metadata.js";
 import { sessionRoutes } from "./routes/sessions.js";
 
@@ -97,7 +98,14 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
   });
 
   // The resource metadata (/.well-known/oauth-protected-resource) is public, as RFC 9728 has it.
-  const modules: RouteModule[] = [{ routes: healthRoutes }, { routes: oauthMetadataRoutes }, { routes: findRoutes }, { routes: sessionRoutes }, ...extra];
+  const modules: RouteModule[] = [
+    { routes: healthRoutes },
+    { routes: oauthMetadataRoutes },
+    { routes: findRoutes },
+    { routes: sessionRoutes },
+    { routes: modelApiRoutes },
+    ...extra,
+  ];
   for (const m of modules) app.route("/", m.routes(deps));
 
   const extraPaths: PathItems = Object.assign({}, ...extra.map((m) => m.openapi ?? {}));

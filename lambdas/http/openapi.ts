@@ -5,6 +5,7 @@ import { ErrorBody } from "../contract/errors.js";
 import { FindBody, FindResponse } from "../contract/find.js";
 import { CorrelationId } from "../contract/headers.js";
 import { HealthResponse } from "../contract/health.js";
+import { ExportQuery, ExportResponse, SearchBody, SearchResponse } from "../contract/model-apis.js";
 import { ProtectedResourceMetadata } from "../contract/oauth-metadata.js";
 import { jsonSchema } from "../contract/schema.js";
 import { OpenSessionBody, SessionId, SessionResponse } from "../contract/sessions.js";
@@ -102,6 +103,25 @@ export const CORE_PATHS: PathItems = {
       summary: "The session's surface: meta-tools, always-loaded, declared and pinned tools, and the capability manifest",
       parameters: [pathParameter("id", "The session's id, as POST /v1/sessions answered it", SessionId)],
       responses: { ...ok("The session and its surface", SessionResponse), ...errors(401, 404, 410, 414, 500, 503) },
+    },
+  },
+  "/v1/tools/export": {
+    get: {
+      operationId: "exportTools",
+      summary: "The tools you may call as Anthropic or OpenAI tool definitions, deferred but for your belt, with the search tool",
+      parameters: queryParameters(ExportQuery),
+      responses: { ...ok("Tool definitions to send as the request's tools", ExportResponse), ...errors(400, 401, 404, 410, 414, 500, 503) },
+    },
+  },
+  "/v1/tools/search": {
+    post: {
+      operationId: "searchTools",
+      summary: "Answer the model's tool search: tool_reference blocks (Anthropic) or a client tool_search_output (OpenAI)",
+      requestBody: body(SearchBody),
+      responses: {
+        ...ok("The result to hand back to the model, and how many more tools matched", SearchResponse),
+        ...errors(400, 401, 404, 410, 413, 414, 415, 500, 503),
+      },
     },
   },
   "/v1/health": {

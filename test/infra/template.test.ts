@@ -340,11 +340,13 @@ describe("HTTP API", () => {
       "GET /v1/health -> api",
       "GET /v1/openapi.json -> api",
       "GET /v1/sessions/{id}/surface -> api",
+      "GET /v1/tools/export -> api",
       "POST /mcp -> mcp",
       "POST /mcp/briefs/{brief} -> mcp",
       "POST /v1/call -> call",
       "POST /v1/find -> api",
       "POST /v1/sessions -> api",
+      "POST /v1/tools/search -> api",
       "PUT /v1/credentials/{family} -> call",
     ]);
     for (const i of Object.values(integrations) as Resource[]) expect(i.Properties.PayloadFormatVersion).toBe("2.0");
