@@ -9,7 +9,7 @@ import type { Construct } from "constructs";
 import { parse as parseYaml } from "yaml";
 import { ARTIFACT_FILES } from "../registry/contract/artifact.js";
 import type { BriefFile } from "../registry/contract/brief.js";
-import { PolicyFile } from "../registry/contract/policy.js";
+import { type Identity, PolicyFile } from "../registry/contract/policy.js";
 import { parseBrief, parseBriefs } from "../lambdas/core/deployment-files.js";
 import { describeIssues } from "../lambdas/core/issues.js";
 import { BUNDLED_ARTIFACT_DIR, BUNDLED_BRIEFS_FILE, BUNDLED_POLICY_FILE } from "./bundling.js";
@@ -24,10 +24,17 @@ export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..
 const COMPILED = extname(fileURLToPath(import.meta.url)) === ".js";
 
 /** The gateway props staging reads (see ToolbeltGatewayProps for each). */
-export type StagingProps = { artifactDir?: string; registryDir?: string; policy: string | PolicyFile; briefs?: string | unknown[] };
+export type StagingProps = {
+  artifactDir?: string;
+  registryDir?: string;
+  policy: string | PolicyFile;
+  briefs?: string | unknown[];
+  /** The construct's external issuer, merged into the policy so the one staged file says whose tokens count. */
+  identity?: Identity;
+};
 
 /** Where the staged files are; the bundling hooks copy them into every bundle. */
-export type Staged = { dir: string; artifactDir: string; policyFile: string; briefsFile?: string };
+export type Staged = { dir: string; artifactDir: string; policyFile: string; briefsFile?: string; policy: PolicyFile };
 
 /**
  * Runs one of the project's entry files (`build/cli.ts`, relative to the project root) in a child
@@ -80,7 +87,7 @@ export function stageDeploymentFiles(scope: Construct, props: StagingProps): Sta
     throw new Error(`artifact in ${artifactDir} lacks ${missing.join(", ")}: run npm run build:artifact`);
   }
 
-  const policy = PolicyFile.safeParse(typeof props.policy === "string" ? readStructured(props.policy) : props.policy);
+  const policy = PolicyFile.safeParse(withIdentity(typeof props.policy === "string" ? readStructured(props.policy) : props.policy, props.identity));
   if (!policy.success) throw new Error(`invalid Toolbelt policy: ${describeIssues(policy.error.issues)}`);
   const policyFile = join(dir, BUNDLED_POLICY_FILE);
   writeFileSync(policyFile, JSON.stringify(policy.data));
@@ -90,7 +97,16 @@ export function stageDeploymentFiles(scope: Construct, props: StagingProps): Sta
     briefsFile = join(dir, BUNDLED_BRIEFS_FILE);
     writeFileSync(briefsFile, JSON.stringify(readBriefs(props.briefs)));
   }
-  return { dir, artifactDir, policyFile, ...(briefsFile ? { briefsFile } : {}) };
+  return { dir, artifactDir, policyFile, policy: policy.data, ...(briefsFile ? { briefsFile } : {}) };
+}
+
+/** The policy with the construct's identity in it; one given in both places is refused rather than one silently winning. */
+function withIdentity(policy: unknown, identity: Identity | undefined): unknown {
+  if (!identity) return policy;
+  if (policy !== null && typeof policy === "object" && "identity" in policy && policy.identity !== undefined) {
+    throw new Error("the policy names an identity and so does the construct's `identity` prop: keep one");
+  }
+  return { ...(policy as object), identity };
 }
 
 /** Briefs from a folder of brief files, one JSON/YAML file holding a list, or the list, through the Lambdas' reader. */

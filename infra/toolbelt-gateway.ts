@@ -32,6 +32,7 @@ import { BUNDLED_ARTIFACT_DIR, BUNDLED_BRIEFS_FILE, BUNDLED_POLICY_FILE, LAMBDA_
 import { lambdaCode } from "./lambda-code.js";
 import { ENDPOINT_GROUPS, HTTP_API_INTEGRATION_LIMIT_SECS, type EndpointGroupName, type EndpointGroupSpec } from "./endpoint-groups.js";
 import { leaveOut, PROJECT_ROOT, stageDeploymentFiles, type Staged } from "./staging.js";
+import { checkClaims, externalIdentity, GatewayUserPool, IDENTITY_ENV, type IdentityProps, isCognito } from "./identity.js";
 
 /** The project root: handler entries, the lock file and build/cli.ts are resolved from here. */
 export { PROJECT_ROOT };
@@ -40,6 +41,7 @@ export { PROJECT_ROOT };
 export { SECRETS_ENV };
 /** This module is the package entry (`toolbelt/infra`): what a user's stack needs beside the construct. */
 export { ENDPOINT_GROUPS, type EndpointGroupName, type EndpointGroupSpec, type MetricAlarmOptions };
+export type { CognitoClientProps, CognitoIdentityProps, ExternalIssuerProps, IdentityProps } from "./identity.js";
 /** SSM exposes Secrets Manager secrets under this read-only parameter path. */
 export const SECRETS_MANAGER_REFERENCE_PREFIX = "/aws/reference/secretsmanager/";
 
@@ -100,6 +102,14 @@ export interface ToolbeltGatewayProps {
    * start for data that changes with a deploy anyway).
    */
   readonly policy: string | PolicyFile;
+  /**
+   * Who signs users in (OAuth access tokens, validated by the functions against the issuer's keys; API keys
+   * keep working): an external OpenID Connect issuer, written into the staged policy as its `identity`, or
+   * `{ cognito: {...} }` for a Cognito user pool created here (resource server named by the API's URL, app
+   * clients with authorization code + PKCE, a sign-in domain, groups), passed to the functions in
+   * TOOLBELT_IDENTITY because its ids exist only at deploy. Principals match users with `claims`.
+   */
+  readonly identity?: IdentityProps;
   /**
    * Declared briefs, shipped like the policy: a folder of brief files (as `registry/briefs/`), one
    * JSON/YAML file holding an array, or the array. Each is validated at synth.
@@ -225,6 +235,8 @@ export class ToolbeltGateway extends Construct {
   readonly domainName?: apigw.DomainName;
   /** Wraps the data keys of principals' sealed upstream tokens; created only when a family declares `credentials: per_principal`. */
   readonly credentialsKey?: kms.Key;
+  /** The Cognito user pool, its resource server, clients and domain, with `identity: { cognito }`. */
+  readonly userPool?: GatewayUserPool;
 
   private readonly props: ToolbeltGatewayProps;
   private readonly staged: Staged;
@@ -245,7 +257,12 @@ export class ToolbeltGateway extends Construct {
     if (props.alarmTopic) this.alarmAction = new cwActions.SnsAction(props.alarmTopic);
     this.metricsNamespace = props.metricsNamespace ?? METRICS_NAMESPACE;
 
-    let staged = stageDeploymentFiles(this, props);
+    const { identity } = props;
+    let staged = stageDeploymentFiles(this, { ...props, identity: identity && !isCognito(identity) ? externalIdentity(identity) : undefined });
+    checkClaims(this, staged.policy, identity);
+    if (identity && isCognito(identity) && staged.policy.identity) {
+      throw new Error("the policy names an identity and the construct creates a Cognito user pool: keep one");
+    }
     const read = (f: string) => JSON.parse(readFileSync(join(staged.artifactDir, f), "utf8")) as unknown;
     const provided = new Set([...Object.keys(props.environment ?? {}), ...Object.keys(props.secrets ?? {})]);
     const leftOut = checkUpstreamSettings(this, (read(ARTIFACT_FILES.catalog) as Catalog).families, provided);
@@ -341,6 +358,16 @@ export class ToolbeltGateway extends Construct {
       new route53.AaaaRecord(this, "DomainRecordIpv6", { zone, recordName: props.domain.name, target });
     }
 
+    if (identity && isCognito(identity)) {
+      this.userPool = new GatewayUserPool(this, "Identity", {
+        ...identity.cognito,
+        // The gateway's resource (its origin): the PRM's `resource`, the default audience, the scopes' prefix.
+        resource: props.domain ? `https://${props.domain.name}` : this.api.apiEndpoint,
+        removalPolicy,
+        deletionProtection: props.deletionProtection ?? true,
+      });
+    }
+
     for (const [name, spec] of Object.entries(ENDPOINT_GROUPS)) this.addEndpointGroup(name, spec);
     serverErrorRateAlarm(this, this.api, props.serverErrorRatePercent ?? 5, this.alarmAction);
     gatewayMetricAlarms(this, { ...props.metricAlarms, namespace: this.metricsNamespace }, this.alarmAction);
@@ -411,6 +438,8 @@ export class ToolbeltGateway extends Construct {
     // The gateway's own origins, for its Origin check (lambdas/http/origin.ts): the API's URL and the custom domain.
     environment.TOOLBELT_PUBLIC_ORIGINS = [this.api.apiEndpoint, ...(props.domain ? [`https://${props.domain.name}`] : [])].join(",");
     if (props.allowedOrigins?.length) environment.TOOLBELT_ALLOWED_ORIGINS = props.allowedOrigins.join(",");
+    // Every function authenticates, so every one validates the pool's tokens.
+    if (this.userPool) environment[IDENTITY_ENV] = this.userPool.environmentValue();
     if (spec.dispatchesTools && !props.allowExec) environment.TOOLBELT_EXEC = "off";
     if (spec.dispatchesTools && props.fileRoots?.length) environment.TOOLBELT_FILE_ROOTS = props.fileRoots.join(":");
     if (this.staged.briefsFile) environment.TOOLBELT_BRIEFS = `${LAMBDA_TASK_ROOT}/${BUNDLED_BRIEFS_FILE}`;
