@@ -1,5 +1,6 @@
 import type { ArtifactInput } from "../../../build/artifact.js";
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
+import type { Identity } from "../../../registry/contract/policy.js";
 import type { BriefFile } from "../../../registry/contract/brief.js";
 import type { PolicyFile } from "../../../registry/contract/policy.js";
 import { sha256Hex } from "../../../lambdas/core/auth.js";
@@ -26,7 +27,10 @@ const notes = (path: string, over: Partial<CatalogTool> = {}) =>
     { input_schema: strings("text"), ...over },
   );
 
-/** notes.* calls the upstream with its secret; vault.peek's upstream echoes notes' secret; leaky.egress resolves outside its egress. */
+/**
+ * notes.* calls the upstream with its secret (notes.limited once a day); vault.peek's upstream echoes notes' secret;
+ * leaky.egress resolves outside its egress; mine.read calls with the caller's own token (`credentials: per_principal`).
+ */
 export function parityTools(): CatalogTool[] {
   return [
     notes("add"),
@@ -34,6 +38,8 @@ export function parityTools(): CatalogTool[] {
     notes("fail"),
     notes("busy"),
     notes("echo-auth"),
+    notes("limited"),
+    catalogTool("mine.read", { kind: "http", method: "POST", url: "${NOTES_URL}/mine", body: "{{input}}", output: "json" }, { input_schema: strings("text") }),
     catalogTool("vault.peek", { kind: "http", method: "GET", url: "${VAULT_URL}/cross", headers: { "x-key": "${VAULT_KEY}" }, output: "json" }),
     catalogTool("leaky.egress", { kind: "http", method: "GET", url: "${LEAKY_TARGET}/x", egress: ["${LEAKY_ALLOWED}"], output: "json" }),
     catalogTool(
@@ -48,21 +54,26 @@ export function parityTools(): CatalogTool[] {
   ];
 }
 
-export const parityInput = (): ArtifactInput =>
-  testArtifactInput(parityTools(), {
+export function parityInput(): ArtifactInput {
+  const input = testArtifactInput(parityTools(), {
     always_loaded: ["notes.add"],
     variables: {
       notes: { NOTES_URL: { secret: false }, NOTES_TOKEN: { secret: true } },
       vault: { VAULT_URL: { secret: false }, VAULT_KEY: { secret: true } },
       leaky: { LEAKY_TARGET: { secret: false }, LEAKY_ALLOWED: { secret: false } },
       admin: { NOTES_URL: { secret: false } },
+      mine: { NOTES_URL: { secret: false } },
     },
   });
+  for (const f of input.families) if (f.name === "mine") f.credentials = { per_principal: { header: "Authorization", scheme: "Bearer" } };
+  return input;
+}
 
-/** One principal: everything but admin.*. */
-export const parityPolicy = (): PolicyFile => ({
+/** One principal: everything but admin.*, notes.limited once a day; access tokens from `identity` when given. */
+export const parityPolicy = (identity?: Identity): PolicyFile => ({
   version: 1,
-  principals: [{ id: "agent", keys: [sha256Hex(KEY)], allow: ["*"], deny: ["admin.*"], admin: false }],
+  ...(identity ? { identity } : {}),
+  principals: [{ id: "agent", keys: [sha256Hex(KEY)], allow: ["*"], deny: ["admin.*"], admin: false, tool_limits: { "notes.limited": { daily_quota: 1 } } }],
 });
 
 export const parityBriefs = (): BriefFile[] => [{ version: 1, name: BRIEF, description: "Take notes and read files", tools: ["notes.*", "files.head"] }];
@@ -74,12 +85,15 @@ export type Upstreams = {
   elsewhere: Loopback;
   /** Requests to notes.charge by account (one account per door). */
   charges: Map<string, number>;
+  /** Requests that reached a path of the notes upstream. */
+  hits(path: string): number;
   elsewhereHits(): number;
   close(): Promise<void>;
 };
 
 export async function startUpstreams(): Promise<Upstreams> {
   const charges = new Map<string, number>();
+  const hits = new Map<string, number>();
   let elsewhereHits = 0;
   const json = (res: import("node:http").ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}) => {
     res.writeHead(status, { "content-type": "application/json", ...headers });
@@ -87,8 +101,12 @@ export async function startUpstreams(): Promise<Upstreams> {
   };
   const notesServer = await startLoopback((req, res, body) => {
     const sent = (body ? JSON.parse(body) : {}) as Record<string, string>;
-    switch (new URL(req.url ?? "/", "http://x").pathname) {
+    const path = new URL(req.url ?? "/", "http://x").pathname;
+    hits.set(path, (hits.get(path) ?? 0) + 1);
+    switch (path) {
       case "/add":
+      case "/limited":
+      case "/mine":
         return json(res, 200, { added: sent.text });
       case "/charge": {
         const n = (charges.get(sent.account ?? "") ?? 0) + 1;
@@ -117,6 +135,7 @@ export async function startUpstreams(): Promise<Upstreams> {
     notes: notesServer,
     elsewhere,
     charges,
+    hits: (path) => hits.get(path) ?? 0,
     elsewhereHits: () => elsewhereHits,
     close: async () => {
       await Promise.all([notesServer.close(), elsewhere.close()]);
@@ -124,8 +143,16 @@ export async function startUpstreams(): Promise<Upstreams> {
   };
 }
 
-/** What a caller got: a success with its result, or an error code (a REST/tool-result code, or a JSON-RPC error's number). */
-export type Outcome = { ok: true; result: unknown } | { ok: false; code: string | number; status?: number };
+/**
+ * What a caller got: a success with its result, or an error code (a REST/tool-result code, or a JSON-RPC error's number)
+ * with its details and, on REST, the HTTP status and Retry-After.
+ */
+export type Outcome =
+  | { ok: true; result: unknown }
+  | { ok: false; code: string | number; status?: number; details?: Record<string, unknown>; retryAfter?: string | null };
+
+/** An answer refused before any call ran (the credential): its status, error code and WWW-Authenticate. */
+export type Refusal = { status: number; code: unknown; challenge: string | null };
 
 export type CallInput = { tool: string; args: unknown; idempotencyKey?: string };
 
@@ -141,8 +168,23 @@ export type Door = {
   /** A direct MCP tools/call (the tool's own name as the MCP tool), whose unknown names are JSON-RPC errors. */
   mcpDirect: boolean;
   call: DoorCall;
+  /** The same call sent raw with another bearer credential (an access token) instead of the agent's key. */
+  callAs: (bearer: string, input: CallInput) => Promise<Refusal>;
   close?: () => Promise<void>;
 };
+
+/** Status, error code (REST body, or a JSON-RPC error's) and challenge of a raw answer. */
+async function refusalOf(res: Response): Promise<Refusal> {
+  const text = await res.text();
+  let code: unknown;
+  try {
+    const json = JSON.parse(text) as { error?: { code?: unknown } };
+    code = json.error?.code;
+  } catch {
+    code = `not JSON: ${text.slice(0, 100)}`;
+  }
+  return { status: res.status, code, challenge: res.headers.get("www-authenticate") };
+}
 
 export { lambdaFetch, type LambdaHandler } from "../../helpers/lambda-events.js";
 
@@ -159,23 +201,33 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 
 /** REST: POST /v1/call with the tool named directly, or wrapped in toolbelt.call. */
 export function restDoor(name: string, entry: string, base: string, fetchImpl: typeof fetch, wrap: boolean): Door {
+  const send = (authorization: string, { tool, args, idempotencyKey }: CallInput) =>
+    fetchImpl(`${base}/v1/call`, {
+      method: "POST",
+      headers: { authorization, "content-type": "application/json", ...(idempotencyKey ? { "idempotency-key": idempotencyKey } : {}) },
+      body: JSON.stringify(wrap ? { tool: "toolbelt.call", args: { tool, args } } : { tool, args }),
+    });
   return {
     name,
     entry,
     route: "/v1/call",
     mcpDirect: false,
-    call: async ({ tool, args, idempotencyKey }) => {
-      const body = wrap ? { tool: "toolbelt.call", args: { tool, args } } : { tool, args };
-      const res = await fetchImpl(`${base}/v1/call`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json", ...(idempotencyKey ? { "idempotency-key": idempotencyKey } : {}) },
-        body: JSON.stringify(body),
-      });
-      const json = (await res.json()) as { result?: unknown; error?: { code: string } };
-      if (res.status !== 200) return { ok: false, code: json.error?.code ?? `HTTP ${res.status}`, status: res.status };
+    call: async (input) => {
+      const res = await send(`Bearer ${KEY}`, input);
+      const json = (await res.json()) as { result?: unknown; error?: { code: string; details?: Record<string, unknown> } };
+      if (res.status !== 200) {
+        return {
+          ok: false,
+          code: json.error?.code ?? `HTTP ${res.status}`,
+          status: res.status,
+          details: json.error?.details,
+          retryAfter: res.headers.get("retry-after"),
+        };
+      }
       // toolbelt.call answers the inner call's response as its result.
       return { ok: true, result: wrap ? (json.result as { result: unknown }).result : json.result };
     },
+    callAs: async (bearer, input) => refusalOf(await send(`Bearer ${bearer}`, input)),
   };
 }
 
@@ -189,6 +241,10 @@ export function mcpDoor(
 ): Door {
   let client: AnyClient | undefined;
   const clientOf = async () => (client ??= await connect(opts.url, KEY, opts.revision, opts.fetch));
+  const paramsOf = ({ tool, args, idempotencyKey }: CallInput) =>
+    opts.shape === "call_tool"
+      ? { name: "call_tool", arguments: { tool, args, ...(idempotencyKey ? { idempotency_key: idempotencyKey } : {}) } }
+      : { name: tool, arguments: args as Record<string, unknown> };
   return {
     name,
     entry,
@@ -198,13 +254,9 @@ export function mcpDoor(
       // A direct tools/call has no field for an idempotency key (call_tool has `idempotency_key`).
       if (opts.shape === "direct" && idempotencyKey !== undefined) return undefined;
       const c = await clientOf();
-      const params =
-        opts.shape === "call_tool"
-          ? { name: "call_tool", arguments: { tool, args, ...(idempotencyKey ? { idempotency_key: idempotencyKey } : {}) } }
-          : { name: tool, arguments: args as Record<string, unknown> };
       let r: ToolResult;
       try {
-        r = (await c.callTool(params)) as ToolResult;
+        r = (await c.callTool(paramsOf({ tool, args, ...(idempotencyKey ? { idempotencyKey } : {}) }))) as ToolResult;
       } catch (e) {
         const code = (e as { code?: unknown }).code;
         if (typeof code === "number") return { ok: false, code };
@@ -212,10 +264,25 @@ export function mcpDoor(
       }
       if (r.isError) {
         const error = r.structuredContent?.error;
-        return { ok: false, code: isRecord(error) && typeof error.code === "string" ? error.code : `no structuredContent.error.code in ${JSON.stringify(r)}` };
+        if (!isRecord(error) || typeof error.code !== "string") return { ok: false, code: `no structuredContent.error.code in ${JSON.stringify(r)}` };
+        return { ok: false, code: error.code, ...(isRecord(error.details) ? { details: error.details } : {}) };
       }
       return { ok: true, result: r.structuredContent ?? r.content?.[0]?.text };
     },
+    // A tools/call as the client would send it after initialize: a refused credential is HTTP 401 before any JSON-RPC.
+    callAs: async (bearer, input) =>
+      refusalOf(
+        await opts.fetch(opts.url, {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${bearer}`,
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            "mcp-protocol-version": opts.revision.slice(0, 10),
+          },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: paramsOf(input) }),
+        }),
+      ),
     close: async () => {
       await client?.close();
     },

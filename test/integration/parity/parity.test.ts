@@ -3,12 +3,17 @@
 // through toolbelt.call; MCP call_tool and direct tools/call, both protocol revisions, and a brief URL),
 // and each door must give the same error code or the same success. The doors are read from the code:
 // a handler file or a POST route that can dispatch a call and has no door in the table fails the suite.
+// Issue 26's refusals go through every door too: the policy's own limit (429), a per-principal family
+// without the caller's token (403), and an expired access token (401 with the resource metadata).
 // About 11 s on 2 idle cores (each handler bundled once; two configurations: exec on and off).
 import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Hono } from "hono";
+import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadArtifact } from "../../../lambdas/artifact.js";
 import { loadConfig } from "../../../lambdas/config.js";
@@ -43,7 +48,18 @@ import {
 
 type Config = "base" | "exec-off";
 type Expected = { ok: true } | { code: ErrorCode };
-type Scenario = { name: string; config?: Config; call: () => CallInput; expect: Expected; after?: () => void };
+type Refused = Extract<Outcome, { ok: false }>;
+type Scenario = {
+  name: string;
+  config?: Config;
+  /** Runs once before the doors are called. */
+  before?: () => Promise<void>;
+  call: () => CallInput;
+  expect: Expected;
+  /** What else a refusal must carry at this door: the problems found. */
+  check?: (door: Door, got: Refused) => string[];
+  after?: () => void;
+};
 
 type DoorSpec = {
   entry: "local" | "lambdas/handlers/call.ts" | "lambdas/handlers/mcp.ts";
@@ -82,6 +98,10 @@ const NO_CALL_ROUTES = new Set(["/v1/find", "/v1/sessions"]);
 const NO_CALL_HANDLERS = new Set(["api.ts"]);
 const HANDLERS_DIR = join(PROJECT_ROOT, "lambdas/handlers");
 const LAMBDA_URL = "https://api.example.test";
+/** The policy's identity: access tokens from this issuer, for this audience, with keys from a loopback JWKS server. */
+const ISSUER = "https://issuer.parity.test";
+const AUDIENCE = "https://parity.example.test";
+const DAY_MS = 86_400_000;
 
 let work: string;
 let root: string;
@@ -99,6 +119,18 @@ const seen: string[] = [];
 const logs: string[] = [];
 const localLoggers: ReturnType<typeof memoryLogger>[] = [];
 const stdoutWrite = process.stdout.write;
+let jwks: Server;
+let signingKey: CryptoKey;
+
+/**
+ * Uses notes.limited's one call of the day. The quota is per UTC day and the gateways read the real clock (no door
+ * takes another): this close to midnight, wait for the new day, so the use and the doors' refusals share one.
+ */
+async function useTheDailyQuota(): Promise<void> {
+  const left = DAY_MS - (Date.now() % DAY_MS);
+  if (left < 30_000) await new Promise((done) => setTimeout(done, left + 100));
+  expect(await doors.get("base")![0]!.call({ tool: "notes.limited", args: { text: "once" } })).toMatchObject({ ok: true });
+}
 
 const SCENARIOS: Scenario[] = [
   ...["notes.add", "notes_add", "Notes.Add", "NOTES_ADD", "notes-add"].map(
@@ -145,6 +177,27 @@ const SCENARIOS: Scenario[] = [
   { name: "an upstream echoing its family's secret", call: () => ({ tool: "notes.echo_auth", args: { text: "x" } }), expect: { ok: true } },
   { name: "an upstream echoing another family's secret", call: () => ({ tool: "vault.peek", args: {} }), expect: { ok: true } },
   { name: "a prompt tool without a model", call: () => ({ tool: "writing.summarize", args: { text: "x" } }), expect: { code: "MODEL_NOT_CONFIGURED" } },
+  {
+    name: "a tool whose daily quota (the policy's tool_limits) is used up",
+    before: useTheDailyQuota,
+    call: () => ({ tool: "notes.limited", args: { text: "again" } }),
+    expect: { code: "TOO_MANY_REQUESTS" },
+    check: (door, got) => [
+      ...(got.details?.limit === "daily_quota" ? [] : [`${door.name}: details.limit ${JSON.stringify(got.details?.limit)}, not daily_quota`]),
+      // REST says when to come back in Retry-After; a tool error has no headers, only the details.
+      ...(door.route === "/v1/call" && (!got.retryAfter || got.retryAfter !== String(got.details?.retry_after_secs))
+        ? [`${door.name}: Retry-After ${JSON.stringify(got.retryAfter)}, details.retry_after_secs ${JSON.stringify(got.details?.retry_after_secs)}`]
+        : []),
+    ],
+    after: () => expect(upstreams.hits("/limited"), "requests that reached notes.limited's upstream").toBe(1),
+  },
+  {
+    name: "a per-principal family the caller stored no token for",
+    call: () => ({ tool: "mine.read", args: { text: "x" } }),
+    expect: { code: "FORBIDDEN" },
+    check: (door, got) => (got.details?.family === "mine" ? [] : [`${door.name}: details.family ${JSON.stringify(got.details?.family)}, not mine`]),
+    after: () => expect(upstreams.hits("/mine"), "requests that reached mine.read's upstream").toBe(0),
+  },
 ];
 
 /** What a door must answer: the table's row, except that a direct MCP call of an unknown name is JSON-RPC -32602 (the MCP spec). */
@@ -256,7 +309,20 @@ beforeAll(async () => {
   await mkdir(outside);
   await writeFile(join(root, "a.txt"), "inside the root\n");
   await writeFile(join(outside, "b.txt"), "outside the roots\n");
-  await writeFile(join(work, "policy.json"), JSON.stringify(parityPolicy()));
+  // The identity's keys: one ES256 pair, its public half served as the JWKS on loopback.
+  const pair = await generateKeyPair("ES256");
+  signingKey = pair.privateKey;
+  const jwk = { ...(await exportJWK(pair.publicKey)), kid: "parity", alg: "ES256" };
+  jwks = createServer((_req, res) => void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ keys: [jwk] })));
+  await new Promise<void>((done) => jwks.listen(0, "127.0.0.1", done));
+  const identity = {
+    issuer: ISSUER,
+    audience: AUDIENCE,
+    jwks_uri: `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks`,
+    subject_claim: "sub",
+    scopes: [],
+  };
+  await writeFile(join(work, "policy.json"), JSON.stringify(parityPolicy(identity)));
   await writeFile(join(work, "briefs.json"), JSON.stringify({ briefs: parityBriefs() }));
   upstreams = await startUpstreams();
   dynamo = await startDynalite({ table: "toolbelt-parity" });
@@ -279,6 +345,8 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
   process.env = saved;
   await upstreams?.close();
+  jwks?.closeAllConnections();
+  await new Promise((done) => (jwks ? jwks.close(done) : done(undefined)));
   await dynamo?.close();
   await rm(work, { recursive: true, force: true });
 });
@@ -288,7 +356,8 @@ const postRoutes = (app: Hono) => [...new Set(app.routes.filter((r) => r.method 
 
 describe("the doors, read from the code", () => {
   it("covers every handler file with a door, or holds it to serving no call", async () => {
-    const files = (await readdir(HANDLERS_DIR)).filter((f) => f.endsWith(".ts") && f !== "wiring.ts").sort();
+    // wiring.ts and wiring-deps.ts build the handlers' dependencies; they are not handlers.
+    const files = (await readdir(HANDLERS_DIR)).filter((f) => f.endsWith(".ts") && !f.startsWith("wiring")).sort();
     const entries = new Set(doors.get("base")!.map((d) => d.entry));
     const uncovered = files.filter((f) => !entries.has(`lambdas/handlers/${f}`) && !NO_CALL_HANDLERS.has(f));
     expect(uncovered, "handler files with no door in the table (add their doors, or list them as serving no call)").toEqual([]);
@@ -332,6 +401,7 @@ describe("the doors, read from the code", () => {
 
 describe("one call path behind every door", () => {
   it.each(SCENARIOS.map((s) => [s.name, s] as const))("%s: the same answer at every door", async (_name, scenario) => {
+    await scenario.before?.();
     const mismatches: string[] = [];
     const successes: { door: string; result: unknown }[] = [];
     for (const door of doors.get(scenario.config ?? "base")!) {
@@ -347,7 +417,7 @@ describe("one call path behind every door", () => {
         mismatches.push(`${door.name}: expected ${want.code}, got ${got.ok ? `success ${JSON.stringify(got.result).slice(0, 200)}` : got.code}`);
       } else if (got.status !== undefined && got.status !== ERROR_STATUS[want.code as ErrorCode]) {
         mismatches.push(`${door.name}: ${want.code} with HTTP ${got.status}, not ${ERROR_STATUS[want.code as ErrorCode]}`);
-      }
+      } else mismatches.push(...(scenario.check?.(door, got) ?? []));
     }
     // The same success: every door's result equals the first door's.
     const [first, ...rest] = successes;
@@ -389,6 +459,22 @@ describe("one call path behind every door", () => {
         .filter((d) => d.mcpDirect)
         .map((d) => d.name),
     );
+  });
+
+  it("refuses an expired access token with 401 and the resource metadata's URL at every door, MCP's before any JSON-RPC", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const expired = await new SignJWT({ iss: ISSUER, aud: AUDIENCE, sub: "dana", iat: now - 600, exp: now - 120 })
+      .setProtectedHeader({ alg: "ES256", kid: "parity" })
+      .sign(signingKey);
+    const mismatches: string[] = [];
+    for (const door of doors.get("base")!) {
+      const got = await door.callAs(expired, { tool: "notes.add", args: { text: "as dana" } });
+      const metadata = door.route === "/v1/call" ? "/.well-known/oauth-protected-resource" : "/.well-known/oauth-protected-resource/mcp";
+      const challenge = new RegExp(`^Bearer resource_metadata="[^"]+${metadata.replaceAll(".", "\\.")}", error="invalid_token"$`);
+      if (got.status !== 401 || got.code !== "UNAUTHENTICATED" || !challenge.test(got.challenge ?? ""))
+        mismatches.push(`${door.name}: HTTP ${got.status} ${String(got.code)}, WWW-Authenticate ${JSON.stringify(got.challenge)}`);
+    }
+    expect(mismatches).toEqual([]);
   });
 
   it("carried no declared secret in any response body of any door", () => {
