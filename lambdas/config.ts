@@ -20,6 +20,8 @@ export type Config = {
   region: string;
   /** Policy JSON (the text, not a path): principals, key digests, grants. */
   policyJson?: string;
+  /** The policy's identity given apart (TOOLBELT_IDENTITY: the construct's Cognito pool, whose ids exist only at deploy). */
+  identityJson?: string;
   /** Briefs JSON (the text): an array of brief objects or `{briefs: [...]}`. */
   briefsJson?: string;
   /** Always-loaded names/globs overriding the artifact's list (comma-separated in the env). */
@@ -192,6 +194,7 @@ const EnvSchema = z.object({
   AWS_DEFAULT_REGION: text,
   DYNAMODB_ENDPOINT: text,
   TOOLBELT_POLICY: jsonOrFile,
+  TOOLBELT_IDENTITY: jsonOrFile,
   TOOLBELT_BRIEFS: jsonOrFile,
   TOOLBELT_ALWAYS_LOADED: commaList,
   TOOLBELT_SESSION_TTL_SECS: positiveInt(DEFAULT_SESSION_TTL_SECS),
@@ -239,6 +242,7 @@ export function loadConfig(env: Env = process.env): Config {
     region: e.AWS_REGION ?? e.AWS_DEFAULT_REGION ?? "us-east-1",
     ...(e.DYNAMODB_ENDPOINT ? { dynamodbEndpoint: e.DYNAMODB_ENDPOINT } : {}),
     ...(e.TOOLBELT_POLICY ? { policyJson: e.TOOLBELT_POLICY } : {}),
+    ...(e.TOOLBELT_IDENTITY ? { identityJson: e.TOOLBELT_IDENTITY } : {}),
     ...(e.TOOLBELT_BRIEFS ? { briefsJson: e.TOOLBELT_BRIEFS } : {}),
     ...(e.TOOLBELT_ALWAYS_LOADED?.length ? { alwaysLoaded: e.TOOLBELT_ALWAYS_LOADED } : {}),
     sessionTtlSecs: e.TOOLBELT_SESSION_TTL_SECS,

@@ -30,6 +30,7 @@ export const IdentitySchema = z.strictObject({
   algorithms: z.optional(z.array(z.enum(["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"])).check(z.minLength(1))),
   subject_claim: z._default(z.string().check(z.minLength(1)), "sub"),
   scopes: z._default(z.array(z.string().check(z.minLength(1))), []),
+  client_ids: z.optional(z.array(z.string().check(z.minLength(1))).check(z.minLength(1))),
 });
 
 export const PrincipalSchema = z.strictObject({

@@ -88,18 +88,36 @@ export function createTokenVerifier(identity: Identity, options: IdentityOptions
       try {
         const { payload } = await jwtVerify(token, jwks, {
           issuer: identity.issuer,
-          audience: [...audiences],
+          // With client_ids, `aud` is checked below: Cognito's access tokens have none.
+          ...(identity.client_ids ? {} : { audience: [...audiences] }),
           algorithms,
           clockTolerance: CLOCK_SKEW_SECS,
           requiredClaims: ["exp"],
           ...(options.now ? { currentDate: new Date(options.now() * 1000) } : {}),
         });
+        if (identity.client_ids) audienceOrClient(payload, audiences, identity.client_ids);
         return payload;
       } catch (err) {
-        throw refusal(err);
+        throw err instanceof ToolbeltError ? err : refusal(err);
       }
     },
   };
+}
+
+/**
+ * A token naming an audience must name this gateway; one naming none (Amazon Cognito's access tokens)
+ * must be an access token issued to an accepted client. The required scopes, checked by the policy,
+ * carry the resource server's name, which is the gateway's URL.
+ */
+function audienceOrClient(payload: JWTPayload, audiences: readonly string[], clientIds: readonly string[]): void {
+  if (payload.aud !== undefined) {
+    const aud = typeof payload.aud === "string" ? [payload.aud] : payload.aud;
+    if (!aud.some((a) => audiences.includes(a))) throw invalid("issued for another audience than this gateway");
+    return;
+  }
+  if (payload.token_use !== "access") throw invalid("not an access token (token_use)");
+  if (typeof payload.client_id !== "string" || !clientIds.includes(payload.client_id))
+    throw invalid("issued to a client this gateway does not accept (client_id)");
 }
 
 /** What a client may learn of why its token failed: the claim or check, never the key material. */

@@ -74,7 +74,7 @@ export function wireInputFromEnv(env: Record<string, string | undefined>, models
     env,
     client: clientFromConfig(config),
     artifact: loadArtifact(config.artifactDir),
-    policy: parsePolicy(config.policyJson),
+    policy: withIdentity(parsePolicy(config.policyJson), config.identityJson),
     // Briefs come from TOOLBELT_BRIEFS (JSON or a file; the construct bundles briefs.json and points at it), else none.
     briefs: config.briefsJson ? parseBriefs(config.briefsJson, "TOOLBELT_BRIEFS") : [],
     logger: jsonLogger(),
@@ -88,3 +88,10 @@ export function wireInputFromEnv(env: Record<string, string | undefined>, models
 /** The api Lambda's wiring: deps only. */
 export const depsFromEnv = (env: Record<string, string | undefined>, models: Pick<ModelsOptions, "skipMissingKeys" | "bedrock"> = {}): DepsWiring =>
   wireDeps(wireInputFromEnv(env, models));
+
+/** The policy with TOOLBELT_IDENTITY's identity; both naming one is refused rather than one silently winning. */
+function withIdentity(policy: PolicyFile, identityJson: string | undefined): PolicyFile {
+  if (!identityJson) return policy;
+  if (policy.identity) throw new Error("TOOLBELT_IDENTITY and the policy's identity are both set: keep one");
+  return parsePolicy({ ...policy, identity: JSON.parse(identityJson) as unknown });
+}

@@ -29,6 +29,13 @@ export const Identity = z.strictObject({
     .optional(),
   subject_claim: z.string().min(1).default("sub").describe("The claim that names the user: sessions, pins and audit belong to it"),
   scopes: z.array(z.string().min(1)).default([]).describe("Scopes every token must carry (advertised as scopes_supported)"),
+  client_ids: z
+    .array(z.string().min(1))
+    .min(1)
+    .optional()
+    .describe(
+      "A token without `aud` is taken when it is an access token (token_use) issued to one of these clients (client_id): Amazon Cognito's; the required scopes, named by the gateway's URL, bind it to this gateway",
+    ),
 });
 export type Identity = z.infer<typeof Identity>;
 

@@ -111,7 +111,11 @@ describe("npm start", () => {
     expect(found.status).toBe(200);
     expect(inFlightAfter).toBeGreaterThan(0);
     // Each slow call answers or, on a machine too busy to factor within the tool's 10 s, times out: never anything else.
-    for (const r of await Promise.all(slow)) expect([{ status: 200, prime: true, code: undefined }, { status: 504, prime: undefined, code: "UPSTREAM_TIMEOUT" }]).toContainEqual(r);
+    for (const r of await Promise.all(slow))
+      expect([
+        { status: 200, prime: true, code: undefined },
+        { status: 504, prime: undefined, code: "UPSTREAM_TIMEOUT" },
+      ]).toContainEqual(r);
   }, 120_000);
 
   it("documents the same routes as the deployed HTTP API", async () => {

@@ -58,7 +58,15 @@ describe("GET /v1/health and /v1/openapi.json (public)", () => {
       paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: unknown }> } }>>;
     };
     expect(doc.openapi).toBe("3.1.0");
-    expect(Object.keys(doc.paths).sort()).toEqual(["/v1/find", "/v1/health", "/v1/openapi.json", "/v1/sessions", "/v1/sessions/{id}/surface"]);
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      "/.well-known/oauth-protected-resource",
+      "/.well-known/oauth-protected-resource/{proxy+}",
+      "/v1/find",
+      "/v1/health",
+      "/v1/openapi.json",
+      "/v1/sessions",
+      "/v1/sessions/{id}/surface",
+    ]);
     const json = (s: Parameters<typeof jsonSchema>[0]) => JSON.parse(JSON.stringify(jsonSchema(s, "input")));
     expect(doc.paths["/v1/find"]?.post?.requestBody?.content["application/json"]?.schema).toEqual(json(FindBody));
     expect(doc.paths["/v1/sessions"]?.post?.requestBody?.content["application/json"]?.schema).toEqual(json(OpenSessionBody));

@@ -172,7 +172,9 @@ describe("limits across two gateway processes sharing one table", () => {
     });
     // Audited and counted as an error by its code.
     const audits = [...a.logger.entries, ...b.logger.entries].filter((e) => e.message === "call" && e.fields.principal === "minute");
-    expect(audits.filter((e) => e.fields.outcome === "TOO_MANY_REQUESTS" && e.fields.status === 429 && e.fields.limit === "requests_per_minute")).toHaveLength(16);
+    expect(audits.filter((e) => e.fields.outcome === "TOO_MANY_REQUESTS" && e.fields.status === 429 && e.fields.limit === "requests_per_minute")).toHaveLength(
+      16,
+    );
     // The next window lets calls through again.
     now = day(2) + 45_000;
     const next = await call(b, "minute", "notes.add");
