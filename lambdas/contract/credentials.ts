@@ -1,11 +1,10 @@
 // The per-principal credential routes (lambdas/http/routes/credentials.ts): a caller's own upstream token
 // goes in, and no answer ever carries one back (names and dates only).
-import { TOKEN_LIMITS } from "../core/credentials.js";
+import { CREDENTIAL_TOKEN_RE, TOKEN_LIMITS } from "../core/credentials.js";
 import * as z from "../core/zod-mini.js";
 import { described } from "./schema.js";
 
-/** One header value: printable ASCII, no space at either end (core/credentials.ts checks the same before sealing). */
-export const CREDENTIAL_TOKEN_RE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+export { CREDENTIAL_TOKEN_RE };
 
 /** PUT /v1/credentials/{family}. */
 export const CredentialBody = z.strictObject({

@@ -33,7 +33,8 @@ export type CredentialStore = {
 
 /** A token is one header value: printable ASCII without spaces at the ends, long enough to be redacted. */
 export const TOKEN_LIMITS = { minChars: 8, maxChars: 8192 } as const;
-const TOKEN_RE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+/** One header value: printable ASCII, no space at either end (the PUT body's contract schema uses it too). */
+export const CREDENTIAL_TOKEN_RE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 
 /** The GCM additional data: the scope, unambiguous (NUL cannot occur in either part of a key). */
 const aad = (s: CredentialScope) => Buffer.from(`toolbelt-credential\0${s.principal}\0${s.family}`, "utf8");
@@ -114,7 +115,7 @@ export function createCredentials(options: CredentialsOptions): Credentials {
     async connect(scope, token) {
       declared(scope.family);
       // Fixed messages: a refused token is never echoed, not even in part.
-      if (typeof token !== "string" || token.length < TOKEN_LIMITS.minChars || token.length > TOKEN_LIMITS.maxChars || !TOKEN_RE.test(token)) {
+      if (typeof token !== "string" || token.length < TOKEN_LIMITS.minChars || token.length > TOKEN_LIMITS.maxChars || !CREDENTIAL_TOKEN_RE.test(token)) {
         throw new ToolbeltError(
           "INVALID_REQUEST",
           `body must be {"token": "..."}: ${TOKEN_LIMITS.minChars} to ${TOKEN_LIMITS.maxChars} printable ASCII characters, no line breaks, no spaces at either end`,
