@@ -188,7 +188,6 @@ export function toolDefinitions(t: CatalogTool, deferred: boolean): Definition {
   // Anthropic takes the examples as input_examples, so they leave the properties (they would cost tokens twice);
   // OpenAI's function tool has no such field, so they stay where the model reads them.
   const anthropicSchema = examples.length ? withoutPropertyExamples(schema) : schema;
-  if (examples.length) changes.push("property examples moved to input_examples (anthropic)");
   const defer = deferred ? { defer_loading: true } : {};
   return {
     anthropic: { name, description, input_schema: anthropicSchema, ...(examples.length ? { input_examples: examples } : {}), ...defer },
@@ -232,7 +231,8 @@ export function exportTools<F extends ModelApiFormat>(format: F, input: ExportIn
     const d = toolDefinitions(t, defer);
     const name = modelNameOf(t);
     names[name] = t.name;
-    if (d.changes.length) adjusted[name] = d.changes;
+    const changes = format === "anthropic" && d.examples ? [...d.changes, "property examples moved to input_examples"] : d.changes;
+    if (changes.length) adjusted[name] = changes;
     defs.push(d[format]);
     deferred += defer ? 1 : 0;
     examples += format === "anthropic" ? d.examples : 0;

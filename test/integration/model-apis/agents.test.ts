@@ -45,7 +45,7 @@ describe("examples/anthropic-agent", () => {
     // The tool ran with its first input example (from the schema's property examples): the time in Tokyo.
     expect(run.stdout).toMatch(/^Done: .*Asia\/Tokyo/);
     expect(model.requests).toHaveLength(3);
-    const results = (model.requests[1]?.messages as { content: unknown }[]).at(-1)?.content as { content: { type: string; tool_name: string }[] }[];
+    const results = (model.requests[1]!.messages as { content: unknown }[]).at(-1)?.content as { content: { type: string; tool_name: string }[] }[];
     expect(results[0]?.content.map((c) => c.type)).toContain("tool_reference");
     expect(results[0]?.content.map((c) => c.tool_name)).toContain("time_now");
   }, 60_000);
@@ -69,7 +69,7 @@ describe("examples/openai-agent", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Done: .*Asia\/Tokyo/);
     expect(model.requests).toHaveLength(3);
-    const output = (model.requests[1]?.input as { type: string; tools?: { name: string }[] }[]).find((i) => i.type === "tool_search_output");
+    const output = (model.requests[1]!.input as { type: string; tools?: { name: string }[] }[]).find((i) => i.type === "tool_search_output");
     expect(output?.tools?.map((t) => t.name)).toContain("time_now");
   }, 60_000);
 });

@@ -23,7 +23,7 @@ const only = (o: Json, keys: string[], what: string) => {
 };
 const objectSchema = (s: unknown, what: string) => {
   const schema = s as Json | undefined;
-  if (!schema || schema.type !== "object") refuse(`${what}: schema type must be object`);
+  if (schema?.type !== "object") refuse(`${what}: schema type must be object`);
   for (const k of ["oneOf", "anyOf", "allOf"]) if (k in (schema as Json)) refuse(`${what}: ${k} is not supported at the top level`);
 };
 
