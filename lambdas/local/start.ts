@@ -19,7 +19,6 @@ import { DECIDER_ROLE, DECIDER_UNSET, unsetRoleWarnings } from "../../registry/c
 import { jsonLogger, readableLogger } from "../http/logger.js";
 import { localOrigins } from "../http/origin.js";
 import { createLocalApp } from "./local-app.js";
-import { DEMO_PASSWORD, startLocalOAuth, withLocalIdentity } from "./oauth-provider.js";
 import { gatewayResources } from "../http/routes/oauth-metadata.js";
 import { credentialsKeyFile, localKey, localKeyFile } from "./local-key.js";
 import { startLocalDynamo } from "./dynalite.js";
@@ -182,6 +181,8 @@ async function main(): Promise<void> {
 
     if (oauth) {
       // Tokens for this gateway only: its loopback origins and their /mcp, as the resource metadata names them.
+      // Loaded only with --oauth: oidc-provider warns at import on Node 20, and a plain start needs none of it.
+      const { DEMO_PASSWORD, startLocalOAuth, withLocalIdentity } = await import("./oauth-provider.js");
       const provider = await startLocalOAuth({ resources: gatewayResources([...localOrigins(port), ...config.origins.own]) });
       cleanups.push(() => provider.close());
       policy = withLocalIdentity(policy, provider.issuer);
