@@ -117,6 +117,7 @@ function backendOf(t: ToolDef, family: FamilyScope): CatalogTool["backend"] {
         ...(t.headers ? { headers: t.headers } : {}),
         ...(t.query ? { query: t.query } : {}),
         ...(t.body !== undefined ? { body: t.body } : {}),
+        ...(t.defaults !== undefined ? { defaults: t.defaults } : {}),
         output: t.output,
         // The runtime checks every resolved URL against this list (lambdas/backends/http.ts).
         egress: family.egress ? [...family.egress] : derivedEgress(t.url),

@@ -12,6 +12,7 @@ import type { SchemaLimits } from "./schema-limits.js";
 import { checkFreeText, checkNamedValues, checkUrl } from "./secrets.js";
 import { checkSearchHints } from "./search-hints.js";
 import { checkNoTemplate, checkTemplate, stringLeaves, type TemplateField } from "./templates.js";
+import { checkDefaults, checkExamples } from "./values.js";
 import { checkVariableNames, checkVariableRefs, type FamilyScope } from "./variables.js";
 
 export const EMPTY_INPUT_SCHEMA = { type: "object", properties: {} } as const;
@@ -32,6 +33,7 @@ export function checkToolDef(family: FamilyScope, t: ToolDef, limits?: SchemaLim
   const input = t.input_schema ?? EMPTY_INPUT_SCHEMA;
   if (t.input_schema !== undefined) out.push(...checkInputSchema(t.input_schema, ["input_schema"], "strict", limits));
   if (t.output_schema !== undefined) out.push(...checkJsonSchema(t.output_schema, ["output_schema"], "strict", limits));
+  out.push(...checkExamples(t.input_schema, ["input_schema"]), ...checkExamples(t.output_schema, ["output_schema"]));
 
   const props = isRecord(input) && isRecord(input.properties) ? new Set(Object.keys(input.properties)) : new Set<string>();
   const templates: TemplateField[] = [];
@@ -50,6 +52,7 @@ export function checkToolDef(family: FamilyScope, t: ToolDef, limits?: SchemaLim
         ...checkNamedValues(t.query, ["query"], "query parameter"),
       );
       for (const f of stringLeaves(t.body, ["body"])) out.push(...checkFreeText(f.text, f.at));
+      out.push(...checkDefaults(t.defaults, input));
       variableFields.push(...templates);
       break;
     case "exec":

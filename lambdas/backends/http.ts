@@ -5,6 +5,7 @@
 import type { CatalogTool } from "../../registry/contract/artifact.js";
 import { derivedEgress, originOf, splitUrlTemplate } from "../../registry/contract/egress.js";
 import type { BackendContext, BackendOutput, ToolBackend } from "../core/call/types.js";
+import { sentArguments } from "../core/call/validate.js";
 import { ToolbeltError } from "../core/errors.js";
 import {
   lookup,
@@ -233,7 +234,10 @@ export function createHttpBackend(options: HttpBackendOptions): ToolBackend {
       if (b.kind !== "http") throw new ToolbeltError("INTERNAL", `${tool.name} is not an http tool`);
       const view = options.views(tool.family);
       const secrets = new Secrets(view.secrets);
-      const rc: RenderContext = { input: args, env: view.env, secrets, tool: tool.name };
+      // Only what the caller sent, plus the values the tool declares for its templates (`defaults`):
+      // a schema `default` describes what the upstream assumes, and sending it would reset fields.
+      const input = { ...b.defaults, ...sentArguments(args) };
+      const rc: RenderContext = { input, env: view.env, secrets, tool: tool.name };
       // First: a caller who has not connected the family hears so before anything is sent.
       const own = await callerCredentialHeader(tool.family, ctx.caller, options.credentials);
       if (own) secrets.add(own.token);
@@ -249,7 +253,7 @@ export function createHttpBackend(options: HttpBackendOptions): ToolBackend {
       for (const [key, template] of Object.entries(b.headers ?? {})) {
         // A header that is one argument is left out when the caller omits it, as a query parameter is.
         const sole = soleInputPath(template);
-        if (sole !== undefined && lookup(args, sole) === undefined) continue;
+        if (sole !== undefined && lookup(input, sole) === undefined) continue;
         headers.set(key, renderString(template, rc, headerValue(tool.name)));
       }
       // Set after the templates (the build refuses a template writing the same header): nothing overrides it.

@@ -5,6 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { BackendContext, BackendOutput, ToolBackend } from "../core/call/types.js";
+import { sentArguments } from "../core/call/validate.js";
 import { ToolbeltError } from "../core/errors.js";
 import { renderString, Secrets, type RenderContext } from "./templates.js";
 import { callerCredentialHeader, type CallerCredentials, type FamilyViews } from "./variables.js";
@@ -131,9 +132,11 @@ export function createMcpBackend(options: McpBackendOptions): McpBackend {
       // The headers are part of the key: each principal's token gets its own connection, never another's.
       const key = JSON.stringify([url, headers]);
 
-      let attempt = await callOnce(key, url, headers, b.tool, args, ctx);
+      // Only what the caller sent: the upstream applies its own defaults.
+      const sent = sentArguments(args);
+      let attempt = await callOnce(key, url, headers, b.tool, sent, ctx);
       // A stale pooled connection (upstream restarted, session expired): reconnect once.
-      if (!attempt.ok && attempt.retry) attempt = await callOnce(key, url, headers, b.tool, args, ctx);
+      if (!attempt.ok && attempt.retry) attempt = await callOnce(key, url, headers, b.tool, sent, ctx);
       if (!attempt.ok) {
         const e = attempt.error;
         const why = secrets.redact(e instanceof Error ? e.message : String(e));

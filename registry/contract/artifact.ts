@@ -38,6 +38,8 @@ export type Backend =
       headers?: Record<string, string>;
       query?: Record<string, string>;
       body?: unknown;
+      /** Values the templates use for inputs the caller left out (the tool's `defaults`). */
+      defaults?: Record<string, unknown>;
       output: "json" | "text";
       /** Origin templates the resolved URL must match (the family's `egress`, or derived from `url`). */
       egress?: string[];

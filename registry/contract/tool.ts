@@ -74,6 +74,12 @@ export const HttpTool = z.strictObject({
   headers: z.record(z.string(), z.string()).optional().describe("Header templates; secrets only as `${ENV}`"),
   query: z.record(z.string(), z.string()).optional().describe("Query parameter templates"),
   body: z.unknown().optional().describe("JSON body template; string leaves are templated"),
+  defaults: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe(
+      "Values the templates use for inputs the caller leaves out, by input property. An input schema's `default` only describes what the upstream assumes and is never sent",
+    ),
   output: z.enum(["json", "text"]).default("json"),
 });
 

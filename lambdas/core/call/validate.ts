@@ -27,7 +27,8 @@ const options = (flavour: Flavour) => ({
   strict: false,
   // Tools may share `$id`s; never register them globally.
   addUsedSchema: false,
-  // Defaults fill arguments the templates need; results are checked, never changed.
+  // Schema defaults fill arguments for the local backends (exec, builtin, prompt: the tool's own
+  // defaults); backends that send upstream read `sentArguments` instead. Results are never changed.
   useDefaults: flavour === "input",
   // Own properties only: an optional parameter named `constructor` or `toString` that was not sent is
   // absent, not Object's function (without this every call omitting it failed "must be string").
@@ -38,6 +39,18 @@ const options = (flavour: Flavour) => ({
 // catalogs written for draft-04/06) are read as draft-07, the nearest dialect ajv speaks.
 function draftOf(schema: JsonSchema): Draft {
   return schemaDialect(schema) === "2020-12" ? "2020" : "07";
+}
+
+/** For each validated input (with its defaults filled), the arguments exactly as the caller sent them. */
+const sentByCaller = new WeakMap<object, Record<string, unknown>>();
+
+/**
+ * What the caller sent, without the schema defaults the check filled in: what an http or MCP upstream
+ * receives, since an OpenAPI or MCP `default` describes what the server assumes, and sending it would
+ * overwrite fields a partial update left alone. Arguments not from a check come back unchanged.
+ */
+export function sentArguments(args: Record<string, unknown>): Record<string, unknown> {
+  return sentByCaller.get(args) ?? args;
 }
 
 export type SchemaValidator = {
@@ -84,7 +97,10 @@ export function createSchemaValidator(): SchemaValidator {
     check(schema, value, flavour) {
       const fn = compile(schema, flavour);
       const data = flavour === "input" ? structuredClone(value) : value;
-      if (fn(data)) return { valid: true, data };
+      if (fn(data)) {
+        if (flavour === "input" && data !== null && typeof data === "object") sentByCaller.set(data, structuredClone(value) as Record<string, unknown>);
+        return { valid: true, data };
+      }
       return { valid: false, problems: describeErrors(fn.errors ?? []) };
     },
   };
