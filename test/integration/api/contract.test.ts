@@ -18,6 +18,7 @@ import { HealthResponse } from "../../../lambdas/contract/health.js";
 import { metaToolDefinition } from "../../../lambdas/contract/meta-tools.js";
 import { CORRELATION_ID_RE } from "../../../lambdas/contract/headers.js";
 import { MissesResponse } from "../../../lambdas/contract/misses.js";
+import { ExportResponse, SearchResponse } from "../../../lambdas/contract/model-apis.js";
 import { ProtectedResourceMetadata } from "../../../lambdas/contract/oauth-metadata.js";
 import { SessionResponse } from "../../../lambdas/contract/sessions.js";
 import { sha256Hex } from "../../../lambdas/core/auth.js";
@@ -50,6 +51,8 @@ const SUCCESS: Record<string, z.ZodMiniType> = {
   "DELETE /v1/admin/credentials/{principal}/{family}": AdminDisconnectResponse,
   "GET /.well-known/oauth-protected-resource": ProtectedResourceMetadata,
   "GET /.well-known/oauth-protected-resource/{proxy+}": ProtectedResourceMetadata,
+  "GET /v1/tools/export": ExportResponse,
+  "POST /v1/tools/search": SearchResponse,
 };
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -340,6 +343,20 @@ describe("every route's answers match their documented schemas", () => {
       removed: true,
     });
     expect((await answer(admin, "/v1/admin/credentials/alice/crm", { method: "DELETE", as: null })).status).toBe(401);
+    expect(problems).toEqual([]);
+  });
+
+  it("the model APIs' routes: export and search, and their refusals", async () => {
+    const exported = await answer("/v1/tools/export", "/v1/tools/export?format=anthropic");
+    expect(exported.status).toBe(200);
+    expect((await answer("/v1/tools/export", "/v1/tools/export?format=openai")).status).toBe(200);
+    expect((await answer("/v1/tools/export", "/v1/tools/export?format=gemini")).status).toBe(400);
+    expect((await answer("/v1/tools/export", "/v1/tools/export?format=anthropic", { as: null })).status).toBe(401);
+    const search = (json: unknown, as: Ask["as"] = "alice") => answer("/v1/tools/search", "/v1/tools/search", { json, as });
+    expect((await search({ format: "anthropic", query: "add a note", tool_use_id: "toolu_1" })).status).toBe(200);
+    expect((await search({ format: "openai", query: "add a note", call_id: "call_1" })).status).toBe(200);
+    expect((await search({ format: "anthropic", query: "" })).status).toBe(400);
+    expect((await search({ format: "anthropic", query: "add a note", tool_use_id: "toolu_1" }, null)).status).toBe(401);
     expect(problems).toEqual([]);
   });
 
