@@ -16,6 +16,10 @@ export const IdempotencyKey = described(
 export const CallInput = z.strictObject({
   tool: described(z.string().check(z.minLength(1), z.maxLength(CALL_LIMITS.toolChars)), "The name find shows (git.log or git_log).", ["time.now"]),
   args: described(z._default(anyObject(), {}), "Arguments per the tool's input schema.", [{ zone: "Asia/Tokyo" }]),
+  continuation: described(
+    z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
+    "The token of a cut answer's `continuation`: returns its next part (send the same tool; args are ignored)",
+  ),
 });
 export type CallInput = z.infer<typeof CallInput>;
 
@@ -36,12 +40,29 @@ export const CallMetadata = z.object({
 });
 export type CallMetadata = z.infer<typeof CallMetadata>;
 
+/** A cut answer's part: join the parts' `result` strings in order to get the whole back. */
+export const ResultPart = z.object({
+  format: described(z.enum(["json", "text"]), "text: the parts join into the tool's string result; json: into the JSON text of its result"),
+  from: described(z.number(), "Offset (UTF-16 code units) of this part in the whole text"),
+  to: described(z.number(), "Offset just past this part"),
+  total_chars: described(z.number(), "Length of the whole text"),
+  token: described(z.optional(z.string()), "Send it as `continuation` with the same tool for the next part; absent on the last part"),
+});
+
 export const CallResponse = z.object({
   tool: described(z.string(), "Full name of the tool that ran"),
   resolved_from: described(z.optional(z.string()), "The name you sent, when it was a near-miss that resolved"),
   resolution: described(z.optional(ResolutionRule), "Which tolerance rule resolved it"),
   result: described(z.unknown(), "What the tool returned"),
   metadata: described(z.optional(CallMetadata), "Prompt tools: the model that answered and the tokens it used"),
+  continuation: described(
+    z.optional(ResultPart),
+    "Present when the answer was over the tool's token budget: `result` is then one part (a string) of the whole",
+  ),
+  deprecated: described(
+    z.optional(z.object({ replaced_by: z.optional(z.string()), reason: z.string(), since: z.string() })),
+    "The tool is retired and ran only because this gateway warns instead of refusing (TOOLBELT_DEPRECATED_CALLS=warn): move to replaced_by",
+  ),
 });
 export type CallResponse = z.infer<typeof CallResponse>;
 

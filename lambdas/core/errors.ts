@@ -19,6 +19,8 @@ export const ERROR_STATUS = {
   /** The idempotency key was used before with other arguments: use a new key for a new call. */
   IDEMPOTENCY_KEY_REUSED: 409,
   SESSION_EXPIRED: 410,
+  /** The tool is retired (registry `deprecated`): call the tool it names as its replacement. */
+  TOOL_DEPRECATED: 410,
   PAYLOAD_TOO_LARGE: 413,
   URI_TOO_LONG: 414,
   UNSUPPORTED_MEDIA_TYPE: 415,

@@ -41,6 +41,12 @@ export type McpServerDeps = {
 
 type Content = CallToolResult["content"];
 
+/** The `_meta` key of a tools/call that completes a call held for approval (its value: the approval id). */
+export const APPROVAL_META = "toolbelt/approval";
+
+/** Where a cut answer's part is described, and where a program sends a continuation token on a direct tools/call. */
+export const CONTINUATION_META = "toolbelt/continuation";
+
 const text = (value: unknown): Content[number] => ({ type: "text", text: typeof value === "string" ? value : JSON.stringify(value) });
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -67,7 +73,22 @@ function errorResult(e: ToolbeltError, structured: boolean): CallToolResult {
 }
 
 /** A successful gateway answer as a tool result: an MCP upstream's result as it came, any other value as JSON. */
+/** A cut answer: its part as text, then where the next part is (call_tool: the one way a model can send a token). */
+function partResult(deps: Deps, response: CallResponse, part: NonNullable<CallResponse["continuation"]>): CallToolResult {
+  const tool = deps.artifact.byName.get(response.tool);
+  const name = tool ? modelNameOf(tool) : response.tool;
+  const where = `characters ${part.from} to ${part.to} of ${part.total_chars} of the ${part.format === "json" ? "answer's JSON text" : "answer"}`;
+  const next = part.token
+    ? `; for the next part call call_tool {"tool": "${name}", "continuation": "${part.token}"}`
+    : "; this is the last part: join the parts in order";
+  return {
+    content: [text(response.result), text(`(toolbelt: the answer was over ${name}'s token budget: this is ${where}${next})`)],
+    _meta: { [CONTINUATION_META]: part },
+  };
+}
+
 function successResult(deps: Deps, response: CallResponse): CallToolResult {
+  if (response.continuation) return partResult(deps, response, response.continuation);
   const tool = deps.artifact.byName.get(response.tool);
   const r = response.result;
   if (tool?.backend.kind === "mcp" && isRecord(r) && Array.isArray(r.content)) {
@@ -129,8 +150,11 @@ export function createMcpServer(sd: McpServerDeps, state: McpRequestState): Serv
     },
   );
 
+  // Completing a held call (core/approvals.ts): the approval id rides in tools/call's _meta, the arguments stay as held.
+  let approval: string | undefined;
   const callOptions = (signal: AbortSignal): CallOptions => ({
     signal,
+    ...(approval !== undefined ? { approval } : {}),
     ...(state.maxTimeoutMs !== undefined ? { maxTimeoutMs: state.maxTimeoutMs } : {}),
     ...(state.context ? { context: state.context } : {}),
   });
@@ -170,7 +194,8 @@ export function createMcpServer(sd: McpServerDeps, state: McpRequestState): Serv
     const sentArgs = state.rawArguments?.args;
     const args = isRecord(sentArgs) ? sentArgs : parsed.data.args;
     const tool = metaByMcpName(deps, parsed.data.tool) ?? parsed.data.tool;
-    const response = await gateway.call({ tool, args, ...(belt ? { session: belt } : {}) }, caller, {
+    const { continuation } = parsed.data;
+    const response = await gateway.call({ tool, args, ...(continuation ? { continuation } : {}), ...(belt ? { session: belt } : {}) }, caller, {
       ...callOptions(signal),
       ...(idempotency_key !== undefined ? { idempotencyKey: idempotency_key } : {}),
     });
@@ -183,12 +208,14 @@ export function createMcpServer(sd: McpServerDeps, state: McpRequestState): Serv
     return {
       ...result,
       content: [...result.content, text(note)],
-      _meta: { "toolbelt/tool": response.tool, ...(response.resolved_from ? { "toolbelt/resolved_from": response.resolved_from } : {}) },
+      _meta: { ...result._meta, "toolbelt/tool": response.tool, ...(response.resolved_from ? { "toolbelt/resolved_from": response.resolved_from } : {}) },
     };
   };
 
   server.setRequestHandler("tools/call", async (request, ctx) => {
     const { name } = request.params;
+    const held = request.params._meta?.[APPROVAL_META];
+    approval = typeof held === "string" ? held : undefined;
     const args = state.rawArguments ?? request.params.arguments;
     const meta = name === FIND_TOOL || name === CALL_TOOL;
     const listed = lists.list(caller, brief).find((t) => t.name === name);
@@ -198,7 +225,12 @@ export function createMcpServer(sd: McpServerDeps, state: McpRequestState): Serv
       if (name === FIND_TOOL) return await findTool(args);
       if (name === CALL_TOOL) return await callTool(args, ctx.mcpReq.signal);
       // A direct tool (listed or not: any granted tool by any of its names), through the same gateway.
-      const response = await gateway.call({ tool: name, args: args ?? {} }, caller, callOptions(ctx.mcpReq.signal));
+      const continuation = request.params._meta?.[CONTINUATION_META];
+      const response = await gateway.call(
+        { tool: name, args: args ?? {}, ...(typeof continuation === "string" ? { continuation } : {}) },
+        caller,
+        callOptions(ctx.mcpReq.signal),
+      );
       return successResult(deps, response);
     } catch (e) {
       if (!(e instanceof ToolbeltError) || !e.expose) {

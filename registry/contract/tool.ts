@@ -25,6 +25,14 @@ export const Governance = {
 };
 export const IMPACT_BOUNDS = { min: 0, max: 1 } as const;
 
+/** A retired tool: find and surfaces leave it out, a call is refused with 410 naming the replacement. */
+export const Deprecation = z.strictObject({
+  replaced_by: z.string().optional().describe("Full name of the tool to call instead"),
+  reason: z.string().describe("Why it was retired, in one sentence"),
+  since: z.string().describe("When (a date or a version)"),
+});
+export type Deprecation = z.infer<typeof Deprecation>;
+
 /** Default kill-after budget when a tool gives no `timeout_secs`. */
 export const DEFAULT_TIMEOUT_SECS = 60;
 
@@ -64,6 +72,14 @@ const common = {
       `Other names for the capability ("hex", "RAM", "km/h"); find indexes them as a field of their own. At most ${SEARCH_HINT_LIMITS.aliases}, each at most ${SEARCH_HINT_LIMITS.aliasLength} characters`,
     ),
   ...Governance,
+  deprecated: Deprecation.optional().describe("Retire the tool: find leaves it out unless asked by its name, calls are refused with 410 TOOL_DEPRECATED"),
+  result_budget_tokens: z
+    .number()
+    .int()
+    .min(256)
+    .max(200_000)
+    .optional()
+    .describe("o200k tokens an answer may take before it is cut into parts fetched by continuation; default the gateway's (8,000)"),
 };
 
 export const HttpTool = z.strictObject({

@@ -11,6 +11,8 @@ import { digestOf, governanceFields, modelFields, upstreamFields, type CallAudit
 import { createSchemaValidator, reservedKeys, summarize, type SchemaProblem, type SchemaValidator } from "./validate.js";
 import { NO_REDACTION, redactedError, type Redactor } from "../redaction.js";
 import type { Limiter, LimitState, Pass } from "../limits.js";
+import type { ResultBudget } from "./result-budget.js";
+import { deprecationOf, refuseDeprecated, type DeprecatedCalls } from "./deprecated.js";
 
 export type GatewayPorts = CallPorts & {
   /**
@@ -21,6 +23,10 @@ export type GatewayPorts = CallPorts & {
   redactor?: Redactor;
   /** The policy's rate limits, concurrency and quotas (core/limits.ts); absent when it declares none: nothing is counted. */
   limits?: Limiter;
+  /** Cuts answers over their tool's token budget and serves the rest by continuation; absent: answers are never cut. */
+  results?: ResultBudget;
+  /** A call to a deprecated tool: refused with 410 (default) or run with a warning (TOOLBELT_DEPRECATED_CALLS). */
+  deprecatedCalls?: DeprecatedCalls;
 };
 
 export type CallOptions = {
@@ -43,6 +49,18 @@ export type CallGateway = {
 };
 
 const EMPTY_OBJECT_SCHEMA = { type: "object" } as const;
+
+/** The audit's word on a cut answer: `first` when this call cut it (with its size), `next` for a continuation. */
+type CutFacts = { result_part?: "first" | "next"; result_chars?: number };
+
+/** The registry's per-tool budget (`result_budget_tokens`), once the catalog carries it. */
+const budgetOf = (tool: CatalogTool): number | undefined => (tool as CatalogTool & { result_budget_tokens?: number }).result_budget_tokens;
+
+/** toolbelt.call's `continuation` goes to the call it makes (the builtin passes only tool and args). */
+const continuationFor = (tool: CatalogTool, args: Record<string, unknown>, req: CallRequest): Pick<CallRequest, "continuation"> =>
+  tool.name === "toolbelt.call" && typeof args.continuation === "string" && req.continuation === undefined && req.tool === args.tool
+    ? { continuation: args.continuation }
+    : {};
 
 /** A schema error listing at most MAX_LISTED_PROBLEMS problems (`total` counts them all), the rest as `more_problems`. */
 function problemsError(code: ErrorCode, lead: string, problems: readonly SchemaProblem[], total: number, end: string, details: Record<string, unknown>) {
@@ -115,14 +133,22 @@ export function createCallGateway(ports: GatewayPorts, validator: SchemaValidato
     ...(output.metadata ? { metadata: redactor.redactDeep(output.metadata) as BackendOutput["metadata"] } : {}),
   });
 
-  /** What the audit record learns while the call runs (the tool once resolved, the upstream's status, pins evicted). */
-  type Facts = Partial<CallAudit>;
+  /** What the audit record learns while the call runs (the tool once resolved, the upstream's status, pins evicted, a cut). */
+  type Facts = Partial<CallAudit> & CutFacts;
 
   /** The call with its answer and any error redacted, before the idempotency record, the audit or the caller see them. */
   const run = (request: CallRequest, caller: Caller, options: CallOptions, facts: Facts): Promise<CallResponse> =>
     runAsIs(request, caller, options, facts).catch((e: unknown) => {
       throw redactedError(e, redactor);
     });
+
+  /** The answer within its tool's token budget (the meta-tools' answers are bounded by the calls inside them). */
+  const bounded = async (tool: CatalogTool, result: unknown, caller: Caller, facts: Facts): Promise<Pick<CallResponse, "result" | "continuation">> => {
+    if (!ports.results || META_TOOLS.includes(tool.name)) return { result };
+    const cut = await ports.results.cut(result, tool.name, budgetOf(tool), caller.principal, now());
+    if (cut.continuation) Object.assign(facts, { result_part: "first", result_chars: cut.continuation.total_chars } satisfies CutFacts);
+    return cut;
+  };
 
   const runAsIs = async (request: CallRequest, caller: Caller, options: CallOptions, facts: Facts): Promise<CallResponse> => {
     const depth = options.depth ?? 0;
@@ -135,6 +161,16 @@ export function createCallGateway(ports: GatewayPorts, validator: SchemaValidato
       ...(request.tool !== tool.name ? { resolved_from: request.tool } : {}),
       ...governanceFields(tool, request.args ?? {}),
     });
+    const deprecation = deprecationOf(tool);
+    if (deprecation && ports.deprecatedCalls !== "warn") throw refuseDeprecated(tool.name, deprecation);
+    // The next part of an answer already cut: nothing runs again.
+    if (request.continuation !== undefined) {
+      if (!ports.results) throw new ToolbeltError("NOT_FOUND", "this gateway keeps no continuations", { field: "continuation" });
+      const part = await ports.results.next(request.continuation, tool.name, budgetOf(tool), caller.principal, now());
+      Object.assign(facts, { result_part: "next" satisfies CutFacts["result_part"] });
+      await miss;
+      return { tool: tool.name, result: part.result, continuation: part.continuation };
+    }
     // Counted while the session is read (both round trips at once); a call that fails before dispatch still counted.
     const admission = ports.limits?.admit(caller, tool, timeoutOf(tool, options));
     // Handled now, read later: a refusal that lands while the session is read must not be an unhandled rejection.
@@ -213,7 +249,8 @@ export function createCallGateway(ports: GatewayPorts, validator: SchemaValidato
       return {
         tool: tool.name,
         ...(resolution.status === "resolved" ? { resolved_from: request.tool, resolution: resolution.rule } : {}),
-        result: output.result,
+        ...(await bounded(tool, output.result, caller, facts)),
+        ...(deprecation ? { deprecated: deprecation } : {}),
         ...(output.metadata ? { metadata: output.metadata } : {}),
       };
     } finally {
@@ -344,7 +381,7 @@ export function createCallGateway(ports: GatewayPorts, validator: SchemaValidato
           ...(session !== undefined ? { session } : {}),
           depth,
           call: (req) =>
-            gateway.call({ ...req, ...(session !== undefined ? { session } : {}) }, caller, {
+            gateway.call({ ...req, ...continuationFor(tool, args, req), ...(session !== undefined ? { session } : {}) }, caller, {
               signal,
               depth: depth + 1,
               maxTimeoutMs: timeoutMs,
