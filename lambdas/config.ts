@@ -31,6 +31,8 @@ export type Config = {
   metricsNamespace?: string;
   /** How long an idempotency key's first answer is replayed (TOOLBELT_IDEMPOTENCY_TTL_SECS, default 24 h). */
   idempotencyTtlSecs: number;
+  /** How long a call held for approval waits for a decision and its completion (TOOLBELT_APPROVAL_TTL_SECS, default 1 h). */
+  approvalTtlSecs: number;
   surface: SurfaceBounds;
   http: HttpLimits;
   /** Run exec tools (TOOLBELT_EXEC, default on; `off` answers them 501). */
@@ -91,6 +93,7 @@ export const DEFAULT_SURFACE_BOUNDS: SurfaceBounds = {
 export const DEFAULT_HTTP_LIMITS: HttpLimits = { maxBodyBytes: 64 * 1024, maxUrlChars: 4096 };
 export const DEFAULT_SESSION_TTL_SECS = 3600;
 export const DEFAULT_IDEMPOTENCY_TTL_SECS = 24 * 3600;
+export const DEFAULT_APPROVAL_TTL_SECS = 3600;
 export const DEFAULT_FIND_MAX_MODEL_REQUESTS = 4;
 /** Find misses recorded per principal per minute (core/misses.ts); the rest are counted and dropped. */
 export const DEFAULT_FIND_MISSES_PER_MINUTE = 30;
@@ -199,6 +202,7 @@ const EnvSchema = z.object({
   TOOLBELT_ALWAYS_LOADED: commaList,
   TOOLBELT_SESSION_TTL_SECS: positiveInt(DEFAULT_SESSION_TTL_SECS),
   TOOLBELT_IDEMPOTENCY_TTL_SECS: positiveInt(DEFAULT_IDEMPOTENCY_TTL_SECS),
+  TOOLBELT_APPROVAL_TTL_SECS: positiveInt(DEFAULT_APPROVAL_TTL_SECS),
   TOOLBELT_METRICS_NAMESPACE: text,
   TOOLBELT_SURFACE_MAX_TOOLS: positiveInt(DEFAULT_SURFACE_BOUNDS.maxTools),
   TOOLBELT_SURFACE_MAX_BYTES: positiveInt(DEFAULT_SURFACE_BOUNDS.maxSchemaBytes),
@@ -247,6 +251,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...(e.TOOLBELT_ALWAYS_LOADED?.length ? { alwaysLoaded: e.TOOLBELT_ALWAYS_LOADED } : {}),
     sessionTtlSecs: e.TOOLBELT_SESSION_TTL_SECS,
     idempotencyTtlSecs: e.TOOLBELT_IDEMPOTENCY_TTL_SECS,
+    approvalTtlSecs: e.TOOLBELT_APPROVAL_TTL_SECS,
     ...(e.TOOLBELT_METRICS_NAMESPACE ? { metricsNamespace: e.TOOLBELT_METRICS_NAMESPACE } : {}),
     surface: {
       maxTools: e.TOOLBELT_SURFACE_MAX_TOOLS,

@@ -3,7 +3,8 @@
 // surface and call agree on what a principal may use.
 import { createHash, timingSafeEqual } from "node:crypto";
 import { META_TOOLS } from "../../registry/contract/names.js";
-import type { ClaimMatch, PolicyFile, Principal } from "../../registry/contract/policy.js";
+import type { ApprovalRule, ClaimMatch, PolicyFile, Principal } from "../../registry/contract/policy.js";
+import { expandPolicySelectors, type GovernedTool, usesSelectors } from "./governance.js";
 import { PolicyFileSchema } from "./deployment-files.js";
 import { ToolbeltError } from "./errors.js";
 import { globMatcher } from "../../registry/contract/globs.js";
@@ -22,6 +23,18 @@ export type Policy = {
   identity?: NonNullable<PolicyFile["identity"]>;
   /** The caller with this principal id (tests, tools that act for a known principal). */
   callerById(id: string): Caller | undefined;
+  /** The policy's rules for calls held until approved (core/approvals.ts). */
+  approvals: readonly ApprovalRule[];
+  /** Whether the caller's principal has `approver: true` (it still never approves its own calls). */
+  mayApprove(caller: Caller): boolean;
+};
+
+/** A caller with the policy's governance flags (ports.ts Caller plus what the gateway's read-only check reads). */
+export type GovernedCaller = Caller & { read_only?: boolean };
+
+export type PolicyOptions = IdentityOptions & {
+  /** The catalog: needed when the policy selects tools by governance (allow_where, deny_where, read_only). */
+  tools?: Iterable<GovernedTool>;
 };
 
 export function sha256Hex(text: string): string {
@@ -50,7 +63,10 @@ const MAX_TOKEN_CALLERS = 1000;
  */
 const META = new Set(META_TOOLS);
 
-export function createPolicy(file: PolicyFile, options: IdentityOptions = {}): Policy {
+export function createPolicy(given: PolicyFile, options: PolicyOptions = {}): Policy {
+  // Selectors become names once, here: every door's grant filter then applies them.
+  if (usesSelectors(given) && !options.tools) throw new Error("invalid policy: it selects tools by governance, which needs the catalog to load it");
+  const file = options.tools ? expandPolicySelectors(given, options.tools) : given;
   const reserved = file.identity ? file.principals.find((p) => p.id.startsWith(SUBJECT_PREFIX)) : undefined;
   if (reserved) throw new Error(`invalid policy: principal id ${reserved.id} starts with ${SUBJECT_PREFIX}, which names token subjects`);
   // One caller object per principal, its grant filter compiled once per cold start (per-caller caches hold).
@@ -60,7 +76,8 @@ export function createPolicy(file: PolicyFile, options: IdentityOptions = {}): P
     if (!caller) {
       const allow = globMatcher(principal.allow);
       const deny = globMatcher(principal.deny);
-      caller = { principal: principal.id, admin: principal.admin, granted: (name) => META.has(name) || (allow(name) && !deny(name)) };
+      const granted = (name: string) => META.has(name) || (allow(name) && !deny(name));
+      caller = { principal: principal.id, admin: principal.admin, granted, ...(principal.read_only ? { read_only: true } : {}) } as GovernedCaller;
       callers.set(principal, caller);
     }
     return caller;
@@ -98,6 +115,8 @@ export function createPolicy(file: PolicyFile, options: IdentityOptions = {}): P
       const principal = byId.get(id);
       return principal ? callerOf(principal) : undefined;
     },
+    approvals: file.approvals ?? [],
+    mayApprove: (caller) => byId.get(caller.role ?? caller.principal)?.approver === true,
   };
 }
 
@@ -129,7 +148,13 @@ function tokenCallers(identity: Identity, principals: readonly Principal[], call
     let caller = callers.get(key);
     if (!caller) {
       const { granted, admin } = callerOf(principal);
-      caller = { principal: `${SUBJECT_PREFIX}${subject}`, role: principal.id, admin, granted };
+      caller = {
+        principal: `${SUBJECT_PREFIX}${subject}`,
+        role: principal.id,
+        admin,
+        granted,
+        ...(principal.read_only ? { read_only: true } : {}),
+      } as GovernedCaller;
       // Oldest first out: a bounded map, not a cache that grows with every user ever seen.
       if (callers.size >= MAX_TOKEN_CALLERS) callers.delete(callers.keys().next().value as string);
       callers.set(key, caller);

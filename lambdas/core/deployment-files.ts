@@ -33,6 +33,14 @@ export const IdentitySchema = z.strictObject({
   client_ids: z.optional(z.array(z.string().check(z.minLength(1))).check(z.minLength(1))),
 });
 
+const flag = z.optional(z.boolean());
+export const GovernanceSelectorSchema = z.strictObject({ read_only: flag, destructive: flag, consequential: flag, affects: flag });
+
+export const ApprovalRuleSchema = z.strictObject({
+  tools: z.optional(z.array(z.string())),
+  where: z.optional(GovernanceSelectorSchema),
+});
+
 export const PrincipalSchema = z.strictObject({
   id: z.string().check(z.regex(/^[A-Za-z0-9_.:@-]{1,128}$/)),
   description: z.optional(z.string()),
@@ -50,6 +58,10 @@ export const PrincipalSchema = z.strictObject({
   claims: z.optional(ClaimMatchSchema),
   limits: z.optional(LimitsSchema),
   tool_limits: z.optional(z.record(z.string(), LimitsSchema)),
+  allow_where: z.optional(z.array(GovernanceSelectorSchema)),
+  deny_where: z.optional(z.array(GovernanceSelectorSchema)),
+  read_only: flag,
+  approver: flag,
 });
 
 export const PolicyFileSchema = z.strictObject({
@@ -57,6 +69,7 @@ export const PolicyFileSchema = z.strictObject({
   principals: z.array(PrincipalSchema).check(z.minLength(1)),
   identity: z.optional(IdentitySchema),
   family_limits: z.optional(z.record(z.string(), LimitsSchema)),
+  approvals: z.optional(z.array(ApprovalRuleSchema)),
 });
 
 export const BriefFileSchema = z.strictObject({
@@ -64,6 +77,8 @@ export const BriefFileSchema = z.strictObject({
   name: z.string().check(z.regex(/^[a-z][a-z0-9_-]{0,63}$/)),
   description: z.string(),
   tools: z.array(z.string()).check(z.minLength(1)),
+  where: z.optional(GovernanceSelectorSchema),
+  read_only: flag,
 });
 
 /** One brief, checked against the contract; `from` names it in the error (a file, or `briefs[2]`). */

@@ -1,11 +1,15 @@
 // One error type for every layer above the stores; the code decides the HTTP status.
 
 export const ERROR_STATUS = {
+  /** The call was held for approval (policy `approvals`) and did not run: an approver decides, then the caller completes it. */
+  APPROVAL_REQUIRED: 202,
   BAD_JSON: 400,
   INVALID_REQUEST: 400,
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
   TOOL_NOT_GRANTED: 403,
+  /** An approver refused the held call: it never runs. */
+  APPROVAL_REFUSED: 403,
   PATH_OUTSIDE_ROOTS: 403,
   NOT_FOUND: 404,
   /** The tool's upstream says what the caller asked for does not exist (http 404/410, an exec tool's `not_found_exit_codes`). */
@@ -18,7 +22,13 @@ export const ERROR_STATUS = {
   IDEMPOTENCY_IN_PROGRESS: 409,
   /** The idempotency key was used before with other arguments: use a new key for a new call. */
   IDEMPOTENCY_KEY_REUSED: 409,
+  /** The held call has not been decided yet: retry after an approver approved it. */
+  APPROVAL_PENDING: 409,
+  /** The approval is for another tool or other arguments than this completion sent. */
+  APPROVAL_MISMATCH: 409,
   SESSION_EXPIRED: 410,
+  /** The held call was not decided or completed in time (TOOLBELT_APPROVAL_TTL_SECS): make the call again. */
+  APPROVAL_EXPIRED: 410,
   /** The tool is retired (registry `deprecated`): call the tool it names as its replacement. */
   TOOL_DEPRECATED: 410,
   PAYLOAD_TOO_LARGE: 413,

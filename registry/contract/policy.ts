@@ -39,6 +39,25 @@ export const Identity = z.strictObject({
 });
 export type Identity = z.infer<typeof Identity>;
 
+/**
+ * Tools chosen by what the registry declares of them (`governance`) instead of by name: every field given
+ * must hold (an absent declaration counts as false; `affects: true` means the tool names whom it affects).
+ */
+export const GovernanceSelector = z.strictObject({
+  read_only: z.boolean().optional(),
+  destructive: z.boolean().optional(),
+  consequential: z.boolean().optional(),
+  affects: z.boolean().optional(),
+});
+export type GovernanceSelector = z.infer<typeof GovernanceSelector>;
+
+/** Calls held until an approver approves them: tools matching any glob in `tools` or the `where` selector. */
+export const ApprovalRule = z.strictObject({
+  tools: z.array(z.string()).optional().describe("Tool globs whose calls need approval"),
+  where: GovernanceSelector.optional().describe("Tools whose governance matches need approval (e.g. destructive: true)"),
+});
+export type ApprovalRule = z.infer<typeof ApprovalRule>;
+
 export const Principal = z.strictObject({
   id: z.string().regex(/^[A-Za-z0-9_.:@-]{1,128}$/),
   description: z.string().optional(),
@@ -55,6 +74,10 @@ export const Principal = z.strictObject({
   claims: ClaimMatch.optional().describe("Access tokens whose claims match become this principal (policy `identity`); first match in file order wins"),
   limits: Limits.optional().describe("Limits on all of this principal's calls"),
   tool_limits: z.record(z.string(), Limits).optional().describe("Limits per tool: each tool matching the glob has counters of its own"),
+  allow_where: z.array(GovernanceSelector).optional().describe("Also granted: tools whose governance matches one of these (read when the policy is loaded)"),
+  deny_where: z.array(GovernanceSelector).optional().describe("Refused even when allowed: tools whose governance matches one of these"),
+  read_only: z.boolean().optional().describe("Only tools declaring read_only: true are granted and run, by any name and door"),
+  approver: z.boolean().optional().describe("May approve or refuse calls held by the policy's `approvals` (never its own)"),
 });
 export type Principal = z.infer<typeof Principal>;
 
@@ -63,5 +86,6 @@ export const PolicyFile = z.strictObject({
   principals: z.array(Principal).min(1),
   identity: Identity.optional(),
   family_limits: z.record(z.string(), Limits).optional().describe("Limits per family, shared by every principal (an upstream's capacity)"),
+  approvals: z.array(ApprovalRule).optional().describe("Calls held until a principal with `approver: true` approves them"),
 });
 export type PolicyFile = z.infer<typeof PolicyFile>;

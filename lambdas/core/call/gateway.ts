@@ -11,6 +11,8 @@ import { digestOf, governanceFields, modelFields, upstreamFields, type CallAudit
 import { createSchemaValidator, reservedKeys, summarize, type SchemaProblem, type SchemaValidator } from "./validate.js";
 import { NO_REDACTION, redactedError, type Redactor } from "../redaction.js";
 import type { Limiter, LimitState, Pass } from "../limits.js";
+import type { Approvals } from "../approvals.js";
+import type { GovernedCaller } from "../auth.js";
 import type { ResultBudget } from "./result-budget.js";
 import { deprecationOf, refuseDeprecated, type DeprecatedCalls } from "./deprecated.js";
 
@@ -23,6 +25,10 @@ export type GatewayPorts = CallPorts & {
   redactor?: Redactor;
   /** The policy's rate limits, concurrency and quotas (core/limits.ts); absent when it declares none: nothing is counted. */
   limits?: Limiter;
+  /** Calls the policy's `approvals` hold until approved (core/approvals.ts); absent: none are held. */
+  approvals?: Approvals;
+  /** Briefs marked `read_only`: a session opened with one runs only read-only tools. */
+  readOnlyBriefs?: (brief: string) => boolean;
   /** Cuts answers over their tool's token budget and serves the rest by continuation; absent: answers are never cut. */
   results?: ResultBudget;
   /** A call to a deprecated tool: refused with 410 (default) or run with a warning (TOOLBELT_DEPRECATED_CALLS). */
@@ -42,7 +48,18 @@ export type CallOptions = {
   idempotencyKey?: string;
   /** Told the window limits the call counted against, once it was admitted (REST sets RateLimit headers from them). */
   onLimits?: (states: readonly LimitState[]) => void;
+  /** Completes the call held under this approval id (the caller's, approved, same tool and arguments). */
+  approval?: string;
 };
+
+/** The audit's word on approvals: the held call's approval id, and who approved the completed one. */
+type ApprovalFacts = { approval?: string; approver?: string };
+
+/** Whether the call may run only read-only tools: a read-only principal, a session opened read-only or with a read-only brief. */
+const readOnlyCall = (caller: Caller, session: { brief?: string } | undefined, briefs: GatewayPorts["readOnlyBriefs"]): boolean =>
+  (caller as GovernedCaller).read_only === true ||
+  (session as { read_only?: boolean } | undefined)?.read_only === true ||
+  (session?.brief !== undefined && briefs?.(session.brief) === true);
 
 export type CallGateway = {
   call(request: CallRequest, caller: Caller, options?: CallOptions): Promise<CallResponse>;
@@ -179,6 +196,13 @@ export function createCallGateway(ports: GatewayPorts, validator: SchemaValidato
     try {
       // The record this check reads is the one pin-on-use decides from (one read per call).
       const session = request.session !== undefined && ports.sessions ? await ports.sessions.check(request.session, caller) : undefined;
+      // Any spelling and any door reaches this one tool: a read-only call never runs a tool that may write.
+      if (tool.governance.read_only !== true && !META_TOOLS.includes(tool.name) && readOnlyCall(caller, session, ports.readOnlyBriefs)) {
+        throw new ToolbeltError("TOOL_NOT_GRANTED", `${tool.name} is not read-only, and this principal or session may run only tools declaring read_only`, {
+          tool: tool.name,
+          read_only: true,
+        });
+      }
 
       const reserved = reservedKeys(request.args ?? {});
       if (reserved.count > 0) {
@@ -201,6 +225,12 @@ export function createCallGateway(ports: GatewayPorts, validator: SchemaValidato
         );
       }
       const args = checked.data as Record<string, unknown>;
+      // Held, not run: an approver decides and the caller completes it with the approval id (once() below).
+      if (options.approval === undefined && ports.approvals?.requires(tool) && !META_TOOLS.includes(tool.name)) {
+        const held = await ports.approvals.hold(caller, tool.name, digestOf(request.args ?? {}), request.session);
+        Object.assign(facts, { approval: String(held.details.approval_id) } satisfies ApprovalFacts);
+        throw held;
+      }
 
       if (admission) {
         pass = await admission;
@@ -274,8 +304,24 @@ export function createCallGateway(ports: GatewayPorts, validator: SchemaValidato
     return r.status === "exact" || r.status === "resolved" ? r.name : name;
   };
 
+  /** The held call, run once under its approval (core/approvals.ts checks caller, tool and arguments); a repeat replays it. */
+  const completeApproved = async (request: CallRequest, caller: Caller, options: CallOptions, facts: Facts) => {
+    const id = options.approval!;
+    if (!ports.approvals) throw new ToolbeltError("NOT_FOUND", "this gateway holds no calls for approval", { approval_id: id });
+    const call = {
+      tool: canonicalTool(request.tool, caller),
+      argsDigest: digestOf(request.args ?? {}),
+      timeoutMs: Math.min(options.maxTimeoutMs ?? Infinity, longestTimeoutMs),
+    };
+    const done = await ports.approvals.complete(caller, id, call, () => run(request, caller, options, facts));
+    Object.assign(facts, { approval: id, approver: done.approver } satisfies ApprovalFacts);
+    if (done.replayed) Object.assign(facts, { tool: done.response.tool, idempotency: "replayed" } satisfies Facts);
+    return { response: done.response, replayed: done.replayed };
+  };
+
   /** The call, once per idempotency key when the caller sent one (a nested call never does). */
   const once = async (request: CallRequest, caller: Caller, options: CallOptions, facts: Facts): Promise<{ response: CallResponse; replayed: boolean }> => {
+    if (options.approval !== undefined) return completeApproved(request, caller, options, facts);
     const key = options.idempotencyKey;
     if (key === undefined || !ports.idempotency || (options.depth ?? 0) > 0) return { response: await run(request, caller, options, facts), replayed: false };
     const ran = await idempotent(

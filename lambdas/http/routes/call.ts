@@ -6,6 +6,7 @@ import { rateLimitHeaders, type LimitState } from "../../core/limits.js";
 import type { RouteModule } from "../app.js";
 import { createAppCallGateway, credentialsOf, type CallGatewayOptions } from "../call-gateway.js";
 import { credentialRoutes } from "./credentials.js";
+import { approvalRoutes, approvalsOf, type ApprovalSettings } from "./approvals.js";
 import { CALL_LIMITS, CallBody, IdempotencyKey, type CallResponse } from "../../contract/call.js";
 import { MISSES_LIMITS, MissesQuery, type MissesResponse } from "../../contract/misses.js";
 import type { MissStore } from "../../core/ports.js";
@@ -17,6 +18,8 @@ import { checkBody, readJsonBody } from "../parse.js";
 export type CallModuleOptions = CallGatewayOptions & {
   /** The find-miss log (DynamoMissStore with FIND_MISSES), read by GET /v1/admin/misses?kind=find. */
   findMisses?: MissStore;
+  /** Calls held for approval (policy `approvals`): the table and TOOLBELT_APPROVAL_TTL_SECS; absent: no approval routes. */
+  approvals?: ApprovalSettings;
 };
 
 export type CallModule = RouteModule & {
@@ -94,6 +97,8 @@ export function createCallModule(options: CallModuleOptions): CallModule {
       // A principal's own upstream tokens: set, listed and removed beside the calls that use them.
       const credentials = credentialsOf(deps, options);
       if (credentials) app.route("/", credentialRoutes(credentials, { maxBodyBytes: deps.config.http.maxBodyBytes }));
+      const approvals = approvalsOf(deps.policy, options.approvals, deps.clock);
+      if (approvals) app.route("/", approvalRoutes(approvals, gateway, { maxBodyBytes: deps.config.http.maxBodyBytes }));
       return app;
     },
   };

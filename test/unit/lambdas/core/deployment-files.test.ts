@@ -47,6 +47,19 @@ const limits = fc
   )
   .map((parts) => Object.assign({}, ...parts) as Record<string, unknown>);
 
+const selector = fc
+  .tuple(
+    rare("read_only", mostly(fc.boolean())),
+    rare("destructive", mostly(fc.boolean())),
+    rare("consequential", mostly(fc.boolean())),
+    rare("affects", mostly(fc.boolean())),
+    extra,
+  )
+  .map((parts) => Object.assign({}, ...parts) as Record<string, unknown>);
+const approvalRule = fc
+  .tuple(rare("tools", mostly(fc.array(fc.string({ maxLength: 8 }), { maxLength: 2 }))), rare("where", mostly(selector)), extra)
+  .map((parts) => Object.assign({}, ...parts) as Record<string, unknown>);
+
 const principal = fc
   .tuple(
     fc.record({ id: mostly(fc.oneof({ weight: 6, arbitrary: fc.stringMatching(/^[A-Za-z0-9_.:@-]{1,16}$/) }, fc.string({ maxLength: 12 }))) }),
@@ -67,6 +80,10 @@ const principal = fc
     ),
     rare("limits", mostly(limits)),
     rare("tool_limits", mostly(fc.dictionary(fc.string({ maxLength: 6 }), limits, { maxKeys: 2 }))),
+    rare("allow_where", mostly(fc.array(selector, { maxLength: 2 }))),
+    rare("deny_where", mostly(fc.array(selector, { maxLength: 2 }))),
+    rare("read_only", mostly(fc.boolean())),
+    rare("approver", mostly(fc.boolean())),
     extra,
   )
   .map((parts) => Object.assign({}, ...parts) as Record<string, unknown>);
@@ -89,6 +106,7 @@ const policy = fc
     fc.record({ principals: mostly(fc.array(principal, { maxLength: 3 })) }),
     rare("identity", mostly(identity)),
     rare("family_limits", mostly(fc.dictionary(fc.string({ maxLength: 6 }), limits, { maxKeys: 2 }))),
+    rare("approvals", mostly(fc.array(approvalRule, { maxLength: 2 }))),
     extra,
   )
   .map((parts) => Object.assign({}, ...parts) as Record<string, unknown>);
@@ -99,6 +117,8 @@ const brief = fc
     fc.record({ name: mostly(fc.oneof({ weight: 6, arbitrary: fc.stringMatching(/^[a-z][a-z0-9_-]{0,8}$/) }, fc.string({ maxLength: 10 }))) }),
     field("description", mostly(fc.string({ maxLength: 10 }))),
     field("tools", mostly(fc.array(fc.string({ maxLength: 8 }), { maxLength: 3 }))),
+    rare("where", mostly(selector)),
+    rare("read_only", mostly(fc.boolean())),
     extra,
   )
   .map((parts) => Object.assign({}, ...parts) as Record<string, unknown>);
