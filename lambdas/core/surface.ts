@@ -1,5 +1,6 @@
 // The one surface policy (REST, MCP and unattended runs share it): what a session advertises.
 // Narrowing is measured: only when the granted catalog crosses the tool-count or schema-byte bound.
+import { deprecationOf } from "./call/deprecated.js";
 import type { CatalogTool, FamilyInfo } from "../../registry/contract/artifact.js";
 import { META_TOOLS } from "../../registry/contract/names.js";
 import { manifestEntry, surfaceEntry } from "../../registry/contract/surface-entry.js";
@@ -179,7 +180,8 @@ export function metaEntry(t: CatalogTool | undefined, name: string, decisionMode
 
 export function grantedView(artifact: SurfaceInput["artifact"], granted: (name: string) => boolean, decisionMode = false): GrantedView {
   const meta = new Set(META_TOOLS);
-  const grantedTools = artifact.tools.filter((t) => granted(t.name) && !meta.has(t.name));
+  // Retired tools are on no surface: a call to one is refused (410) or only warned.
+  const grantedTools = artifact.tools.filter((t) => granted(t.name) && !meta.has(t.name) && !deprecationOf(t));
   const metas = META_TOOLS.map((name) => metaEntry(artifact.byName.get(name), name, decisionMode));
   const metaEntries = metas.map((m) => m.entry);
   const metaTokens = metas.map((m) => m.tokens);
@@ -307,7 +309,7 @@ export function computeSurface(input: SurfaceInput & { view?: GrantedView }): Su
   const { manifest, tokens: manifestTokens } = fitManifest({ ...input, view }, toolTokens);
   tokenCounts.push(...manifestTokens);
 
-  const livePins = input.pins.filter((p) => granted(p.name) && input.artifact.byName.has(p.name));
+  const livePins = input.pins.filter((p) => granted(p.name) && input.artifact.byName.has(p.name) && !deprecationOf(input.artifact.byName.get(p.name)!));
   return {
     narrowed,
     reason,

@@ -2,6 +2,7 @@
 // per-connection lists, and major clients ignore list_changed), built from the same catalog, grants,
 // always-loaded list and briefs as the REST surface. Pins never change the list; they travel as the
 // `belt` handle in find_tool/call_tool arguments and results.
+import { deprecationOf } from "../core/call/deprecated.js";
 import type { CatalogTool } from "../../registry/contract/artifact.js";
 import type { BriefFile } from "../../registry/contract/brief.js";
 import { META_TOOLS, modelNameOf } from "../../registry/contract/names.js";
@@ -130,6 +131,8 @@ function directCatalogTools(tools: readonly CatalogTool[], caller: Caller, isAlw
     (t) =>
       caller.granted(t.name) &&
       !meta.has(t.name) &&
+      // Retired tools are listed nowhere (surfaces drop them too).
+      !deprecationOf(t) &&
       standingReason(t, isAlwaysLoaded, isDeclared) !== undefined &&
       // A catalog tool whose projection is a meta-tool's name stays reachable through call_tool only.
       modelNameOf(t) !== FIND_TOOL &&

@@ -1,5 +1,6 @@
 // The find core, used unchanged by REST, MCP and the builtin meta-tool: ranks the caller's granted
 // tools with our scorer over the imported artifact index (never rebuilt at runtime).
+import { deprecationOf } from "../call/deprecated.js";
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
 import { isCallable } from "../../../registry/contract/callable.js";
 import { MAX_MODEL_NAME, META_TOOLS, canonicalName, modelNameOf } from "../../../registry/contract/names.js";
@@ -137,6 +138,8 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
   // Not ranked: the always-loaded tools and find and call, which every surface shows already
   // ("a file called invoice" answered toolbelt.call, "find my notes" toolbelt.find).
   const unranked = tools.map((t, i) => always[i]! || META_TOOLS.includes(t.name));
+  // Retired tools are found only by their exact name (the caller then learns what replaces them).
+  const retired = tools.map((t) => deprecationOf(t) !== undefined);
   // Uncallable tools (imported catalog entries) rank below every callable one: an agent taking the
   // first result never gets a 501. A catalog where none is callable (eval, benches) ranks as before.
   const callable = Uint8Array.from(tools, (t) => (isCallable(t) ? 1 : 0));
@@ -246,7 +249,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
     entry: (t, score) => ({ ...shape(t, false), score }),
     schemas: (found, policy, opts) => chooseSchemas(found, artifact.byName, full, { policy, bar: DEFAULT_MIN_SCORE, ...onBeltOf(opts) }),
     candidates(req, k, granted) {
-      const eligible = (d: number) => !unranked[d] && (req.family === undefined || tools[d]!.family === req.family) && granted(tools[d]!.name);
+      const eligible = (d: number) => !unranked[d] && !retired[d] && (req.family === undefined || tools[d]!.family === req.family) && granted(tools[d]!.name);
       const { docs, score } = scorer.rank(req.query, segments(req.query), 0);
       const ranked = topK(
         docs,
@@ -266,7 +269,8 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
       // Compared as shown (4 decimals): a score read off a result and sent back as min_score keeps that tool.
       const minScore = Math.max(0, (req.min_score ?? DEFAULT_MIN_SCORE) - 5e-5);
       const policy = schemaPolicy(req.schemas);
-      const eligible = (d: number) => !unranked[d] && (req.family === undefined || tools[d]!.family === req.family);
+      const eligible = (d: number) =>
+        !unranked[d] && (!retired[d] || exact?.includes(d) === true) && (req.family === undefined || tools[d]!.family === req.family);
 
       const { docs, score } = scorer.rank(req.query, segments(req.query), minScore);
       const hit = byName.get(canonicalName(req.query.trim().replace(/\s+/g, "_")));

@@ -65,7 +65,8 @@ beforeAll(async () => {
   upstream = await startLoopback((req, res) => {
     if (req.url === "/json") {
       res.writeHead(200, { "content-type": "application/json" });
-      return res.end(JSON_TEXT);
+      res.end(JSON_TEXT);
+      return;
     }
     res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
     res.end(req.url === "/text" ? TEXT : "small");
