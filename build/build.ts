@@ -5,6 +5,8 @@ import { ARTIFACT_FILES } from "../registry/contract/artifact.js";
 import { refuseOverwrite, writeBuiltFrom } from "./artifact-dir.js";
 import { emitArtifact, writeArtifact, type ArtifactFiles } from "./artifact.js";
 import { loadRegistry, type LoadOptions, type LoadedRegistry } from "./load.js";
+import { pinTools } from "./pins.js";
+import { diskFs } from "./registry-fs.js";
 
 export type BuildResult = {
   ok: boolean;
@@ -23,7 +25,8 @@ export async function compileRegistry(dir: string, opts: LoadOptions = {}): Prom
   if (!registry.ok) return { ok: false, diagnostics: registry.diagnostics, registry };
   const files = await emitArtifact({
     families: registry.catalog.families,
-    tools: registry.catalog.tools,
+    // Each tool's definition pinned by digest: the gateway and `registry:pull --check` compare upstreams with it.
+    tools: await pinTools(opts.fs ?? diskFs(dir), registry.catalog.tools),
     always_loaded: registry.alwaysLoaded,
     skipped_families: registry.skippedFamilies,
   });

@@ -2,6 +2,7 @@
 //   check   [--registry DIR] [--format text|json|github] [LIMITS]   exit 0 clean, 1 problems, 2 usage
 //   build   [--registry DIR] [--out DIR] [--force] [LIMITS]
 //   pull    --url URL --family NAME [--registry DIR] [--out FILE] [--header NAME=VALUE]... [--replace] [LIMITS]
+//   pull    --check [--family NAME] [--registry DIR] [--url URL] [--header NAME=VALUE]...   exit 0 unchanged, 1 drift
 //   LIMITS: --max-schema-bytes N --max-schema-depth N (else TOOLBELT_MAX_SCHEMA_BYTES, TOOLBELT_MAX_SCHEMA_DEPTH)
 //   import  --jsonl FILE --family NAME [--registry DIR] [--description TEXT] [--optional] [--replace]
 //   import-openapi --spec FILE|URL --family NAME [--operations GLOB]... [--registry DIR] [--description TEXT] [--optional] [--replace]
@@ -25,6 +26,8 @@ const USAGE = `usage: tsx build/cli.ts <command> [options]
   build   [--registry DIR] [--out DIR] [--force]          write the artifact (default dist/artifact); --force overwrites another registry's
   pull    --url URL --family NAME [--registry DIR] [--out FILE] [--header NAME=VALUE]... [--replace]
                                                           snapshot an MCP server's tools/list
+  pull    --check [--family NAME] [--registry DIR]        compare MCP families' live tools/list with their snapshots;
+                                                          exit 1 when a tool changed, was added or removed upstream
   import  --jsonl FILE --family NAME [--registry DIR] [--description TEXT] [--optional] [--replace]
                                                           add a family from a JSONL catalog
   import-openapi --spec FILE|URL --family NAME [--operations GLOB]... [--registry DIR]
@@ -132,14 +135,45 @@ export async function run(argv: string[], raw: Io): Promise<number> {
           out: { type: "string" },
           header: { type: "string", multiple: true, default: [] },
           replace: { type: "boolean", default: false },
+          check: { type: "boolean", default: false },
           ...LIMIT_FLAGS,
         });
-        const { pullSnapshot } = await import("./pull.js");
+        const { pullSnapshot, checkSnapshots } = await import("./pull.js");
         const headers: Record<string, string> = {};
         for (const h of v.header) {
           const eq = h.indexOf("=");
           if (eq <= 0) throw new UsageError(`--header takes NAME=VALUE, got \`${h}\``);
           headers[h.slice(0, eq)] = h.slice(eq + 1);
+        }
+        if (v.check) {
+          const checked = await checkSnapshots({
+            registry: v.registry,
+            ...(v.family !== undefined ? { family: v.family } : {}),
+            ...(v.url !== undefined ? { url: v.url } : {}),
+            ...(v.header.length ? { headers } : {}),
+            ...(io.env ? { env: io.env } : {}),
+          });
+          let drifted = 0;
+          for (const f of checked) {
+            for (const d of f.drift) {
+              drifted++;
+              const what =
+                d.changed[0] === "added"
+                  ? "added upstream (not served until pulled)"
+                  : d.changed[0] === "removed"
+                    ? "removed upstream"
+                    : `changed: ${d.changed.join(", ")}`;
+              io.err(`${f.family}: tool \`${printable(d.tool)}\` ${what}\n`);
+            }
+          }
+          if (drifted > 0) {
+            io.err(
+              `${drifted} tool${drifted === 1 ? "" : "s"} drifted from their snapshots: review the upstream, then pull again to pin the new definitions\n`,
+            );
+            return 1;
+          }
+          io.out(`${checked.length} MCP famil${checked.length === 1 ? "y matches its snapshot" : "ies match their snapshots"}\n`);
+          return 0;
         }
         const r = await pullSnapshot({
           url: need(v.url, "--url"),

@@ -1,13 +1,16 @@
 // `registry:pull`: snapshot a live MCP server's tools/list (Streamable HTTP) into the registry, so the
 // build reads it offline and deterministically.
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FamilyVariable } from "../registry/contract/family.js";
 import { printable } from "../registry/contract/printable.js";
 import { ENV_REF_RE, FORMAT_VERSION } from "../registry/contract/tool.js";
-import type { SnapshotFile } from "../registry/contract/snapshot.js";
+import { SnapshotFile } from "../registry/contract/snapshot.js";
+import { driftOf, pinnedForm, upstreamDigest } from "../registry/contract/tool-digest.js";
+import { readFamiliesFile } from "./load/families-file.js";
+import { diskFs } from "./registry-fs.js";
 import { assertFamilyName, upsertFamily, type FamilyEdit, type ScalarEdit } from "./families-edit.js";
 import { networkCause } from "./net-error.js";
 import { DEFAULT_SCHEMA_LIMITS, schemaLimitProblem, type SchemaLimits } from "./validate/schema-limits.js";
@@ -50,14 +53,7 @@ export async function fetchSnapshot(url: string, headers: Record<string, string>
       const res = await client.listTools(cursor ? { cursor } : {});
       for (const t of res.tools) {
         // Names stay as sent (the check refuses a bad one by the name policy); text meant for people is escaped.
-        tools.push({
-          name: t.name,
-          ...(t.title !== undefined ? { title: printable(t.title) } : {}),
-          ...(t.description !== undefined ? { description: printable(t.description, { multiline: true }) } : {}),
-          inputSchema: t.inputSchema as Record<string, unknown>,
-          ...(t.outputSchema !== undefined ? { outputSchema: t.outputSchema as Record<string, unknown> } : {}),
-          ...(t.annotations !== undefined ? { annotations: t.annotations as Record<string, unknown> } : {}),
-        });
+        tools.push(pinnedForm(t as Parameters<typeof pinnedForm>[0]));
       }
       cursor = res.nextCursor;
       // A server that repeats a cursor would page forever.
@@ -152,4 +148,50 @@ export async function pullSnapshot(o: PullOptions): Promise<{ file: string; tool
     familyAdded: family === "added",
     ...(family ? { family } : {}),
   };
+}
+
+/** One tool whose live definition is not the snapshot's: the parts that changed, or `added` / `removed` upstream. */
+export type SnapshotDrift = { tool: string; changed: string[] };
+export type FamilyCheck = { family: string; snapshot: string; drift: SnapshotDrift[] };
+
+/**
+ * `registry:pull --check`: each MCP family's live tools/list (or only `family`'s) against its snapshot,
+ * by the digests the build pins; the endpoint and headers are the family's in families.yaml unless given.
+ */
+export async function checkSnapshots(o: {
+  registry: string;
+  family?: string;
+  url?: string;
+  headers?: Record<string, string>;
+  env?: NodeJS.ProcessEnv;
+}): Promise<FamilyCheck[]> {
+  const env = o.env ?? process.env;
+  const read = await readFamiliesFile(diskFs(o.registry), []);
+  if (!read) throw new Error(`cannot read ${join(o.registry, "families.yaml")}: run \`registry:check\` for the problems`);
+  const families = read.defs.map((d) => d.def).filter((d) => "mcp" in d.source && (o.family === undefined || d.name === o.family));
+  if (o.family !== undefined && families.length === 0) throw new Error(`no MCP family \`${printable(o.family)}\` in ${join(o.registry, "families.yaml")}`);
+  const out: FamilyCheck[] = [];
+  for (const def of families) {
+    const src = (def.source as { mcp: { snapshot: string; url: string; headers?: Record<string, string> } }).mcp;
+    const pinned = SnapshotFile.parse(JSON.parse(await readFile(join(o.registry, src.snapshot), "utf8")));
+    const template = o.url ?? src.url;
+    const url = expandEnv(template, env);
+    const headers = Object.fromEntries(Object.entries(o.headers ?? src.headers ?? {}).map(([k, v]) => [k, expandEnv(v, env)]));
+    let live: SnapshotFile;
+    try {
+      live = await fetchSnapshot(url, headers);
+    } catch (e) {
+      throw new Error(`cannot list the tools of \`${def.name}\` at ${where(template, url)}: ${networkCause(e)}`, { cause: e });
+    }
+    const now = new Map(live.tools.map((t) => [t.name, t]));
+    const drift: SnapshotDrift[] = [];
+    for (const t of pinned.tools) {
+      const changed = driftOf(upstreamDigest(t), now.get(t.name));
+      if (changed.length) drift.push({ tool: t.name, changed });
+    }
+    const known = new Set(pinned.tools.map((t) => t.name));
+    for (const t of live.tools) if (!known.has(t.name)) drift.push({ tool: t.name, changed: ["added"] });
+    out.push({ family: def.name, snapshot: src.snapshot, drift });
+  }
+  return out;
 }

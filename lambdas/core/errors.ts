@@ -45,6 +45,8 @@ export const ERROR_STATUS = {
   UPSTREAM_ERROR: 502,
   /** A request would leave the tool's egress allow-list: the deployment's configuration, never the caller's input. */
   EGRESS_DENIED: 502,
+  /** The MCP upstream's live definition of the tool is not the one pulled and reviewed (registry `mcp.drift`): the deployment's to fix. */
+  UPSTREAM_DRIFT: 502,
   UPSTREAM_BAD_OUTPUT: 502,
   OUTPUT_SCHEMA_MISMATCH: 502,
   UNAVAILABLE: 503,

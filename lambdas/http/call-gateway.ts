@@ -6,6 +6,7 @@ import { createBackends } from "../backends/index.js";
 import type { EnvMap } from "../backends/templates.js";
 import { withMetaTools } from "../contract/meta-tools.js";
 import { createCallGateway, type CallGateway } from "../core/call/gateway.js";
+import type { CallAudit } from "../core/call/audit.js";
 import type { IdempotencyStore } from "../core/call/idempotency.js";
 import type { Backends } from "../core/call/types.js";
 import type { MissStore } from "../core/ports.js";
@@ -17,6 +18,7 @@ import { Secrets } from "../core/redaction.js";
 import { createCredentials, type Credentials } from "../core/credentials.js";
 import { callSecrets } from "../core/redaction.js";
 import { dataKeysFrom, DynamoCredentialStore, type CredentialKeySettings } from "../stores/credentials.js";
+import { notedDrift, withDriftScope } from "../backends/mcp-drift.js";
 
 export type CallGatewayOptions = {
   /** The gateway's environment: each family's templates read only the variables it declares; never echoed. */
@@ -111,7 +113,7 @@ export function createAppCallGateway(deps: Deps, options: CallGatewayOptions): A
     ...(options.misses ? { misses: options.misses } : {}),
     sessions: deps.sessions,
     log: (level, message, fields) => deps.logger[level](message, fields),
-    audit: (record) => writeAudit(deps.logger, record, deps.config.metricsNamespace),
+    audit: (record) => writeAudit(deps.logger, withDrift(deps, record), deps.config.metricsNamespace),
     ...(options.idempotency
       ? {
           idempotency: {
@@ -123,6 +125,16 @@ export function createAppCallGateway(deps: Deps, options: CallGatewayOptions): A
     now: () => new Date(deps.clock()),
     ...(limiter ? { limits: limiter } : {}),
   });
-  const gateway: CallGateway = { call: (request, caller, callOptions) => perCall.run(() => inner.call(request, caller, callOptions)) };
+  const gateway: CallGateway = {
+    call: (request, caller, callOptions) => withDriftScope(() => perCall.run(() => inner.call(request, caller, callOptions))),
+  };
   return { gateway, close };
+}
+
+/** The record with the drift a call ran with under its family's `drift: warn`, which is also logged as a warning. */
+function withDrift(deps: Deps, record: CallAudit): CallAudit {
+  const noted = notedDrift();
+  if (!noted.drift || record.drift) return record;
+  deps.logger.warn("called a tool whose MCP upstream changed its definition (drift: warn)", { tool: record.tool, drift: noted.drift });
+  return { ...record, ...noted };
 }

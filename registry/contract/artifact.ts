@@ -3,6 +3,7 @@
 import type { JsonSchema } from "./schema-types.js";
 import type { ToolKind } from "./tool.js";
 import type { PerPrincipalCredentials } from "./credentials.js";
+import type { ToolDigest } from "./tool-digest.js";
 
 /**
  * 2: catalog.json keeps the tools' schemas apart, as JSON text (`StoredCatalog.schemas`), parsed on
@@ -88,6 +89,8 @@ export type CatalogTool = {
   id?: string;
   /** o200k_base tokens of the tool's surface entry (surface-entry.ts), counted by the build; absent if it did not count. */
   tokens?: number;
+  /** The definition as pulled or imported, pinned by the build (tool-digest.ts): MCP calls are refused when the upstream's differs. */
+  digest?: ToolDigest;
 };
 
 export type FamilyInfo = {

@@ -10,6 +10,10 @@ export const McpSource = z.strictObject({
     snapshot: z.string().describe("Snapshot file written by `npm run registry:pull`"),
     url: z.string().describe("Streamable HTTP endpoint; `${ENV}` references allowed"),
     headers: z.record(z.string(), z.string()).optional().describe("Secrets only as `${ENV}`"),
+    drift: z
+      .enum(["refuse", "warn"])
+      .optional()
+      .describe("A tool whose live definition differs from the snapshot: `refuse` (default, 502 UPSTREAM_DRIFT) or `warn` (called, logged and audited)"),
   }),
 });
 export const JsonlSource = z.strictObject({

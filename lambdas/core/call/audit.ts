@@ -4,6 +4,7 @@
 import { createHash } from "node:crypto";
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
 import type { ErrorCode } from "../errors.js";
+import { canonicalJson } from "../../../registry/contract/tool-digest.js";
 
 /** Where a call came in, set by the route that received it. */
 export type CallContext = {
@@ -36,6 +37,8 @@ export type CallAudit = CallContext & {
   exit_code?: number;
   /** The limit that refused the call (429 TOO_MANY_REQUESTS). */
   limit?: string;
+  /** What of an MCP tool's pinned definition its upstream changed: refused (UPSTREAM_DRIFT) or run under the family's `drift: warn`. */
+  drift?: string[];
   /** SHA-256 (hex) of the arguments as sent, in canonical JSON: matches equal calls without storing values. */
   args_digest: string;
   /** The arguments themselves, only for tools whose registry entry sets `audit_args: true`. */
@@ -56,14 +59,8 @@ export type CallAudit = CallContext & {
   usage?: unknown;
 };
 
-/** JSON with object keys sorted at every level, so equal values have one text. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_k, v: unknown) =>
-    v && typeof v === "object" && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  );
-}
+// One canonical form for argument digests and the pinned tool definitions.
+export { canonicalJson };
 
 /** SHA-256 hex of a value's canonical JSON. */
 export function digestOf(value: unknown): string {
@@ -111,5 +108,6 @@ export function upstreamFields(details: Record<string, unknown> | undefined): Pa
     ...(typeof details.exit_code === "number" ? { exit_code: details.exit_code } : {}),
     // Which of the caller's limits refused the call (TOO_MANY_REQUESTS): requests_per_minute, concurrent_calls, ...
     ...(typeof details.limit === "string" ? { limit: details.limit } : {}),
+    ...(Array.isArray(details.drift) ? { drift: details.drift as string[] } : {}),
   };
 }
