@@ -4,8 +4,8 @@
 //   pull    --url URL --family NAME [--registry DIR] [--out FILE] [--header NAME=VALUE]... [--replace] [LIMITS]
 //   pull    --check [--family NAME] [--registry DIR] [--url URL] [--header NAME=VALUE]...   exit 0 unchanged, 1 drift
 //   LIMITS: --max-schema-bytes N --max-schema-depth N (else TOOLBELT_MAX_SCHEMA_BYTES, TOOLBELT_MAX_SCHEMA_DEPTH)
-//   import  --jsonl FILE --family NAME [--registry DIR] [--description TEXT] [--optional] [--replace]
-//   import-openapi --spec FILE|URL --family NAME [--operations GLOB]... [--registry DIR] [--description TEXT] [--optional] [--replace]
+//   import  --jsonl FILE --family NAME [--registry DIR] [--description TEXT] [--optional] [--replace] [--warnings]
+//   import-openapi --spec FILE|URL --family NAME [--operations GLOB]... [--registry DIR] [--description TEXT] [--optional] [--replace] [--warnings]
 //   migrate [--registry DIR] [--check]
 //   schema  [--out DIR] [--check]
 //   init    --registry DIR
@@ -28,7 +28,7 @@ const USAGE = `usage: tsx build/cli.ts <command> [options]
                                                           snapshot an MCP server's tools/list
   pull    --check [--family NAME] [--registry DIR]        compare MCP families' live tools/list with their snapshots;
                                                           exit 1 when a tool changed, was added or removed upstream
-  import  --jsonl FILE --family NAME [--registry DIR] [--description TEXT] [--optional] [--replace]
+  import  --jsonl FILE --family NAME [--registry DIR] [--description TEXT] [--optional] [--replace] [--warnings]
                                                           add a family from a JSONL catalog
   import-openapi --spec FILE|URL --family NAME [--operations GLOB]... [--registry DIR]
           [--description TEXT] [--optional] [--replace]   add http tools from an OpenAPI 3.0/3.1 document
@@ -198,6 +198,7 @@ export async function run(argv: string[], raw: Io): Promise<number> {
           description: { type: "string" },
           optional: { type: "boolean", default: false },
           replace: { type: "boolean", default: false },
+          warnings: { type: "boolean", default: false },
         });
         const { importJsonl } = await import("./import-jsonl.js");
         const r = await importJsonl({
@@ -209,8 +210,10 @@ export async function run(argv: string[], raw: Io): Promise<number> {
           replace: v.replace,
         });
         io.out(
-          `${r.tools} tool${r.tools === 1 ? "" : "s"} copied to ${r.file}${r.family !== "unchanged" ? `; family \`${v.family}\` ${EDITED[r.family]} families.yaml` : ""}; run \`npm run registry:check\`\n`,
+          `${r.tools} tool${r.tools === 1 ? "" : "s"} copied to ${r.file}${r.family !== "unchanged" ? `; family \`${v.family}\` ${EDITED[r.family]} families.yaml` : ""}\n`,
         );
+        const { importReport } = await import("./import-report.js");
+        io.out(await importReport({ registry: v.registry, family: need(v.family, "--family"), renamed: r.renamed, full: v.warnings }));
         return 0;
       }
       case "import-openapi": {
@@ -222,6 +225,7 @@ export async function run(argv: string[], raw: Io): Promise<number> {
           description: { type: "string" },
           optional: { type: "boolean", default: false },
           replace: { type: "boolean", default: false },
+          warnings: { type: "boolean", default: false },
         });
         const { importOpenApi } = await import("./import-openapi.js");
         const r = await importOpenApi({
@@ -240,7 +244,8 @@ export async function run(argv: string[], raw: Io): Promise<number> {
           for (const s of r.skipped.slice(0, SKIPPED_SHOWN)) io.out(`  ${printable(s.operation)}: ${printable(s.reason)}\n`);
           if (r.skipped.length > SKIPPED_SHOWN) io.out(`  … and ${r.skipped.length - SKIPPED_SHOWN} more\n`);
         }
-        io.out("run `npm run registry:check`\n");
+        const { importReport } = await import("./import-report.js");
+        io.out(await importReport({ registry: v.registry, family: v.family!, renamed: r.renamed, warnings: r.warnings, full: v.warnings }));
         return 0;
       }
       case "migrate": {

@@ -3,13 +3,22 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { assertFamilyName, upsertFamily, type FamilyEdit } from "./families-edit.js";
-import { parseJsonl } from "./sources/jsonl.js";
+import { parseJsonl, renamedTools } from "./sources/jsonl.js";
 import { printable } from "../registry/contract/printable.js";
 import { firstSentence } from "./validate/description.js";
 
 export type ImportOptions = { jsonl: string; family: string; registry: string; description?: string; required?: boolean; replace?: boolean };
 
-export async function importJsonl(o: ImportOptions): Promise<{ file: string; tools: number; familyAdded: boolean; family: FamilyEdit }> {
+export type JsonlImport = {
+  file: string;
+  tools: number;
+  familyAdded: boolean;
+  family: FamilyEdit;
+  /** Catalog names served under another name. */
+  renamed: { from: string; to: string }[];
+};
+
+export async function importJsonl(o: ImportOptions): Promise<JsonlImport> {
   assertFamilyName(o.family);
   const text = await readFile(o.jsonl, "utf8");
   const { tools, errors } = parseJsonl(text);
@@ -33,5 +42,6 @@ export async function importJsonl(o: ImportOptions): Promise<{ file: string; too
     },
     { replace: o.replace ?? false },
   );
-  return { file, tools: tools.length, familyAdded: family === "added", family };
+  const renamed = renamedTools(tools).map(({ from, to }) => ({ from, to: `${o.family}.${to}` }));
+  return { file, tools: tools.length, familyAdded: family === "added", family, renamed };
 }

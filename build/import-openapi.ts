@@ -7,7 +7,16 @@ import { parse, stringify } from "yaml";
 import { printable } from "../registry/contract/printable.js";
 import { FORMAT_VERSION } from "../registry/contract/tool.js";
 import { assertFamilyName, upsertFamily, type FamilyEdit } from "./families-edit.js";
-import { familyFromOpenApi, operationLabel, operationsOf, selectOperations, type Operation, type Skipped } from "./openapi/operations.js";
+import {
+  familyFromOpenApi,
+  operationLabel,
+  operationsOf,
+  selectOperations,
+  type ImportWarning,
+  type Operation,
+  type Renamed,
+  type Skipped,
+} from "./openapi/operations.js";
 import { networkCause } from "./net-error.js";
 import { isInternalRef, reachableRefs } from "./openapi/refs.js";
 import { firstSentence } from "./validate/description.js";
@@ -26,7 +35,18 @@ export type OpenApiImportOptions = {
   replace?: boolean;
 };
 
-export type OpenApiImport = { file: string; tools: number; selected: number; skipped: Skipped[]; family: FamilyEdit; variables: string[] };
+export type OpenApiImport = {
+  file: string;
+  tools: number;
+  selected: number;
+  skipped: Skipped[];
+  family: FamilyEdit;
+  variables: string[];
+  /** What the import changed in the document's tools (examples left out), per tool. */
+  warnings: ImportWarning[];
+  /** operationIds that became another tool name. */
+  renamed: Renamed[];
+};
 
 const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 /** Top-level fields of a reduced document. */
@@ -165,5 +185,14 @@ export async function importOpenApi(o: OpenApiImportOptions): Promise<OpenApiImp
   ].join("\n");
   await mkdir(dir, { recursive: true });
   await writeFile(file, `${header}\n${stringify({ version: FORMAT_VERSION, tools: family.tools }, { lineWidth: 0, aliasDuplicateObjects: false })}`);
-  return { file, tools: family.tools.length, selected: chosen.length, skipped, family: edit, variables: Object.keys(family.variables) };
+  return {
+    file,
+    tools: family.tools.length,
+    selected: chosen.length,
+    skipped,
+    family: edit,
+    variables: Object.keys(family.variables),
+    warnings: family.warnings,
+    renamed: family.renamed,
+  };
 }

@@ -8,7 +8,8 @@ import { printable } from "../../registry/contract/printable.js";
 import { canonicalName, fullName, MAX_TOOL_NAME, RESERVED_ARGUMENT_KEYS } from "../../registry/contract/names.js";
 import type { HttpTool } from "../../registry/contract/tool.js";
 import { firstSentence, MAX_DESCRIPTION } from "../validate/description.js";
-import { isRecord } from "../validate/finding.js";
+import { isRecord, jsonPath } from "../validate/finding.js";
+import { withoutInvalidExamples } from "../validate/values.js";
 import { toJsonSchema } from "./schema.js";
 
 type Obj = Record<string, unknown>;
@@ -27,7 +28,13 @@ export type OpenApiFamily = {
   variables: Record<string, Partial<FamilyVariable>>;
   egress: string[];
   skipped: Skipped[];
+  /** What the import changed or left out of the document, per tool (examples its schema refuses). */
+  warnings: ImportWarning[];
+  /** Operations whose operationId is not the tool's verb: agents see the new name. */
+  renamed: Renamed[];
 };
+export type ImportWarning = { tool: string; message: string };
+export type Renamed = { from: string; to: string };
 
 /** How messages name an operation: its operationId, else its method and path. */
 export const operationLabel = (o: Pick<Operation, "id" | "method" | "path">) => o.id ?? `${o.method.toUpperCase()} ${o.path}`;
@@ -120,6 +127,50 @@ const firstJson = (content: unknown): { type: string; media: Obj } | undefined =
   return type !== undefined && isRecord(media) ? { type, media } : undefined;
 };
 
+const FORM_TYPES = { "application/x-www-form-urlencoded": "urlencoded", "multipart/form-data": "multipart" } as const;
+/** A form media type of a content map (url-encoded first), when it has no JSON one. */
+const firstForm = (content: Obj): { type: string; media: Obj; form: "urlencoded" | "multipart" } | undefined => {
+  for (const [type, form] of Object.entries(FORM_TYPES)) {
+    const key = Object.keys(content).find((k) => k.toLowerCase().split(";")[0]!.trim() === type);
+    const media = key !== undefined ? content[key] : undefined;
+    if (isRecord(media)) return { type, media, form };
+  }
+  return undefined;
+};
+
+/**
+ * A file part as an argument: its bytes in base64, with the file name and media type the upload carries
+ * (the http backend sends it as a file part of the multipart body).
+ */
+export const FILE_PART_SCHEMA = {
+  type: "object",
+  additionalProperties: false,
+  required: ["content_base64"],
+  properties: {
+    content_base64: { type: "string", contentEncoding: "base64", description: "The file's bytes, base64-encoded" },
+    filename: { type: "string", description: "The file name sent with the part" },
+    content_type: { type: "string", description: "The file's media type (default application/octet-stream)" },
+  },
+} as const;
+
+/** OpenAPI's ways of saying a property is a file: 3.0 `format: binary`/`base64`, 3.1 `contentMediaType` or `contentEncoding`. */
+const isFile = (s: unknown): boolean =>
+  isRecord(s) && (s.format === "binary" || s.format === "base64" || typeof s.contentMediaType === "string" || typeof s.contentEncoding === "string");
+
+/** A multipart body's schema, its file properties (and arrays of them) as FILE_PART_SCHEMA objects. */
+function multipartSchema(raw: unknown): Record<string, unknown> | boolean {
+  const converted = toJsonSchema(raw);
+  if (!isRecord(raw) || !isRecord(raw.properties) || typeof converted === "boolean" || !isRecord(converted.properties)) return converted;
+  const props: Obj = { ...converted.properties };
+  for (const [name, p] of Object.entries(raw.properties)) {
+    if (!Object.hasOwn(props, name) || !isRecord(p)) continue;
+    const described = typeof p.description === "string" ? { description: printable(p.description.trim(), { multiline: true }) } : {};
+    if (isFile(p)) props[name] = { ...FILE_PART_SCHEMA, ...described };
+    else if (p.type === "array" && isFile(p.items)) props[name] = { type: "array", items: FILE_PART_SCHEMA, ...described };
+  }
+  return { ...converted, properties: props };
+}
+
 /** A parameter's schema with its description and example, as an input property. */
 function parameterSchema(p: Obj): Obj | boolean {
   const media = isRecord(p.content) ? Object.values(p.content).find(isRecord) : undefined;
@@ -136,7 +187,24 @@ function parameterSchema(p: Obj): Obj | boolean {
   return out;
 }
 
-type Auth = { headers: Record<string, string>; query: Record<string, string>; variables: Record<string, Partial<FamilyVariable>> };
+type Auth = {
+  headers: Record<string, string>;
+  query: Record<string, string>;
+  /** `name=${VAR}` pairs of the Cookie header. */
+  cookies: string[];
+  /** `in name` (lower case) of the parameters the scheme sends, so a parameter declaring the same one is no argument. */
+  covered: Set<string>;
+  variables: Record<string, Partial<FamilyVariable>>;
+};
+const noAuth = (): Auth => ({ headers: {}, query: {}, cookies: [], covered: new Set(), variables: {} });
+
+/**
+ * A parameter that is plainly a credential (STAPI's `apiKey` query parameter, an `X-API-Key` header)
+ * even without a security scheme: the model must never see nor choose it, so it becomes a declared secret.
+ */
+const CREDENTIAL_PARAM_RE =
+  /^(?:x[-_]?)?(?:api[-_]?key|apikey|api[-_]?token|access[-_]?token|auth[-_]?token|client[-_]?secret|subscription[-_]?key|app[-_]?key)$/i;
+export const isCredentialParameter = (name: string) => CREDENTIAL_PARAM_RE.test(name);
 
 /**
  * The credentials an operation sends: its first security requirement whose schemes this importer can
@@ -146,9 +214,11 @@ function authOf(doc: Obj, o: Operation, prefix: string): Auth | string {
   const requirements = Array.isArray(o.op.security) ? o.op.security : Array.isArray(doc.security) ? doc.security : [];
   const schemes = isRecord(doc.components) && isRecord(doc.components.securitySchemes) ? doc.components.securitySchemes : {};
   const reasons: string[] = [];
-  for (const req of requirements) {
+  const inCookie = (req: unknown) => isRecord(req) && Object.keys(req).some((n) => isRecord(schemes[n]) && schemes[n].in === "cookie");
+  // A cookie is the last resort: a header or query alternative survives redirects and proxies better.
+  for (const req of [...requirements.filter((r) => !inCookie(r)), ...requirements.filter(inCookie)]) {
     if (!isRecord(req)) continue;
-    const auth: Auth = { headers: {}, query: {}, variables: {} };
+    const auth = noAuth();
     let ok = true;
     for (const name of Object.keys(req)) {
       const s = schemes[name];
@@ -166,8 +236,10 @@ function authOf(doc: Obj, o: Operation, prefix: string): Auth | string {
       } else if (type === "oauth2" || type === "openIdConnect") {
         auth.headers.Authorization = `Bearer ${ref}`;
         declare(`OAuth access token for the security scheme \`${name}\``);
-      } else if (type === "apiKey" && isRecord(s) && typeof s.name === "string" && (s.in === "header" || s.in === "query")) {
-        (s.in === "header" ? auth.headers : auth.query)[s.name] = ref;
+      } else if (type === "apiKey" && isRecord(s) && typeof s.name === "string" && (s.in === "header" || s.in === "query" || s.in === "cookie")) {
+        if (s.in === "cookie") auth.cookies.push(`${s.name}=${ref}`);
+        else (s.in === "header" ? auth.headers : auth.query)[s.name] = ref;
+        auth.covered.add(`${s.in} ${s.name.toLowerCase()}`);
         declare(`API key sent as the ${s.in} \`${s.name}\` (security scheme \`${name}\`)`);
       } else {
         ok = false;
@@ -176,11 +248,17 @@ function authOf(doc: Obj, o: Operation, prefix: string): Auth | string {
     }
     if (ok) return auth;
   }
-  return reasons.length > 0 ? `needs ${reasons.join(" or ")}, which an http tool cannot send` : { headers: {}, query: {}, variables: {} };
+  return reasons.length > 0 ? `needs ${reasons.join(" or ")}, which an http tool cannot send` : noAuth();
 }
 
 /** The http tool for one operation, or why there is none. */
-function toolOf(doc: Obj, o: Operation, verb: string, base: string, prefix: string): { tool: HttpToolYaml; variables: Auth["variables"] } | string {
+function toolOf(
+  doc: Obj,
+  o: Operation,
+  verb: string,
+  base: string,
+  prefix: string,
+): { tool: HttpToolYaml; variables: Auth["variables"]; warnings: string[] } | string {
   if (o.op.deprecated === true) return "deprecated";
   const auth = authOf(doc, o, prefix);
   if (typeof auth === "string") return auth;
@@ -201,6 +279,18 @@ function toolOf(doc: Obj, o: Operation, verb: string, base: string, prefix: stri
   };
   for (const p of params.values()) {
     const name = p.name as string;
+    if (auth.covered.has(`${p.in} ${name.toLowerCase()}`)) continue;
+    if (isCredentialParameter(name) && (p.in === "query" || p.in === "header" || p.in === "cookie")) {
+      const variable = `${prefix}_${upperSnake(name)}`;
+      const ref = `\${${variable}}`;
+      if (p.in === "cookie") auth.cookies.push(`${name}=${ref}`);
+      else (p.in === "query" ? query : headers)[name] = ref;
+      auth.variables[variable] = {
+        secret: true,
+        description: `API key sent as the ${p.in} \`${name}\`${p.required === true ? "" : " (optional for the API)"}`,
+      };
+      continue;
+    }
     if (p.in === "cookie") {
       if (p.required === true) return `needs the cookie \`${name}\`, which an http tool cannot send`;
       continue;
@@ -225,11 +315,12 @@ function toolOf(doc: Obj, o: Operation, verb: string, base: string, prefix: stri
   let body: unknown;
   const rb = isRecord(o.op.requestBody) ? o.op.requestBody : undefined;
   if (rb && isRecord(rb.content) && Object.keys(rb.content).length > 0) {
-    const json = firstJson(rb.content);
-    if (!json) return `its request body is ${Object.keys(rb.content).join(", ")}, not JSON`;
-    // The backend sends application/json unless told otherwise (merge-patch+json and other JSON types).
+    const json: { type: string; media: Obj; form?: string } | undefined = firstJson(rb.content) ?? firstForm(rb.content);
+    if (!json) return `its request body is ${Object.keys(rb.content).join(", ")}, neither JSON nor a form`;
+    // The backend sends application/json unless told otherwise: the Content-Type names the encoding
+    // (merge-patch+json and other JSON types, a url-encoded or multipart form).
     if (json.type.toLowerCase() !== "application/json") headers["Content-Type"] = json.type;
-    const schema = toJsonSchema(json.media.schema ?? {});
+    const schema = json.form === "multipart" ? multipartSchema(json.media.schema ?? {}) : toJsonSchema(json.media.schema ?? {});
     const props = isRecord(schema) && isRecord(schema.properties) ? schema.properties : undefined;
     const bodyRequired = isRecord(schema) && Array.isArray(schema.required) ? (schema.required as string[]) : [];
     // An object body becomes top-level arguments when nothing is lost: plain properties, no name taken.
@@ -256,7 +347,7 @@ function toolOf(doc: Obj, o: Operation, verb: string, base: string, prefix: stri
   }
 
   const method = o.method.toUpperCase() as HttpToolYaml["method"];
-  const allHeaders = { ...headers, ...auth.headers };
+  const allHeaders = { ...headers, ...auth.headers, ...(auth.cookies.length ? { Cookie: auth.cookies.join("; ") } : {}) };
   const allQuery = { ...query, ...auth.query };
   const tool: HttpToolYaml = {
     name: verb,
@@ -272,9 +363,15 @@ function toolOf(doc: Obj, o: Operation, verb: string, base: string, prefix: stri
     ...(method === "GET" ? { read_only: true, idempotent: true } : {}),
     ...(method === "PUT" ? { idempotent: true } : {}),
     ...(method === "DELETE" ? { destructive: true, idempotent: true } : {}),
-    input_schema: { type: "object", additionalProperties: false, ...(required.length ? { required: [...new Set(required)] } : {}), properties },
   };
-  return { tool, variables: auth.variables };
+  // Examples the schema itself refuses would teach agents arguments the gateway then refuses.
+  const checked = withoutInvalidExamples(
+    { type: "object", additionalProperties: false, ...(required.length ? { required: [...new Set(required)] } : {}), properties },
+    ["input_schema"],
+  );
+  tool.input_schema = checked.schema;
+  const warnings = checked.dropped.map((f) => `${jsonPath(f.at)}: ${f.message.replace(/; fix or remove it$/, "; left out")}`);
+  return { tool, variables: auth.variables, warnings };
 }
 
 /** `json` unless the first success response has content and none of it is JSON. */
@@ -312,6 +409,8 @@ export function familyFromOpenApi(doc: Obj, family: string, ops: Operation[]): O
   };
   const skipped: Skipped[] = [];
   const tools: HttpToolYaml[] = [];
+  const warnings: ImportWarning[] = [];
+  const renamed: Renamed[] = [];
   const verbs = uniqueVerbs(family, ops);
   ops.forEach((o, i) => {
     const r = toolOf(doc, o, verbs[i]!, base, prefix);
@@ -319,10 +418,13 @@ export function familyFromOpenApi(doc: Obj, family: string, ops: Operation[]): O
     else {
       tools.push(r.tool);
       Object.assign(variables, r.variables);
+      const name = fullName(family, r.tool.name);
+      warnings.push(...r.warnings.map((message) => ({ tool: name, message })));
+      if (o.id !== undefined && o.id !== r.tool.name) renamed.push({ from: printable(o.id), to: name });
     }
   });
   tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   // Variable descriptions quote scheme names and the server URL from the document.
   for (const v of Object.values(variables)) if (v.description !== undefined) v.description = printable(v.description);
-  return { tools, variables, egress: [base], skipped };
+  return { tools, variables, egress: [base], skipped, warnings, renamed };
 }

@@ -56,30 +56,38 @@ const compiles = (pattern: string) => {
 };
 
 /**
+ * Which way the schema is read: a request's input leaves out `readOnly` properties (the server sets
+ * them: Train Travel's booking `id`), a response's output leaves out `writeOnly` ones (never returned).
+ */
+export type SchemaDirection = "request" | "response";
+
+/**
  * A JSON Schema 2020-12 copy of an OpenAPI (3.0 or 3.1) schema whose `$ref`s are already resolved. A
  * schema that contains itself (a recursive `$ref`) becomes `{}` at the repetition; unknown formats and
  * patterns JavaScript cannot compile are dropped, since the gateway could not check them.
  */
-export function toJsonSchema(schema: unknown): Record<string, unknown> | boolean {
-  return convert(schema, []);
+export function toJsonSchema(schema: unknown, direction: SchemaDirection = "request"): Record<string, unknown> | boolean {
+  return convert(schema, [], direction === "request" ? "readOnly" : "writeOnly");
 }
 
-function convert(s: unknown, stack: unknown[]): Record<string, unknown> | boolean {
+function convert(s: unknown, stack: unknown[], hidden: "readOnly" | "writeOnly"): Record<string, unknown> | boolean {
   if (typeof s === "boolean") return s;
   if (!isRecord(s) || stack.includes(s) || stack.length >= MAX_DEPTH) return {};
   const inner = [...stack, s];
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(s)) {
     if (v === null && k !== "default" && k !== "const") continue;
-    if (ONE.includes(k)) out[k] = convert(v, inner);
-    else if (MANY.includes(k) && Array.isArray(v)) out[k] = v.map((x) => convert(x, inner));
+    if (ONE.includes(k)) out[k] = convert(v, inner, hidden);
+    else if (MANY.includes(k) && Array.isArray(v)) out[k] = v.map((x) => convert(x, inner, hidden));
     else if (MAP.includes(k) && isRecord(v)) {
-      const entries = Object.entries(v).filter(([name]) => k !== "patternProperties" || compiles(name));
-      out[k] = Object.fromEntries(entries.map(([name, x]) => [name, convert(x, inner)]));
+      const entries = Object.entries(v).filter(
+        ([name, x]) => (k !== "patternProperties" || compiles(name)) && !(k === "properties" && isRecord(x) && x[hidden] === true),
+      );
+      out[k] = Object.fromEntries(entries.map(([name, x]) => [name, convert(x, inner, hidden)]));
     } else if (k === "items") {
       // A list of item schemas is a draft-04 tuple, `prefixItems` in 2020-12.
-      if (Array.isArray(v)) out.prefixItems = v.map((x) => convert(x, inner));
-      else out.items = convert(v, inner);
+      if (Array.isArray(v)) out.prefixItems = v.map((x) => convert(x, inner, hidden));
+      else out.items = convert(v, inner, hidden);
     } else if (k === "format") {
       if (typeof v === "string" && FORMATS.has(v)) out.format = v;
     } else if (k === "pattern") {

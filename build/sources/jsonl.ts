@@ -4,6 +4,7 @@ import type { CatalogTool, FamilyInfo } from "../../registry/contract/artifact.j
 import { UNAVAILABLE_HANDLER } from "../../registry/contract/callable.js";
 import { fullName } from "../../registry/contract/names.js";
 import { printable } from "../../registry/contract/printable.js";
+import type { Finding } from "../validate/finding.js";
 
 export type JsonlTool = {
   id?: string;
@@ -34,6 +35,25 @@ export function familyNameOf(raw: string): string {
 /** A verb with only MCP-compatible characters. */
 export function verbOf(raw: string): string {
   return raw.replace(/[^A-Za-z0-9_.-]+/g, "_");
+}
+
+/** Catalog names the gateway serves under another name (`read file/now` → `read_file_now`): agents and people must be told. */
+export function renamedTools(rows: readonly JsonlTool[]): { from: string; to: string; line: number }[] {
+  return rows.flatMap((r, i) => (verbOf(r.name) !== r.name ? [{ from: printable(r.name), to: verbOf(r.name), line: i }] : []));
+}
+
+/** registry:check's warning for a renamed catalog tool (`at` is its row). */
+export function renameFinding(raw: JsonlTool, at: Finding["at"]): Finding[] {
+  const to = verbOf(raw.name);
+  if (to === raw.name) return [];
+  return [
+    {
+      code: "BAD_NAME",
+      severity: "warning",
+      at,
+      message: `\`${printable(raw.name)}\` is served as \`${to}\` (only letters, digits, \`_\`, \`-\` and \`.\` reach MCP clients): rename it in the catalog to make this explicit`,
+    },
+  ];
 }
 
 export function parseJsonl(text: string): { tools: JsonlTool[]; errors: { line: number; message: string }[] } {

@@ -49,12 +49,21 @@ export function looksLikeCredential(value: string): boolean {
   return CREDENTIAL_VALUE_RE.some((re) => re.test(literal));
 }
 
+/** A Cookie header is `name=value` pairs: each value must be a reference (`session=${SESSION}`). */
+const referencesOnly = (name: string, value: string) =>
+  name.toLowerCase() === "cookie"
+    ? value.split(";").every((pair) => {
+        const eq = pair.indexOf("=");
+        return eq > 0 && isReferenceOnly(pair.slice(eq + 1));
+      })
+    : isReferenceOnly(value);
+
 /** Named values: headers, env, query parameters. */
 export function checkNamedValues(map: Record<string, string> | undefined, at: Segment[], what: string): Finding[] {
   const out: Finding[] = [];
   for (const [name, value] of Object.entries(map ?? {})) {
     if (typeof value !== "string") continue;
-    if ((isSecretName(name) && !isReferenceOnly(value)) || looksLikeCredential(value)) {
+    if ((isSecretName(name) && !referencesOnly(name, value)) || looksLikeCredential(value)) {
       out.push({
         code: "SECRET_LITERAL",
         at: [...at, name],

@@ -95,3 +95,29 @@ export function checkDefaults(defaults: Record<string, unknown> | undefined, inp
   }
   return out;
 }
+
+/**
+ * The importer's side: a copy of `schema` without the examples its own subschemas refuse, and a
+ * warning for each one left out (a document's example of a uuid in 7 hex digits must not reach agents).
+ */
+export function withoutInvalidExamples<T>(schema: T, at: Segment[] = []): { schema: T; dropped: Finding[] } {
+  const dropped = checkExamples(schema, at, "warning");
+  if (dropped.length === 0) return { schema, dropped };
+  const copy = structuredClone(schema);
+  // Last index first, so earlier indexes of the same list stay valid.
+  for (const f of [...dropped].reverse()) {
+    let node: unknown = copy;
+    for (const seg of f.at.slice(at.length, -1)) node = isRecord(node) || Array.isArray(node) ? (node as Record<string, unknown>)[seg as string] : undefined;
+    if (Array.isArray(node)) node.splice(Number(f.at[f.at.length - 1]), 1);
+  }
+  // An emptied list says nothing: remove it.
+  const prune = (s: unknown): void => {
+    if (Array.isArray(s)) s.forEach(prune);
+    else if (isRecord(s)) {
+      if (Array.isArray(s.examples) && s.examples.length === 0) delete s.examples;
+      Object.values(s).forEach(prune);
+    }
+  };
+  prune(copy);
+  return { schema: copy, dropped };
+}

@@ -226,6 +226,45 @@ export function retryAfterSecs(value: string | null, now = Date.now()): number |
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
+/** A form field's text: strings as they are, numbers and booleans as JSON writes them, objects as JSON. */
+const formText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
+
+/**
+ * The body as the tool's Content-Type says: a url-encoded or multipart form (top-level fields, an array
+ * as repeated fields), else JSON. A multipart file part is `{content_base64, filename?, content_type?}`;
+ * fetch writes the multipart Content-Type itself, with its boundary.
+ */
+export function encodeBody(tool: string, value: unknown, headers: Headers): string | FormData {
+  const type = (headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  const form = type === "application/x-www-form-urlencoded" || type === "multipart/form-data";
+  if (!form) {
+    if (!headers.has("content-type")) headers.set("content-type", "application/json");
+    return JSON.stringify(value);
+  }
+  const fields = value !== null && typeof value === "object" && !Array.isArray(value) ? Object.entries(value) : [];
+  const pairs = fields.flatMap(([k, v]) => (Array.isArray(v) ? v.map((item) => [k, item] as const) : [[k, v] as const]));
+  if (type === "application/x-www-form-urlencoded") return new URLSearchParams(pairs.map(([k, v]) => [k, formText(v)])).toString();
+  headers.delete("content-type");
+  const data = new FormData();
+  for (const [k, v] of pairs) {
+    const file =
+      v !== null && typeof v === "object" && typeof (v as { content_base64?: unknown }).content_base64 === "string"
+        ? (v as Record<string, unknown>)
+        : undefined;
+    if (!file) {
+      data.append(k, formText(v));
+      continue;
+    }
+    const bytes = Buffer.from(file.content_base64 as string, "base64");
+    if (bytes.toString("base64").replace(/=+$/, "") !== (file.content_base64 as string).replace(/\s+/g, "").replace(/=+$/, "")) {
+      refuseArgument(tool, `.${k}`, "is a file part whose `content_base64` is not valid base64");
+    }
+    const mediaType = typeof file.content_type === "string" ? file.content_type : "application/octet-stream";
+    data.append(k, new Blob([bytes], { type: mediaType }), typeof file.filename === "string" ? file.filename : k);
+  }
+  return data;
+}
+
 export function createHttpBackend(options: HttpBackendOptions): ToolBackend {
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   return {
@@ -259,10 +298,9 @@ export function createHttpBackend(options: HttpBackendOptions): ToolBackend {
       // Set after the templates (the build refuses a template writing the same header): nothing overrides it.
       if (own) headers.set(own.name, own.value);
       if (!headers.has("accept")) headers.set("accept", b.output === "json" ? "application/json" : "*/*");
-      let body: string | undefined;
+      let body: string | FormData | undefined;
       if (b.body !== undefined && b.method !== "GET") {
-        body = JSON.stringify(renderJson(b.body, rc));
-        if (!headers.has("content-type")) headers.set("content-type", "application/json");
+        body = encodeBody(tool.name, renderJson(b.body, rc), headers);
       }
 
       const send = async (method: string): Promise<Response> => {
