@@ -4,6 +4,8 @@ import { delimiter, isAbsolute } from "node:path";
 import * as z from "./core/zod-mini.js";
 import type { SurfaceBounds } from "./core/ports.js";
 import { parseModelRoles, type ModelRoles } from "./models/roles.js";
+import { DEFAULT_CONTINUATION_TTL_SECS, DEFAULT_RESULT_BUDGET_TOKENS } from "./core/call/result-budget.js";
+import type { DeprecatedCalls } from "./core/call/deprecated.js";
 
 export type HttpLimits = {
   /** Request bodies above this many bytes get 413. */
@@ -33,6 +35,10 @@ export type Config = {
   idempotencyTtlSecs: number;
   /** How long a call held for approval waits for a decision and its completion (TOOLBELT_APPROVAL_TTL_SECS, default 1 h). */
   approvalTtlSecs: number;
+  /** Bounded results: o200k tokens of an answer before it is cut (TOOLBELT_RESULT_BUDGET_TOKENS), and how long its continuation lives (TOOLBELT_CONTINUATION_TTL_SECS). */
+  results: { budgetTokens: number; continuationTtlSecs: number };
+  /** A call to a deprecated tool: refused with 410 TOOL_DEPRECATED, or run with a warning (TOOLBELT_DEPRECATED_CALLS). */
+  deprecatedCalls: DeprecatedCalls;
   surface: SurfaceBounds;
   http: HttpLimits;
   /** Run exec tools (TOOLBELT_EXEC, default on; `off` answers them 501). */
@@ -203,6 +209,15 @@ const EnvSchema = z.object({
   TOOLBELT_SESSION_TTL_SECS: positiveInt(DEFAULT_SESSION_TTL_SECS),
   TOOLBELT_IDEMPOTENCY_TTL_SECS: positiveInt(DEFAULT_IDEMPOTENCY_TTL_SECS),
   TOOLBELT_APPROVAL_TTL_SECS: positiveInt(DEFAULT_APPROVAL_TTL_SECS),
+  TOOLBELT_RESULT_BUDGET_TOKENS: positiveInt(DEFAULT_RESULT_BUDGET_TOKENS),
+  TOOLBELT_CONTINUATION_TTL_SECS: positiveInt(DEFAULT_CONTINUATION_TTL_SECS),
+  TOOLBELT_DEPRECATED_CALLS: z.pipe(
+    z.optional(z.string()),
+    z.transform((v, ctx): DeprecatedCalls => {
+      const raw = v?.trim() ?? "";
+      return raw === "" || raw === "refuse" ? "refuse" : raw === "warn" ? "warn" : invalid(ctx, raw, `must be refuse or warn, got ${JSON.stringify(raw)}`);
+    }),
+  ),
   TOOLBELT_METRICS_NAMESPACE: text,
   TOOLBELT_SURFACE_MAX_TOOLS: positiveInt(DEFAULT_SURFACE_BOUNDS.maxTools),
   TOOLBELT_SURFACE_MAX_BYTES: positiveInt(DEFAULT_SURFACE_BOUNDS.maxSchemaBytes),
@@ -252,6 +267,8 @@ export function loadConfig(env: Env = process.env): Config {
     sessionTtlSecs: e.TOOLBELT_SESSION_TTL_SECS,
     idempotencyTtlSecs: e.TOOLBELT_IDEMPOTENCY_TTL_SECS,
     approvalTtlSecs: e.TOOLBELT_APPROVAL_TTL_SECS,
+    results: { budgetTokens: e.TOOLBELT_RESULT_BUDGET_TOKENS, continuationTtlSecs: e.TOOLBELT_CONTINUATION_TTL_SECS },
+    deprecatedCalls: e.TOOLBELT_DEPRECATED_CALLS,
     ...(e.TOOLBELT_METRICS_NAMESPACE ? { metricsNamespace: e.TOOLBELT_METRICS_NAMESPACE } : {}),
     surface: {
       maxTools: e.TOOLBELT_SURFACE_MAX_TOOLS,
