@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PolicyFile } from "../../../../registry/contract/policy.js";
 import { createPolicy, sha256Hex } from "../../../../lambdas/core/auth.js";
+import { expandBriefSelector } from "../../../../lambdas/core/governance.js";
 import type { CallAudit } from "../../../../lambdas/core/call/audit.js";
 import { loadConfig } from "../../../../lambdas/config.js";
 import { wire } from "../../../../lambdas/handlers/wiring.js";
@@ -105,7 +106,11 @@ beforeAll(async () => {
     artifact,
     // The policy as wire() takes it, without the selectors createPolicy resolves from the catalog (deps below).
     policy: { ...policy, principals: policy.principals.map(({ read_only: _r, ...p }) => p) },
-    briefs: [],
+    // A read-only brief, and one choosing its tools by governance (expanded as the loader does).
+    briefs: [
+      { version: 1, name: "look", description: "Look, touch nothing", tools: ["files.*"], read_only: true },
+      expandBriefSelector({ version: 1, name: "safe", description: "Nothing destructive", tools: ["files.*"], where: { destructive: false } }, artifact.tools),
+    ],
     logger: memoryLogger(),
     models: {},
     defaultFileRoots: [],
@@ -223,6 +228,15 @@ describe("approvals through REST", () => {
     expect(ran.filter((x) => x.body.includes('"b1"'))).toHaveLength(1);
   });
 
+  it("runs an approved call once when its caller completes it many times at once", async () => {
+    const id = await held("files.delete", { id: "c1" });
+    await decide("bob", id, "approve");
+    const answers = await Promise.all(Array.from({ length: 8 }, () => complete("alice", id, "files.delete", { id: "c1" })));
+    // Each completion either ran it, replayed its answer, or was told it is running: never a second run.
+    for (const a of answers) expect(a.status === 200 || errorOf(a).code === "IDEMPOTENCY_IN_PROGRESS", JSON.stringify(a.json)).toBe(true);
+    expect(ran.filter((x) => x.body.includes('"c1"'))).toHaveLength(1);
+  });
+
   it("lets tools no rule names run at once", async () => {
     const before = runs("/write");
     expect((await call("alice", "files.write", { id: "w1" })).status).toBe(200);
@@ -295,6 +309,13 @@ describe("a read-only principal", () => {
     expect((await call("carol", "files.read", { id: "ro" })).status).toBe(200);
   });
 
+  it("is granted only read-only tools, so no surface shows it a write tool", async () => {
+    const opened = await send("carol", "POST", "/v1/sessions", {});
+    const surface = JSON.stringify(opened.json.surface);
+    expect(surface).toContain("files.read");
+    for (const tool of writes) expect(surface).not.toContain(tool);
+  });
+
   it("is refused every write tool through MCP, directly and through call_tool, and is not shown them", async () => {
     const carol = await connect(`${server.url}/mcp`, key("carol"), "2026-07-28");
     try {
@@ -313,5 +334,30 @@ describe("a read-only principal", () => {
     } finally {
       await carol.close();
     }
+  });
+});
+
+describe("a read-only session", () => {
+  it("never runs a write tool in a session opened with a read-only brief, by any spelling, directly or through toolbelt.call", async () => {
+    const opened = await send("alice", "POST", "/v1/sessions", { brief: "look" });
+    expect(opened.status).toBe(201);
+    const session = (opened.json.session as { id: string }).id;
+    const before = ran.length;
+    for (const name of ["files.write", "files_write", "FILES.WRITE", "files.delete"]) {
+      const r = await send("alice", "POST", "/v1/call", { tool: name, args: { id: "s1" }, session });
+      expect(r.status, name).toBe(403);
+      expect(errorOf(r)).toMatchObject({ code: "TOOL_NOT_GRANTED", details: { read_only: true } });
+      const nested = await send("alice", "POST", "/v1/call", { tool: "toolbelt.call", args: { tool: name, args: { id: "s1" } }, session });
+      expect(errorOf(nested).code, name).toBe("TOOL_NOT_GRANTED");
+    }
+    expect(ran.length).toBe(before);
+    expect((await send("alice", "POST", "/v1/call", { tool: "files.read", args: { id: "s1" }, session })).status).toBe(200);
+    // Outside the session the same principal may write.
+    expect((await call("alice", "files.write", { id: "s1" })).status).toBe(200);
+  });
+
+  it("loads a brief's governance selector as the names it chooses", async () => {
+    const opened = await send("alice", "POST", "/v1/sessions", { brief: "safe" });
+    expect((opened.json.session as { declared: string[] }).declared.sort()).toEqual(["files.read", "files.write"]);
   });
 });
