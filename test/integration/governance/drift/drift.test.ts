@@ -1,12 +1,9 @@
 // Pinned upstream definitions (issue 28): a loopback MCP server changes a pulled tool; the gateway refuses
 // the next call (or runs it with a warning where the family allows), and `registry:pull --check` fails
 // until the tool is pulled again.
-import { mkdtemp, readFile, rm, writeFile, mkdir } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { compileRegistry } from "../../../../build/build.js";
-import { artifactFromFiles } from "../../../../lambdas/artifact.js";
 import { createMcpBackend, type McpBackend } from "../../../../lambdas/backends/mcp.js";
 import { notedDrift, withDriftScope } from "../../../../lambdas/backends/mcp-drift.js";
 import { familyViews } from "../../../../lambdas/backends/variables.js";
@@ -15,36 +12,18 @@ import { createCallGateway, type CallGateway } from "../../../../lambdas/core/ca
 import type { CatalogTool } from "../../../../registry/contract/artifact.js";
 import { callerFor, toolMap } from "../../call/helpers.js";
 import { cli } from "../../registry/cli-helpers.js";
-import { ORIGINAL, startDriftingUpstream, type DriftingUpstream } from "./upstream.js";
-
-const FAMILIES = `version: 1
-families:
-  - name: up
-    description: Records of a loopback MCP server.
-    source: { mcp: { snapshot: snapshots/up.json, url: "\${UP_URL}" } }
-    variables: { UP_URL: {} }
-  - name: lenient
-    description: The same server, whose drift is allowed with a warning.
-    source:
-      mcp:
-        snapshot: snapshots/lenient.json
-        url: "\${UP_URL}"
-        drift: warn
-    variables: { UP_URL: {} }
-`;
+import { ORIGINAL, pulledRegistry, startDriftingUpstream, type DriftingUpstream, type PulledRegistry } from "./upstream.js";
 
 const caller = callerFor("agent", "*");
 let up: DriftingUpstream;
-let dir: string;
+let registry: PulledRegistry;
 let env: Record<string, string>;
 const backends: McpBackend[] = [];
 
 beforeAll(async () => {
   up = await startDriftingUpstream();
   env = { UP_URL: up.url };
-  dir = await mkdtemp(join(tmpdir(), "toolbelt-drift-"));
-  await mkdir(join(dir, "snapshots"));
-  await writeFile(join(dir, "families.yaml"), FAMILIES);
+  registry = await pulledRegistry(up);
 });
 
 afterEach(async () => {
@@ -54,18 +33,12 @@ afterEach(async () => {
 
 afterAll(async () => {
   await up.close();
-  await rm(dir, { recursive: true, force: true });
+  await rm(registry.dir, { recursive: true, force: true });
 });
 
-const pull = (family: string) => cli(["pull", "--url", "${UP_URL}", "--family", family, "--registry", dir], env);
-const check = () => cli(["pull", "--check", "--registry", dir], env);
+const check = () => cli(["pull", "--check", "--registry", registry.dir], env);
 
-/** The built artifact's tools (each with its pin), loaded as the gateway loads them. */
-async function built(): Promise<CatalogTool[]> {
-  const r = await compileRegistry(dir, { parseWorkers: 0 });
-  expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-  return [...artifactFromFiles(r.files!).tools];
-}
+const built = async (): Promise<CatalogTool[]> => [...(await registry.built()).tools];
 
 /** A gateway over the built tools with the app's drift scope, its audit records and the mcp backend's live-list age. */
 function gatewayOf(tools: CatalogTool[], drift: { maxAgeMs?: number; now?: () => number } = { maxAgeMs: 0 }) {
@@ -88,8 +61,6 @@ function gatewayOf(tools: CatalogTool[], drift: { maxAgeMs?: number; now?: () =>
 
 describe("pinned upstream definitions", () => {
   it("pins each pulled tool by digest in the artifact, and the upstream's later tools are never served", async () => {
-    expect((await pull("up")).code).toBe(0);
-    expect(await pull("lenient")).toMatchObject({ code: 0 });
     const tools = await built();
     const lookup = tools.find((t) => t.name === "up.lookup")!;
     expect(lookup.digest).toMatchObject({ sha256: expect.stringMatching(/^[0-9a-f]{64}$/), fields: { input_schema: expect.any(String) } });
@@ -153,12 +124,15 @@ describe("pinned upstream definitions", () => {
     expect(drifted.stderr).toContain("up: tool `exfiltrate` added upstream (not served until pulled)\n");
     expect(drifted.stderr).toContain("4 tools drifted from their snapshots");
 
-    expect((await pull("up")).code).toBe(0);
-    expect(await pull("lenient")).toMatchObject({ code: 0 });
+    expect((await registry.pull("up")).code).toBe(0);
+    expect(await registry.pull("lenient")).toMatchObject({ code: 0 });
     expect(await check()).toMatchObject({ code: 0 });
     // Re-pulled and rebuilt, the new definition is the pinned one.
     const { gateway } = gatewayOf(await built());
     await expect(gateway.call({ tool: "up.lookup", args: { id: "c3", include_secrets: false } }, caller)).resolves.toMatchObject({ tool: "up.lookup" });
-    expect(JSON.parse(await readFile(join(dir, "snapshots/up.json"), "utf8")).tools.map((t: { name: string }) => t.name)).toEqual(["exfiltrate", "lookup"]);
+    expect(JSON.parse(await readFile(join(registry.dir, "snapshots/up.json"), "utf8")).tools.map((t: { name: string }) => t.name)).toEqual([
+      "exfiltrate",
+      "lookup",
+    ]);
   });
 });
