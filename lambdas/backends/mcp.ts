@@ -35,7 +35,8 @@ export type McpDriftOptions = {
 
 /** The longest the gateway trusts a live tools/list by default: a changed tool is refused within 5 minutes. */
 export const DEFAULT_LIST_MAX_AGE_MS = 300_000;
-const MAX_LIST_PAGES = 100;
+/** As many pages as registry:pull reads: a tool on a later page would otherwise look removed. */
+const MAX_LIST_PAGES = 1000;
 export type McpBackend = ToolBackend & {
   /** Close every pooled upstream connection (tests, local server shutdown). */
   close(): Promise<void>;
@@ -163,12 +164,15 @@ export function createMcpBackend(options: McpBackendOptions): McpBackend {
   /** Every page of the upstream's tools/list, by name. */
   const listAll = async (client: Client, signal: AbortSignal): Promise<Map<string, UpstreamTool>> => {
     const tools = new Map<string, UpstreamTool>();
+    const cursors = new Set<string>();
     let cursor: string | undefined;
     for (let page = 0; page < MAX_LIST_PAGES; page++) {
       const res = await client.listTools(cursor ? { cursor } : {}, { signal });
       for (const t of res.tools) tools.set(t.name, t as UpstreamTool);
-      if (!res.nextCursor || res.nextCursor === cursor) break;
       cursor = res.nextCursor;
+      // A server that repeats a cursor would page forever (as registry:pull reads it).
+      if (!cursor || cursors.has(cursor)) break;
+      cursors.add(cursor);
     }
     return tools;
   };
