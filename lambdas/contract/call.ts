@@ -12,19 +12,22 @@ export const IdempotencyKey = described(
   ["7c9e6679-7425-40de-944b-e07fc1f90ae7"],
 );
 
+/** A cut answer's `continuation.token` (REST body, MCP call_tool and `_meta["toolbelt/continuation"]`). */
+export const ContinuationToken = z.string().check(z.minLength(1), z.maxLength(64));
+
 /** The input of toolbelt.call, and POST /v1/call's body without `session`. */
 export const CallInput = z.strictObject({
   tool: described(z.string().check(z.minLength(1), z.maxLength(CALL_LIMITS.toolChars)), "The name find shows (git.log or git_log).", ["time.now"]),
   args: described(z._default(anyObject(), {}), "Arguments per the tool's input schema.", [{ zone: "Asia/Tokyo" }]),
-  continuation: described(
-    z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
-    "The token of a cut answer's `continuation`: returns its next part (send the same tool; args are ignored)",
-  ),
 });
 export type CallInput = z.infer<typeof CallInput>;
 
 export const CallBody = z.extend(CallInput, {
   session: described(z.optional(SessionId), "Your session: the tool is pinned on its surface after a successful call"),
+  continuation: described(
+    z.optional(ContinuationToken),
+    "The token of a cut answer's `continuation`: returns its next part (send the same tool; args are ignored)",
+  ),
 });
 export type CallBody = z.infer<typeof CallBody>;
 

@@ -9,7 +9,7 @@ import { META_TOOLS, modelNameOf } from "../../registry/contract/names.js";
 import type { JsonSchema } from "../../registry/contract/schema-types.js";
 import { withoutExamples } from "../../registry/contract/surface-entry.js";
 import type { Caller } from "../core/ports.js";
-import { CallInput, IdempotencyKey } from "../contract/call.js";
+import { CallInput, ContinuationToken, IdempotencyKey } from "../contract/call.js";
 import { FindInput } from "../contract/find.js";
 import { described, jsonSchema } from "../contract/schema.js";
 import { SESSION_ID_RE, type Manifest } from "../contract/sessions.js";
@@ -33,7 +33,12 @@ export type FindToolInput = z.infer<typeof FindToolInput>;
  * its listed schema: about 65 tokens on every tools/list for a key that programs retrying a call send (unlisted
  * arguments are accepted all the same), rarely a model.
  */
-export const CallToolInput = z.extend(CallInput, { ...EXTRAS, idempotency_key: z.optional(IdempotencyKey) });
+export const CallToolInput = z.extend(CallInput, {
+  ...EXTRAS,
+  idempotency_key: z.optional(IdempotencyKey),
+  // Unlisted too: the note beside a cut answer tells the model to send it.
+  continuation: z.optional(ContinuationToken),
+});
 export type CallToolInput = z.infer<typeof CallToolInput>;
 
 export type McpToolAnnotations = { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };

@@ -323,7 +323,8 @@ export function createCallGateway(ports: GatewayPorts, validator: SchemaValidato
   const once = async (request: CallRequest, caller: Caller, options: CallOptions, facts: Facts): Promise<{ response: CallResponse; replayed: boolean }> => {
     if (options.approval !== undefined) return completeApproved(request, caller, options, facts);
     const key = options.idempotencyKey;
-    if (key === undefined || !ports.idempotency || (options.depth ?? 0) > 0) return { response: await run(request, caller, options, facts), replayed: false };
+    // A continuation only reads what is stored: nothing to run twice.
+    if (key === undefined || !ports.idempotency || (options.depth ?? 0) > 0 || request.continuation !== undefined) return { response: await run(request, caller, options, facts), replayed: false };
     const ran = await idempotent(
       ports.idempotency,
       {
