@@ -153,7 +153,7 @@ describe("a 1 MB answer over the budget", () => {
     console.info(`1 MB JSON: ${JSON_TEXT.length} chars, ${whole.parts} parts, largest ${whole.maxTokens} tokens, ${Math.round(ms)} ms to fetch the rest`);
   });
 
-  it("toolbelt.call: the continuation goes to the tool it calls", async () => {
+  it("toolbelt.call: the gateway hands its continuation argument to the call it makes (a schema that lists it)", async () => {
     const first = await rest({ tool: "toolbelt.call", args: { tool: "big.text" } });
     expect(first.status).toBe(200);
     const inner = first.body.result as CallResponse;
