@@ -77,6 +77,10 @@ export const ENDPOINT_GROUPS = {
       { method: "PUT", path: "/v1/credentials/{family}" },
       { method: "DELETE", path: "/v1/credentials/{family}" },
       { method: "DELETE", path: "/v1/admin/credentials/{principal}/{family}" },
+      // Calls held for approval: read, decided by an approver, completed by their caller (the held item's get, put and conditional updates).
+      { method: "GET", path: "/v1/approvals/{id}" },
+      { method: "POST", path: "/v1/approvals/{id}" },
+      { method: "POST", path: "/v1/approvals/{id}/call" },
     ],
     // Validates with ajv, holds upstream responses in memory and waits on the network:
     // 1 GB gives ajv's schema compilation a fast CPU at cold start and headroom for large payloads.

@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { ApprovalRule } from "../../registry/contract/policy.js";
 import { globMatcher } from "../../registry/contract/globs.js";
 import { canonicalName } from "../../registry/contract/names.js";
+import type { ApprovalView } from "../contract/approvals.js";
 import type { CallResponse } from "./call/types.js";
 import { ToolbeltError } from "./errors.js";
 import { type GovernedTool, selects } from "./governance.js";
@@ -94,7 +95,7 @@ export type Approvals = {
 const where = (id: string) => ({ approve: `/v1/approvals/${id}`, complete: `/v1/approvals/${id}/call` });
 
 /** What a caller and an approver see of a record (no owner, lock or stored answer). */
-export function publicApproval(r: ApprovalRecord): Record<string, unknown> {
+export function publicApproval(r: ApprovalRecord): ApprovalView {
   const { owner: _o, locked_until: _l, response: _r, ...shown } = r;
   return { ...shown, expires_at: new Date(r.expires_at * 1000).toISOString(), created_at: new Date(r.created_at).toISOString(), ...where(r.id) };
 }

@@ -1,6 +1,7 @@
 // The OpenAPI paths of POST /v1/call, GET /v1/admin/misses (both miss logs) and the per-principal credentials. Apart from the call routes so the
 // api Lambda can document them (the call Lambda serves them behind the same HTTP API) without
 // bundling ajv and the backends: contract schemas only.
+import { ApprovalView, DecisionBody } from "../contract/approvals.js";
 import { CallBody, CallResponse, IdempotencyKey } from "../contract/call.js";
 import { AdminDisconnectResponse, ConnectResponse, CredentialBody, CredentialsList, DisconnectResponse } from "../contract/credentials.js";
 import { MissesQuery, MissesResponse } from "../contract/misses.js";
@@ -33,6 +34,13 @@ const RATE_LIMIT_HEADERS = {
 
 const FAMILY = pathParameter("family", "A family declaring `credentials: per_principal`");
 
+/** A call the policy's `approvals` hold: 202 with the error body naming the approval (core/approvals.ts). */
+const HELD = errorWith(
+  "APPROVAL_REQUIRED: the policy holds calls of this tool for approval; it did not run. `details.approval_id` names the approval, `details.approve` where an approver decides, `details.complete` where you then send the same call, before `details.expires_at`",
+  {},
+);
+const APPROVAL = pathParameter("id", "The approval id a held call answered with (`details.approval_id`)");
+
 export const CALL_PATHS: PathItems = {
   "/v1/call": {
     post: {
@@ -42,6 +50,35 @@ export const CALL_PATHS: PathItems = {
       requestBody: body(CallBody),
       responses: {
         "200": { ...ok("The tool's result", CallResponse)["200"], headers: RATE_LIMIT_HEADERS },
+        "202": HELD,
+        ...errors(400, 401, 403, 404, 409, 410, 413, 414, 415, 422, 500, 501, 502, 503, 504),
+        "429": RATE_LIMITED,
+      },
+    },
+  },
+  "/v1/approvals/{id}": {
+    get: {
+      operationId: "getApproval",
+      summary: "A held call as its caller or an approver sees it: its tool, the digest of its arguments, its state and who decided",
+      parameters: [APPROVAL],
+      responses: { ...ok("The held call", ApprovalView), ...errors(401, 404, 410, 414, 500, 503) },
+    },
+    post: {
+      operationId: "decideApproval",
+      summary: "Approve or refuse a held call, once, before it expires (principals with `approver: true`; never their own call)",
+      parameters: [APPROVAL],
+      requestBody: body(DecisionBody),
+      responses: { ...ok("Decided", ApprovalView), ...errors(400, 401, 403, 404, 409, 410, 413, 414, 415, 500, 503) },
+    },
+  },
+  "/v1/approvals/{id}/call": {
+    post: {
+      operationId: "completeApproval",
+      summary: "Complete an approved call: the caller who was held sends the same tool and arguments; it runs once, and a repeat answers with the first result",
+      parameters: [APPROVAL],
+      requestBody: body(CallBody),
+      responses: {
+        ...ok("The tool's result", CallResponse),
         ...errors(400, 401, 403, 404, 409, 410, 413, 414, 415, 422, 500, 501, 502, 503, 504),
         "429": RATE_LIMITED,
       },

@@ -3,11 +3,11 @@
 //   POST /v1/approvals/{id}        body {"decision": "approve" | "refuse", "reason"?}: an approver decides, once
 //   POST /v1/approvals/{id}/call   body as POST /v1/call: the caller completes the approved call (once; a repeat replays)
 import { Hono } from "hono";
+import { type ApprovalView, DecisionBody } from "../../contract/approvals.js";
 import { CallBody, type CallResponse } from "../../contract/call.js";
 import { createApprovals, publicApproval, type Approvals, type ApprovalStore } from "../../core/approvals.js";
 import type { Policy } from "../../core/auth.js";
 import type { CallGateway } from "../../core/call/gateway.js";
-import * as z from "../../core/zod-mini.js";
 import { callContext, callerOf, type AppEnv } from "../env.js";
 import { checkBody, readJsonBody } from "../parse.js";
 
@@ -27,20 +27,15 @@ export function approvalsOf(policy: Policy, settings: ApprovalSettings | undefin
   return approvals;
 }
 
-export const DecisionBody = z.strictObject({
-  decision: z.enum(["approve", "refuse"]),
-  reason: z.optional(z.string().check(z.maxLength(500))),
-});
-
 export function approvalRoutes(approvals: Approvals, gateway: CallGateway, opts: { maxBodyBytes: number }): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
-  app.get("/v1/approvals/:id", async (c) => c.json(publicApproval(await approvals.view(callerOf(c), c.req.param("id")))));
+  app.get("/v1/approvals/:id", async (c) => c.json<ApprovalView>(publicApproval(await approvals.view(callerOf(c), c.req.param("id")))));
 
   app.post("/v1/approvals/:id", async (c) => {
     const body = checkBody(DecisionBody, await readJsonBody(c, { maxBytes: opts.maxBodyBytes }));
     const decided = await approvals.decide(callerOf(c), c.req.param("id"), body.decision === "approve", body.reason);
-    return c.json(publicApproval(decided));
+    return c.json<ApprovalView>(publicApproval(decided));
   });
 
   app.post("/v1/approvals/:id/call", async (c) => {
