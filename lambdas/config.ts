@@ -35,6 +35,8 @@ export type Config = {
   idempotencyTtlSecs: number;
   /** How long a call held for approval waits for a decision and its completion (TOOLBELT_APPROVAL_TTL_SECS, default 1 h). */
   approvalTtlSecs: number;
+  /** The oldest an MCP upstream's cached tools/list may be when a call is checked against its pinned definitions (TOOLBELT_MCP_LIST_MAX_AGE_SECS, default 5 min). */
+  mcpListMaxAgeSecs: number;
   /** Bounded results: o200k tokens of an answer before it is cut (TOOLBELT_RESULT_BUDGET_TOKENS), and how long its continuation lives (TOOLBELT_CONTINUATION_TTL_SECS). */
   results: { budgetTokens: number; continuationTtlSecs: number };
   /** A call to a deprecated tool: refused with 410 TOOL_DEPRECATED, or run with a warning (TOOLBELT_DEPRECATED_CALLS). */
@@ -209,6 +211,7 @@ const EnvSchema = z.object({
   TOOLBELT_SESSION_TTL_SECS: positiveInt(DEFAULT_SESSION_TTL_SECS),
   TOOLBELT_IDEMPOTENCY_TTL_SECS: positiveInt(DEFAULT_IDEMPOTENCY_TTL_SECS),
   TOOLBELT_APPROVAL_TTL_SECS: positiveInt(DEFAULT_APPROVAL_TTL_SECS),
+  TOOLBELT_MCP_LIST_MAX_AGE_SECS: positiveInt(300),
   TOOLBELT_RESULT_BUDGET_TOKENS: positiveInt(DEFAULT_RESULT_BUDGET_TOKENS),
   TOOLBELT_CONTINUATION_TTL_SECS: positiveInt(DEFAULT_CONTINUATION_TTL_SECS),
   TOOLBELT_DEPRECATED_CALLS: z.pipe(
@@ -267,6 +270,7 @@ export function loadConfig(env: Env = process.env): Config {
     sessionTtlSecs: e.TOOLBELT_SESSION_TTL_SECS,
     idempotencyTtlSecs: e.TOOLBELT_IDEMPOTENCY_TTL_SECS,
     approvalTtlSecs: e.TOOLBELT_APPROVAL_TTL_SECS,
+    mcpListMaxAgeSecs: e.TOOLBELT_MCP_LIST_MAX_AGE_SECS,
     results: { budgetTokens: e.TOOLBELT_RESULT_BUDGET_TOKENS, continuationTtlSecs: e.TOOLBELT_CONTINUATION_TTL_SECS },
     deprecatedCalls: e.TOOLBELT_DEPRECATED_CALLS,
     ...(e.TOOLBELT_METRICS_NAMESPACE ? { metricsNamespace: e.TOOLBELT_METRICS_NAMESPACE } : {}),

@@ -7,7 +7,7 @@ import type { Models } from "../core/ports.js";
 import { createBuiltinBackend } from "./builtin.js";
 import { createExecBackend } from "./exec.js";
 import { createHttpBackend } from "./http.js";
-import { createMcpBackend, type McpBackend } from "./mcp.js";
+import { createMcpBackend, type McpBackend, type McpDriftOptions } from "./mcp.js";
 import { createPromptBackend } from "./prompt.js";
 import type { EnvMap } from "./templates.js";
 import { parseSecretSpec, SECRETS_ENV } from "../secrets.js";
@@ -33,6 +33,8 @@ export type BackendsOptions = {
   models?: Models;
   /** Per-principal upstream tokens for the http and mcp families that declare `credentials: per_principal`. */
   credentials?: CallerCredentials;
+  /** How the mcp backend checks pulled tools against their upstream's live tools/list. */
+  mcpDrift?: McpDriftOptions;
 };
 
 export function createBackends(options: BackendsOptions): { backends: Backends; mcp: McpBackend } {
@@ -40,7 +42,7 @@ export function createBackends(options: BackendsOptions): { backends: Backends; 
   // Whatever the deployment loads from SSM is a secret, declared so by its family or not.
   const views = familyViews(options.families, options.env, Object.keys(parseSecretSpec(options.env[SECRETS_ENV])));
   const credentials = options.credentials ? { credentials: options.credentials } : {};
-  const mcp = createMcpBackend({ views, ...credentials });
+  const mcp = createMcpBackend({ views, ...credentials, ...(options.mcpDrift ? { drift: options.mcpDrift } : {}) });
   const backends: Backends = {
     http: createHttpBackend({ views, ...credentials, ...(options.maxResponseBytes ? { maxResponseBytes: options.maxResponseBytes } : {}) }),
     mcp,

@@ -28,6 +28,8 @@ export function wire(input: WireInput): Wiring {
     idempotency: { store: new DynamoIdempotencyStore(client, config.table), windowSecs: config.idempotencyTtlSecs },
     // exec runs the registry's commands on this host; TOOLBELT_EXEC=off refuses them with 501 at every door.
     exec: config.exec,
+    // A pulled MCP tool is checked against its upstream's tools/list, read again once older than this.
+    mcpListMaxAgeMs: config.mcpListMaxAgeSecs * 1000,
     fileRoots: config.fileRoots ?? input.defaultFileRoots,
     deniedPaths: input.internalPaths,
     // Principals' sealed upstream tokens, in the same table (the store is built by the call path only); sealed with KMS on AWS, with a key file locally.

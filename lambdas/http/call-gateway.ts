@@ -26,6 +26,8 @@ export type CallGatewayOptions = {
   misses?: MissStore;
   /** Enable the exec backend (default true). */
   exec?: boolean;
+  /** The oldest an MCP upstream's cached tools/list may be when a call is checked against its pin (Config.mcpListMaxAgeSecs; default 5 min). */
+  mcpListMaxAgeMs?: number;
   /** Directories file and git tools may touch (Config.fileRoots; none: they answer 403). */
   fileRoots?: readonly string[];
   /** The gateway's own files (data, artifact, policy, keys): refused even inside a root. */
@@ -94,6 +96,7 @@ export function createAppCallGateway(deps: Deps, options: CallGatewayOptions): A
       finder: deps.finder,
       ...(deps.findMisses ? { findMisses: deps.findMisses } : {}),
       exec: options.exec ?? true,
+      ...(options.mcpListMaxAgeMs !== undefined ? { mcpDrift: { maxAgeMs: options.mcpListMaxAgeMs } } : {}),
       fileRoots: options.fileRoots ?? [],
       deniedPaths: options.deniedPaths ?? [],
       models: deps.models,

@@ -17,6 +17,7 @@ export const METRIC = {
   callFaults: "CallFaults",
   pinsEvicted: "PinsEvicted",
   idempotentReplays: "IdempotentReplays",
+  upstreamDrift: "UpstreamDrift",
   finds: "Finds",
   findNone: "FindNone",
 } as const;
@@ -48,6 +49,8 @@ export function auditFields(r: CallAudit, at = Date.now(), namespace = METRICS_N
   if (r.status >= 500) metrics.push({ name: METRIC.callFaults, unit: "Count", value: 1, dimensions: [[]] });
   if (r.pins_evicted) metrics.push({ name: METRIC.pinsEvicted, unit: "Count", value: r.pins_evicted, dimensions: [[]] });
   if (r.idempotency === "replayed") metrics.push({ name: METRIC.idempotentReplays, unit: "Count", value: 1, dimensions: [[]] });
+  // Refused drift is a CallErrors code too; this counts every call that met a changed upstream definition, allowed or not.
+  if (r.drift?.length) metrics.push({ name: METRIC.upstreamDrift, unit: "Count", value: 1, dimensions: [[], ["Family"]] });
   return { ...r, Family: r.family ?? "none", Code: r.outcome, ...emf(metrics, at, namespace) };
 }
 
