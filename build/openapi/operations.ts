@@ -204,7 +204,7 @@ const noAuth = (): Auth => ({ headers: {}, query: {}, cookies: [], covered: new 
  */
 const CREDENTIAL_PARAM_RE =
   /^(?:x[-_]?)?(?:api[-_]?key|apikey|api[-_]?token|access[-_]?token|auth[-_]?token|client[-_]?secret|subscription[-_]?key|app[-_]?key)$/i;
-export const isCredentialParameter = (name: string) => CREDENTIAL_PARAM_RE.test(name);
+const isCredentialParameter = (name: string) => CREDENTIAL_PARAM_RE.test(name);
 
 /**
  * The credentials an operation sends: its first security requirement whose schemes this importer can
@@ -315,12 +315,12 @@ function toolOf(
   let body: unknown;
   const rb = isRecord(o.op.requestBody) ? o.op.requestBody : undefined;
   if (rb && isRecord(rb.content) && Object.keys(rb.content).length > 0) {
-    const json: { type: string; media: Obj; form?: string } | undefined = firstJson(rb.content) ?? firstForm(rb.content);
-    if (!json) return `its request body is ${Object.keys(rb.content).join(", ")}, neither JSON nor a form`;
+    const chosen: { type: string; media: Obj; form?: string } | undefined = firstJson(rb.content) ?? firstForm(rb.content);
+    if (!chosen) return `its request body is ${Object.keys(rb.content).join(", ")}, neither JSON nor a form`;
     // The backend sends application/json unless told otherwise: the Content-Type names the encoding
     // (merge-patch+json and other JSON types, a url-encoded or multipart form).
-    if (json.type.toLowerCase() !== "application/json") headers["Content-Type"] = json.type;
-    const schema = json.form === "multipart" ? multipartSchema(json.media.schema ?? {}) : toJsonSchema(json.media.schema ?? {});
+    if (chosen.type.toLowerCase() !== "application/json") headers["Content-Type"] = chosen.type;
+    const schema = chosen.form === "multipart" ? multipartSchema(chosen.media.schema ?? {}) : toJsonSchema(chosen.media.schema ?? {});
     const props = isRecord(schema) && isRecord(schema.properties) ? schema.properties : undefined;
     const bodyRequired = isRecord(schema) && Array.isArray(schema.required) ? (schema.required as string[]) : [];
     // An object body becomes top-level arguments when nothing is lost: plain properties, no name taken.
@@ -370,7 +370,7 @@ function toolOf(
     ["input_schema"],
   );
   tool.input_schema = checked.schema;
-  const warnings = checked.dropped.map((f) => `${jsonPath(f.at)}: ${f.message.replace(/; fix or remove it$/, "; left out")}`);
+  const warnings = checked.dropped.map((f) => `${jsonPath(f.at)}: ${f.message} (left out)`);
   return { tool, variables: auth.variables, warnings };
 }
 

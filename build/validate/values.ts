@@ -58,7 +58,7 @@ export function checkExamples(schema: unknown, at: Segment[], severity: "error" 
           code: "INVALID_VALUE",
           severity,
           at: [...path, "examples", i],
-          message: `example ${show(example)} does not match its own schema (${why?.instancePath || "the value"} ${why?.message ?? "is refused"}): the gateway would refuse it, so agents must not be shown it; fix or remove it`,
+          message: `example ${show(example)} does not match its own schema (${why?.instancePath || "the value"} ${why?.message ?? "is refused"}): the gateway would refuse it, so agents must not be shown it`,
         });
       });
     }
