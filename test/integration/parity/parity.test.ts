@@ -92,8 +92,8 @@ const DOORS: DoorSpec[] = [
   { entry: "lambdas/handlers/mcp.ts", route: "/mcp/briefs/:brief", shape: "direct", revision: MODERN },
 ];
 
-/** POST routes that take no tool call (find and sessions): any other POST route must be a door below. */
-const NO_CALL_ROUTES = new Set(["/v1/find", "/v1/sessions"]);
+/** POST routes that take no tool call (find, sessions, the model APIs' search: find shaped as tool_reference blocks): any other POST route must be a door below. */
+const NO_CALL_ROUTES = new Set(["/v1/find", "/v1/sessions", "/v1/tools/search"]);
 /** Handler files that serve no call: their apps are read to hold them to it. */
 const NO_CALL_HANDLERS = new Set(["api.ts"]);
 const HANDLERS_DIR = join(PROJECT_ROOT, "lambdas/handlers");
