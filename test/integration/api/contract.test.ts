@@ -10,6 +10,7 @@ import addFormats from "ajv-formats";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PolicyFile } from "../../../registry/contract/policy.js";
+import { ApprovalView } from "../../../lambdas/contract/approvals.js";
 import { CallResponse } from "../../../lambdas/contract/call.js";
 import { AdminDisconnectResponse, ConnectResponse, CredentialsList, DisconnectResponse } from "../../../lambdas/contract/credentials.js";
 import { ErrorBody } from "../../../lambdas/contract/errors.js";
@@ -27,6 +28,7 @@ import type { SessionStore } from "../../../lambdas/core/ports.js";
 import type * as z from "../../../lambdas/core/zod-mini.js";
 import { createCallModule, type CallModule } from "../../../lambdas/http/routes/call.js";
 import { DynamoLimitStore } from "../../../lambdas/stores/limits.js";
+import { DynamoApprovalStore } from "../../../lambdas/stores/approvals.js";
 import { DynamoMissStore } from "../../../lambdas/stores/misses.js";
 import { startTestApi, TEST_KEYS, type TestApi } from "../../helpers/api.js";
 import { testArtifactInput } from "../../helpers/artifact.js";
@@ -44,6 +46,9 @@ const SUCCESS: Record<string, z.ZodMiniType> = {
   "POST /v1/sessions": SessionResponse,
   "GET /v1/sessions/{id}/surface": SessionResponse,
   "POST /v1/call": CallResponse,
+  "GET /v1/approvals/{id}": ApprovalView,
+  "POST /v1/approvals/{id}": ApprovalView,
+  "POST /v1/approvals/{id}/call": CallResponse,
   "GET /v1/admin/misses": MissesResponse,
   "GET /v1/credentials": CredentialsList,
   "PUT /v1/credentials/{family}": ConnectResponse,
@@ -74,13 +79,15 @@ function contractProblems(doc: Doc, method: string, path: string, status: number
   if (!documented) return [`${where}: ${op ? "status not documented" : "operation not documented"}`];
   const problems: string[] = [];
   let schema = documented.content?.["application/json"]?.schema;
-  if (schema?.$ref === "#/components/schemas/Error") schema = doc.components.schemas.Error;
+  // An error body under a 2xx too: a call held for approval answers 202 with it.
+  const errorShaped = schema?.$ref === "#/components/schemas/Error";
+  if (errorShaped) schema = doc.components.schemas.Error;
   if (schema) {
     const validate = ajv.compile(schema);
     if (!validate(body))
       problems.push(...(validate.errors ?? []).map((e) => `${where}: document: ${e.instancePath || "(body)"} ${e.message} ${JSON.stringify(e.params)}`));
   }
-  const zodSchema = status >= 400 ? ErrorBody : op ? SUCCESS[`${method} ${path}`] : undefined;
+  const zodSchema = status >= 400 || errorShaped ? ErrorBody : op ? SUCCESS[`${method} ${path}`] : undefined;
   if (zodSchema) {
     const parsed = zodSchema.safeParse(body);
     if (!parsed.success) problems.push(...parsed.error.issues.map((i) => `${where}: contract: ${i.path.join(".")} ${i.message}`));
@@ -95,8 +102,9 @@ const policy = (): PolicyFile => ({
   identity: { issuer: ISSUER, subject_claim: "sub", scopes: [] },
   principals: [
     { id: "alice", keys: [sha256Hex(TEST_KEYS.alice)], allow: ["*"], deny: ["admin.*"], admin: false, tool_limits: { "metered.ping": { daily_quota: 1 } } },
-    { id: "carol", keys: [sha256Hex(TEST_KEYS.carol)], allow: ["*"], deny: [], admin: true },
+    { id: "carol", keys: [sha256Hex(TEST_KEYS.carol)], allow: ["*"], deny: [], admin: true, approver: true },
   ],
+  approvals: [{ where: { destructive: true } }],
 });
 
 /** Session ids the store fails on: a plain error (500) and an unavailable table (503). */
@@ -108,6 +116,7 @@ const BUSY = "busy-busy-busy-busy-";
 let now = Date.now();
 let upstream: Loopback;
 let dynamo: TestDynamo;
+let approvalStore: DynamoApprovalStore;
 let calls: CallModule;
 let api: TestApi;
 let doc: Doc;
@@ -149,6 +158,7 @@ beforeAll(async () => {
     return catalogTool(`toolbelt.${name}`, { kind: "builtin", handler: name }, { description, input_schema });
   };
   const thePolicy = policy();
+  approvalStore = new DynamoApprovalStore(dynamo.client, dynamo.table);
   calls = createCallModule({
     env: {},
     misses: new DynamoMissStore(dynamo.client, dynamo.table),
@@ -158,6 +168,7 @@ beforeAll(async () => {
       keys: { keyFile: join(await mkdtemp(join(tmpdir(), "toolbelt-contract-")), "credentials-key") },
     },
     limits: { store: new DynamoLimitStore(dynamo.client, dynamo.table), policy: thePolicy },
+    approvals: { store: approvalStore },
   });
   const input = testArtifactInput([
     meta("find"),
@@ -171,6 +182,7 @@ beforeAll(async () => {
     catalogTool("quota.check", http("/limited"), { description: "A tool whose upstream is rate limiting." }),
     catalogTool("metered.ping", http("/create"), { description: "A tool alice may call once a day." }),
     catalogTool("crm.lookup", http("/crm"), { description: "Look a customer up with your own CRM token." }),
+    catalogTool("vault.wipe", http("/create"), { description: "Wipe the vault (held for approval).", governance: { destructive: true } }),
   ]);
   for (const f of input.families) if (f.name === "crm") f.credentials = { per_principal: { header: "Authorization", scheme: "Bearer" } };
   api = await startTestApi({
@@ -343,6 +355,42 @@ describe("every route's answers match their documented schemas", () => {
       removed: true,
     });
     expect((await answer(admin, "/v1/admin/credentials/alice/crm", { method: "DELETE", as: null })).status).toBe(401);
+    expect(problems).toEqual([]);
+  });
+
+  it("the approval routes: a held call read, decided once by an approver, and completions refused", async () => {
+    const id = "contract-approval-1";
+    await approvalStore.create({
+      id,
+      principal: "alice",
+      tool: "notes.create",
+      args_digest: "0".repeat(64),
+      status: "pending",
+      created_at: now,
+      expires_at: Math.floor(now / 1000) + 600,
+    });
+    const one = "/v1/approvals/{id}";
+    expect((await answer(one, `/v1/approvals/${id}`)).body).toMatchObject({ id, status: "pending", tool: "notes.create" });
+    expect((await answer(one, "/v1/approvals/no-such-approval")).status).toBe(404);
+    expect((await answer(one, `/v1/approvals/${id}`, { as: null })).status).toBe(401);
+    const decide = (json: unknown, as: Ask["as"] = "carol") => answer(one, `/v1/approvals/${id}`, { method: "POST", json, as });
+    expect((await decide({ decision: "approve" }, "alice")).status).toBe(403);
+    expect((await decide({ decision: "maybe" })).status).toBe(400);
+    expect((await decide({ decision: "approve", reason: "ok" })).body).toMatchObject({ status: "approved", approver: "carol", reason: "ok" });
+    expect((await decide({ decision: "refuse" })).status).toBe(409);
+    // Another caller's approval, or one for other arguments: nothing runs.
+    const complete = (as: Ask["as"]) => answer("/v1/approvals/{id}/call", `/v1/approvals/${id}/call`, { method: "POST", json: { tool: "notes.create" }, as });
+    expect((await complete("carol")).status).toBe(404);
+    expect((await complete("alice")).body.error.code).toBe("APPROVAL_MISMATCH");
+
+    // A call the policy holds: 202 naming the approval, then approved and completed once.
+    const held = await answer("/v1/call", "/v1/call", { json: { tool: "vault.wipe", args: {} } });
+    expect(held.status).toBe(202);
+    expect(held.body.error).toMatchObject({ code: "APPROVAL_REQUIRED", details: { tool: "vault.wipe", status: "pending" } });
+    const heldId = held.body.error.details.approval_id as string;
+    expect((await answer(one, `/v1/approvals/${heldId}`, { method: "POST", json: { decision: "approve" }, as: "carol" })).status).toBe(200);
+    const done = await answer("/v1/approvals/{id}/call", `/v1/approvals/${heldId}/call`, { method: "POST", json: { tool: "vault.wipe", args: {} } });
+    expect(done.body).toMatchObject({ tool: "vault.wipe" });
     expect(problems).toEqual([]);
   });
 
