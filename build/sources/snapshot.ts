@@ -9,6 +9,7 @@ import { checkInputSchema, checkJsonSchema } from "../validate/json-schema.js";
 import type { SchemaLimits } from "../validate/schema-limits.js";
 import { issuesToFindings } from "../validate/issues.js";
 import { checkToolName } from "../validate/tool.js";
+import { checkExamples } from "../validate/values.js";
 import type { Finding } from "../validate/finding.js";
 import type { ToolEntryResult } from "./tools-folder.js";
 
@@ -33,6 +34,9 @@ export function toolsFromSnapshot(
       ...checkDescription(description, at("description")),
       ...checkInputSchema(t.inputSchema, at("inputSchema"), "lenient", limits),
       ...(t.outputSchema ? checkJsonSchema(t.outputSchema, at("outputSchema"), "lenient", limits) : []),
+      // Pulled from an upstream, not written here: a refused example is a warning, as for other imports.
+      ...checkExamples(t.inputSchema, at("inputSchema"), "warning"),
+      ...checkExamples(t.outputSchema, at("outputSchema"), "warning"),
     ];
     const tool: CatalogTool = {
       name: fullName(family, t.name),

@@ -1,7 +1,7 @@
 // Regression (issue 28): what a registry states beside a schema is checked against it, and a name the
 // gateway changes is said out loud. A hand-written `examples: ["x1"]` under `pattern: "^t[0-9]+$"`
 // passed registry:check; a JSONL tool named `read file/now` became `read_file_now` without a word.
-import { appendFile, cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { appendFile, cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -55,6 +55,18 @@ describe("values stated beside a schema", () => {
       ["error", "$.tools[0].input_schema.properties.id.examples[0]"],
       ["error", "$.tools[0].defaults.page"],
     ]);
+  });
+
+  it("registry:check warns (does not refuse) about an example a pulled MCP snapshot states against its own schema", async () => {
+    const dir = await registry();
+    const file = join(dir, "snapshots/everything.json");
+    const snap = JSON.parse(await readFile(file, "utf8")) as { tools: { inputSchema: { properties: Record<string, object> } }[] };
+    snap.tools[0]!.inputSchema.properties.message = { type: "string", maxLength: 3, examples: ["far too long"] };
+    await writeFile(file, JSON.stringify(snap));
+    const r = await cli(["check", "--registry", dir, "--format", "json"]);
+    expect(r.code).toBe(0);
+    const found = (JSON.parse(r.stdout) as { diagnostics: { severity: string; path: string }[] }).diagnostics.filter((d) => d.path.includes("examples"));
+    expect(found).toEqual([expect.objectContaining({ severity: "warning", path: "$.tools[0].inputSchema.properties.message.examples[0]" })]);
   });
 
   it("registry:import names each tool the gateway serves under another name, original and new", async () => {
