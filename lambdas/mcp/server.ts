@@ -44,9 +44,6 @@ type Content = CallToolResult["content"];
 /** The `_meta` key of a tools/call that completes a call held for approval (its value: the approval id). */
 export const APPROVAL_META = "toolbelt/approval";
 
-/** The `_meta` key of a tools/call that completes a call held for approval (its value: the approval id). */
-export const APPROVAL_META = "toolbelt/approval";
-
 /** Where a cut answer's part is described, and where a program sends a continuation token on a direct tools/call. */
 export const CONTINUATION_META = "toolbelt/continuation";
 
@@ -155,11 +152,8 @@ export function createMcpServer(sd: McpServerDeps, state: McpRequestState): Serv
 
   // Completing a held call (core/approvals.ts): the approval id rides in tools/call's _meta, the arguments stay as held.
   let approval: string | undefined;
-  // Completing a held call (core/approvals.ts): the approval id rides in tools/call's _meta, the arguments stay as held.
-  let approval: string | undefined;
   const callOptions = (signal: AbortSignal): CallOptions => ({
     signal,
-    ...(approval !== undefined ? { approval } : {}),
     ...(approval !== undefined ? { approval } : {}),
     ...(state.maxTimeoutMs !== undefined ? { maxTimeoutMs: state.maxTimeoutMs } : {}),
     ...(state.context ? { context: state.context } : {}),
@@ -220,8 +214,6 @@ export function createMcpServer(sd: McpServerDeps, state: McpRequestState): Serv
 
   server.setRequestHandler("tools/call", async (request, ctx) => {
     const { name } = request.params;
-    const held = request.params._meta?.[APPROVAL_META];
-    approval = typeof held === "string" ? held : undefined;
     const held = request.params._meta?.[APPROVAL_META];
     approval = typeof held === "string" ? held : undefined;
     const args = state.rawArguments ?? request.params.arguments;
