@@ -93,7 +93,15 @@ const DOORS: DoorSpec[] = [
 ];
 
 /** POST routes that take no tool call (find, sessions, the model APIs' search: find shaped as tool_reference blocks): any other POST route must be a door below. */
-const NO_CALL_ROUTES = new Set(["/v1/find", "/v1/sessions", "/v1/tools/search"]);
+const NO_CALL_ROUTES = new Set([
+  "/v1/find",
+  "/v1/sessions",
+  "/v1/tools/search",
+  // An approver's decision on a held call: it runs nothing.
+  "/v1/approvals/:id",
+  // Completes only a call held at a door above, through the same gateway call (test/integration/governance/approvals).
+  "/v1/approvals/:id/call",
+]);
 /** Handler files that serve no call: their apps are read to hold them to it. */
 const NO_CALL_HANDLERS = new Set(["api.ts"]);
 const HANDLERS_DIR = join(PROJECT_ROOT, "lambdas/handlers");
