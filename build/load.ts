@@ -9,9 +9,10 @@ import { mergeFamilies } from "./load/collisions.js";
 import { readFamiliesFile, type FamiliesRead } from "./load/families-file.js";
 import { loadFamily, scopeOf, type FamilyLoad } from "./load/family-sources.js";
 import { diag, isError } from "./load/files.js";
-import { loadPolicy, POLICY_EXAMPLE_FILE } from "./load/policy.js";
+import { loadPolicy, POLICY_EXAMPLE_FILE, POLICY_FILE } from "./load/policy.js";
 import { checkReferences } from "./load/references.js";
 import { diskFs, type RegistryFs } from "./registry-fs.js";
+import { briefReferrer, deprecatedReferences, policyReferrer } from "./validate/deprecated.js";
 import { isRecord } from "./validate/finding.js";
 import type { SchemaLimits } from "./validate/schema-limits.js";
 import { YamlParser } from "./yaml-pool.js";
@@ -58,6 +59,10 @@ export async function loadRegistry(dir: string, opts: LoadOptions = {}): Promise
   const policy = await loadPolicy(dir, { fs, toolNames: names, optional: true });
   diagnostics.push(...policy.diagnostics);
   diagnostics.push(...(await loadPolicy(dir, { fs, file: POLICY_EXAMPLE_FILE, toolNames: names, optional: true })).diagnostics);
+  // Retired tools still named by a brief or the policy: move them to the replacement before calls are refused.
+  diagnostics.push(
+    ...deprecatedReferences(tools, [...briefs.briefs.map(briefReferrer), ...(policy.policy ? [policyReferrer(POLICY_FILE, policy.policy)] : [])]),
+  );
 
   return {
     catalog: { families, tools },

@@ -104,6 +104,8 @@ function project(family: FamilyScope, t: ToolDef, source: string): CatalogTool {
   if (t.tags !== undefined) tool.tags = t.tags;
   if (t.examples?.length) tool.examples = t.examples.map((e) => e.trim());
   if (t.aliases?.length) tool.aliases = t.aliases.map((a) => a.trim());
+  if (t.deprecated !== undefined) tool.deprecated = t.deprecated;
+  if (t.result_budget_tokens !== undefined) tool.result_budget_tokens = t.result_budget_tokens;
   return tool;
 }
 

@@ -5,8 +5,7 @@ import type { Diagnostic, RegistryCode } from "../../registry/contract/diagnosti
 import type { Deprecation } from "../../registry/contract/tool.js";
 import { jsonPath } from "./finding.js";
 
-/** Until registry/contract/diagnostics.ts has DEPRECATED_TOOL_REFERENCE: the nearest code there is. */
-export const DEPRECATED_REFERENCE: RegistryCode = "UNKNOWN_TOOL_REFERENCE";
+export const DEPRECATED_REFERENCE: RegistryCode = "DEPRECATED_TOOL_REFERENCE";
 
 export type RetirableTool = { name: string; source?: string; deprecated?: Deprecation };
 /** Where a brief or a policy names tools: its file and its exact-name references with their JSON paths. */

@@ -5,6 +5,8 @@
 // No entry point reads the environment or builds a backend itself.
 import type { CallModuleOptions } from "../http/routes/call.js";
 import type { ModelsOptions } from "../models/index.js";
+import { createResultBudget } from "../core/call/result-budget.js";
+import { DynamoContinuationStore } from "../stores/continuations.js";
 import { DynamoIdempotencyStore } from "../stores/idempotency.js";
 import { DynamoLimitStore } from "../stores/limits.js";
 import { declaresLimits } from "../core/limits.js";
@@ -42,6 +44,13 @@ export function wire(input: WireInput): Wiring {
         ...((config.credentials.keyFile ?? input.credentialsKeyFile) ? { keyFile: config.credentials.keyFile ?? input.credentialsKeyFile } : {}),
       },
     },
+    // Answers over their token budget are cut; the rest waits in the table for the caller's continuation.
+    results: createResultBudget({
+      store: new DynamoContinuationStore(client, config.table),
+      defaultBudget: config.results.budgetTokens,
+      ttlSecs: config.results.continuationTtlSecs,
+    }),
+    deprecatedCalls: config.deprecatedCalls,
     // Counted in the table only when the policy declares a limit: otherwise calls write nothing for them.
     ...(declaresLimits(input.policy) ? { limits: { store: new DynamoLimitStore(client, config.table), policy: input.policy } } : {}),
   };

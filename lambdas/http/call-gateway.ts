@@ -12,6 +12,8 @@ import type { Backends } from "../core/call/types.js";
 import type { MissStore } from "../core/ports.js";
 import { createLimiter, type LimiterOptions } from "../core/limits.js";
 import type { Deps } from "./deps.js";
+import type { DeprecatedCalls } from "../core/call/deprecated.js";
+import type { ResultBudget } from "../core/call/result-budget.js";
 import { writeAudit } from "./telemetry.js";
 import { gatewayRedactor } from "../secrets.js";
 import { Secrets } from "../core/redaction.js";
@@ -36,6 +38,10 @@ export type CallGatewayOptions = {
   idempotency?: { store: IdempotencyStore; windowSecs: number };
   /** The policy's limits and the table that counts them (core/limits.ts); the clock defaults to the app's. */
   limits?: Omit<LimiterOptions, "clock" | "log"> & Partial<Pick<LimiterOptions, "clock">>;
+  /** Bounded results: answers over their token budget are cut, the rest kept for continuations (core/call/result-budget.ts). */
+  results?: ResultBudget;
+  /** A call to a deprecated tool: refused with 410 TOOL_DEPRECATED, or run with a warning (TOOLBELT_DEPRECATED_CALLS). */
+  deprecatedCalls?: DeprecatedCalls;
   /** Replace the backends (tests); by default built from `env` with the app's finder. */
   backends?: (deps: Deps) => Backends;
   /** Share one gateway (and its upstream connections) between route modules: see shareGateway. */
@@ -127,6 +133,8 @@ export function createAppCallGateway(deps: Deps, options: CallGatewayOptions): A
       : {}),
     now: () => new Date(deps.clock()),
     ...(limiter ? { limits: limiter } : {}),
+    ...(options.results ? { results: options.results } : {}),
+    ...(options.deprecatedCalls ? { deprecatedCalls: options.deprecatedCalls } : {}),
   });
   const gateway: CallGateway = {
     call: (request, caller, callOptions) => withDriftScope(() => perCall.run(() => inner.call(request, caller, callOptions))),

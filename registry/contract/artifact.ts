@@ -1,7 +1,7 @@
 // The artifact is the contract between the build and the Lambdas: written once by `build/`,
 // imported (never rebuilt) by `lambdas/` at cold start.
 import type { JsonSchema } from "./schema-types.js";
-import type { ToolKind } from "./tool.js";
+import type { Deprecation, ToolKind } from "./tool.js";
 import type { PerPrincipalCredentials } from "./credentials.js";
 import type { ToolDigest } from "./tool-digest.js";
 
@@ -82,6 +82,10 @@ export type CatalogTool = {
   examples?: string[];
   /** Other names for the capability (search hints, indexed as their own field). */
   aliases?: string[];
+  /** Retired: find shows it only by its exact name, surfaces drop it, calls answer 410 TOOL_DEPRECATED. */
+  deprecated?: Deprecation;
+  /** o200k tokens of an answer before it is cut into parts (default TOOLBELT_RESULT_BUDGET_TOKENS). */
+  result_budget_tokens?: number;
   backend: Backend;
   /** Where the tool was defined, relative to the registry root. */
   source: string;

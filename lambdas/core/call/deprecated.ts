@@ -8,7 +8,7 @@ export type DeprecatedCalls = "refuse" | "warn";
 export const DEPRECATED_CALLS = ["refuse", "warn"] as const;
 
 /** The tool's retirement, once the catalog carries it. */
-export const deprecationOf = (tool: Pick<CatalogTool, "name">): Deprecation | undefined => (tool as { deprecated?: Deprecation }).deprecated;
+export const deprecationOf = (tool: Pick<CatalogTool, "deprecated">): Deprecation | undefined => tool.deprecated;
 
 export function refuseDeprecated(name: string, d: Deprecation): ToolbeltError {
   const instead = d.replaced_by ? `; call ${d.replaced_by} instead` : "; no tool replaces it";

@@ -71,7 +71,7 @@ const EMPTY_OBJECT_SCHEMA = { type: "object" } as const;
 type CutFacts = { result_part?: "first" | "next"; result_chars?: number };
 
 /** The registry's per-tool budget (`result_budget_tokens`), once the catalog carries it. */
-const budgetOf = (tool: CatalogTool): number | undefined => (tool as CatalogTool & { result_budget_tokens?: number }).result_budget_tokens;
+const budgetOf = (tool: CatalogTool): number | undefined => tool.result_budget_tokens;
 
 /** toolbelt.call's `continuation` goes to the call it makes (the builtin passes only tool and args). */
 const continuationFor = (tool: CatalogTool, args: Record<string, unknown>, req: CallRequest): Pick<CallRequest, "continuation"> =>
@@ -324,7 +324,8 @@ export function createCallGateway(ports: GatewayPorts, validator: SchemaValidato
     if (options.approval !== undefined) return completeApproved(request, caller, options, facts);
     const key = options.idempotencyKey;
     // A continuation only reads what is stored: nothing to run twice.
-    if (key === undefined || !ports.idempotency || (options.depth ?? 0) > 0 || request.continuation !== undefined) return { response: await run(request, caller, options, facts), replayed: false };
+    if (key === undefined || !ports.idempotency || (options.depth ?? 0) > 0 || request.continuation !== undefined)
+      return { response: await run(request, caller, options, facts), replayed: false };
     const ran = await idempotent(
       ports.idempotency,
       {
