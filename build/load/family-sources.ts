@@ -5,7 +5,8 @@ import type { Diagnostic } from "../../registry/contract/diagnostics.js";
 import type { FamilyDef } from "../../registry/contract/family.js";
 import { verbOf } from "../../registry/contract/names.js";
 import type { RegistryFs } from "../registry-fs.js";
-import { catalogFromJsonl, parseJsonl } from "../sources/jsonl.js";
+import { catalogFromJsonl, parseJsonl, renameFinding } from "../sources/jsonl.js";
+import { checkExamples } from "../validate/values.js";
 import { toolsFromSnapshot } from "../sources/snapshot.js";
 import { toolsFromFile, type ToolEntryResult } from "../sources/tools-folder.js";
 import { jsonPath, type Finding, type Segment } from "../validate/finding.js";
@@ -146,7 +147,11 @@ async function loadJsonlFamily(fs: RegistryFs, def: FamilyDef, file: string, loa
     const raw = rows[i]!;
     const findings: Finding[] = [
       ...checkToolName(def.name, verbOf(t.name), at("name")),
+      // A name changed to fit the name policy is said, with the old and the new name.
+      ...renameFinding(raw, at("name")),
       ...(raw.input_schema ? checkInputSchema(raw.input_schema, at("input_schema"), "lenient", limits) : []),
+      // An imported catalog's examples that break their own schema: a warning, as for snapshots.
+      ...(raw.input_schema ? checkExamples(raw.input_schema, at("input_schema"), "warning") : []),
       ...checkSearchHints(t).map((f) => ({ ...f, at: at(...f.at) })),
       ...(["examples", "aliases"] as const)
         .filter((k) => raw[k] !== undefined && !(Array.isArray(raw[k]) && raw[k].every((x) => typeof x === "string")))
