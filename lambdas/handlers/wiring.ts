@@ -8,6 +8,7 @@ import type { ModelsOptions } from "../models/index.js";
 import { createResultBudget } from "../core/call/result-budget.js";
 import { DynamoContinuationStore } from "../stores/continuations.js";
 import { DynamoIdempotencyStore } from "../stores/idempotency.js";
+import { DynamoApprovalStore } from "../stores/approvals.js";
 import { DynamoLimitStore } from "../stores/limits.js";
 import { declaresLimits } from "../core/limits.js";
 import { DynamoMissStore } from "../stores/misses.js";
@@ -28,6 +29,7 @@ export function wire(input: WireInput): Wiring {
     misses: new DynamoMissStore(client, config.table, undefined, { maxBytes: config.misses.callMaxBytes }),
     findMisses: findMissStore(input),
     idempotency: { store: new DynamoIdempotencyStore(client, config.table), windowSecs: config.idempotencyTtlSecs },
+    approvals: { store: new DynamoApprovalStore(client, config.table), ttlSecs: config.approvalTtlSecs },
     // exec runs the registry's commands on this host; TOOLBELT_EXEC=off refuses them with 501 at every door.
     exec: config.exec,
     // A pulled MCP tool is checked against its upstream's tools/list, read again once older than this.

@@ -14,6 +14,7 @@ import { createLimiter, type LimiterOptions } from "../core/limits.js";
 import type { Deps } from "./deps.js";
 import type { DeprecatedCalls } from "../core/call/deprecated.js";
 import type { ResultBudget } from "../core/call/result-budget.js";
+import { approvalsOf, type ApprovalSettings } from "./routes/approvals.js";
 import { writeAudit } from "./telemetry.js";
 import { gatewayRedactor } from "../secrets.js";
 import { Secrets } from "../core/redaction.js";
@@ -42,6 +43,8 @@ export type CallGatewayOptions = {
   results?: ResultBudget;
   /** A call to a deprecated tool: refused with 410 TOOL_DEPRECATED, or run with a warning (TOOLBELT_DEPRECATED_CALLS). */
   deprecatedCalls?: DeprecatedCalls;
+  /** Calls held for approval (policy `approvals`): the table and TOOLBELT_APPROVAL_TTL_SECS; absent: none are held. */
+  approvals?: ApprovalSettings;
   /** Replace the backends (tests); by default built from `env` with the app's finder. */
   backends?: (deps: Deps) => Backends;
   /** Share one gateway (and its upstream connections) between route modules: see shareGateway. */
@@ -114,6 +117,7 @@ export function createAppCallGateway(deps: Deps, options: CallGatewayOptions): A
   // Undefined when the policy declares no limit: then no call writes anything for them.
   const limiter =
     options.limits && createLimiter({ clock: deps.clock, ...options.limits, log: (level, message, fields) => deps.logger[level](message, fields) });
+  const approvals = approvalsOf(deps.policy, options.approvals, deps.clock);
   const inner = createCallGateway({
     tools: withMetaTools(deps.artifact.byName),
     backends,
@@ -135,6 +139,8 @@ export function createAppCallGateway(deps: Deps, options: CallGatewayOptions): A
     ...(limiter ? { limits: limiter } : {}),
     ...(options.results ? { results: options.results } : {}),
     ...(options.deprecatedCalls ? { deprecatedCalls: options.deprecatedCalls } : {}),
+    ...(approvals ? { approvals } : {}),
+    readOnlyBriefs: (name) => deps.briefs.get(name)?.read_only === true,
   });
   const gateway: CallGateway = {
     call: (request, caller, callOptions) => withDriftScope(() => perCall.run(() => inner.call(request, caller, callOptions))),

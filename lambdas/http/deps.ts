@@ -3,6 +3,7 @@ import type { BriefFile } from "../../registry/contract/brief.js";
 import type { PolicyFile } from "../../registry/contract/policy.js";
 import type { Config, HttpLimits } from "../config.js";
 import { createPolicy, type Policy } from "../core/auth.js";
+import { expandBriefSelector } from "../core/governance.js";
 import { createFinder } from "../core/find/index.js";
 import { withFamilyCheck } from "../core/find-family.js";
 import { withDecisions, type CandidateSource } from "../core/find/decision.js";
@@ -70,9 +71,10 @@ export function createDeps(input: DepsInput): Deps {
   const { artifact, config } = input;
   const alwaysLoaded = config.alwaysLoaded ?? artifact.manifest.always_loaded;
   const isAlwaysLoaded = globMatcher(alwaysLoaded);
-  const policy = createPolicy(input.policy);
+  // Governance selectors (policy and briefs) become tool names here, once, for every door's grant checks.
+  const policy = createPolicy(input.policy, { tools: artifact.tools });
   const clock = input.clock ?? Date.now;
-  const briefs = new Map((input.briefs ?? []).map((b) => [b.name, b]));
+  const briefs = new Map((input.briefs ?? []).map((b) => [b.name, expandBriefSelector(b, artifact.tools)]));
   const models = input.models ?? NO_MODELS;
   const finder = withFamilyCheck(input.finder ?? decisionFinder(createFinder(artifact, { alwaysLoaded }), models, config.findMaxModelRequests), artifact.tools);
   const { logger } = input;

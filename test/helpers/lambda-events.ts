@@ -81,6 +81,7 @@ export function lambdaFetch(handler: LambdaHandler, name = "toolbelt"): typeof f
     const out = await handler(event, { ...lambdaContext(name), getRemainingTimeInMillis: () => 28_000 });
     const text = out.isBase64Encoded ? Buffer.from(out.body ?? "", "base64") : (out.body ?? "");
     const status = out.statusCode ?? 200;
-    return new Response(status === 202 || status === 204 ? null : text, { status, headers: out.headers as Record<string, string> });
+    // Only the null-body statuses (fetch spec): a 202 carries a body (a call held for approval).
+    return new Response([101, 204, 205, 304].includes(status) ? null : text, { status, headers: out.headers as Record<string, string> });
   };
 }

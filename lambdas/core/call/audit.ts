@@ -37,6 +37,10 @@ export type CallAudit = CallContext & {
   exit_code?: number;
   /** The limit that refused the call (429 TOO_MANY_REQUESTS). */
   limit?: string;
+  /** The approval a call was held under (202 APPROVAL_REQUIRED) or completed with. */
+  approval?: string;
+  /** Who approved the completed call. */
+  approver?: string;
   /** What of an MCP tool's pinned definition its upstream changed: refused (UPSTREAM_DRIFT) or run under the family's `drift: warn`. */
   drift?: string[];
   /** SHA-256 (hex) of the arguments as sent, in canonical JSON: matches equal calls without storing values. */

@@ -39,6 +39,7 @@ export function parityTools(): CatalogTool[] {
     notes("busy"),
     notes("echo-auth"),
     notes("limited"),
+    notes("erase", { governance: { destructive: true } }),
     catalogTool("mine.read", { kind: "http", method: "POST", url: "${NOTES_URL}/mine", body: "{{input}}", output: "json" }, { input_schema: strings("text") }),
     catalogTool("vault.peek", { kind: "http", method: "GET", url: "${VAULT_URL}/cross", headers: { "x-key": "${VAULT_KEY}" }, output: "json" }),
     catalogTool("leaky.egress", { kind: "http", method: "GET", url: "${LEAKY_TARGET}/x", egress: ["${LEAKY_ALLOWED}"], output: "json" }),
@@ -74,6 +75,8 @@ export const parityPolicy = (identity?: Identity): PolicyFile => ({
   version: 1,
   ...(identity ? { identity } : {}),
   principals: [{ id: "agent", keys: [sha256Hex(KEY)], allow: ["*"], deny: ["admin.*"], admin: false, tool_limits: { "notes.limited": { daily_quota: 1 } } }],
+  // Destructive tools (notes.erase) are held until an approver approves them.
+  approvals: [{ where: { destructive: true } }],
 });
 
 export const parityBriefs = (): BriefFile[] => [{ version: 1, name: BRIEF, description: "Take notes and read files", tools: ["notes.*", "files.head"] }];

@@ -200,6 +200,13 @@ const SCENARIOS: Scenario[] = [
     after: () => expect(upstreams.hits("/limited"), "requests that reached notes.limited's upstream").toBe(1),
   },
   {
+    name: "a destructive tool under an approval rule",
+    call: () => ({ tool: "notes.erase", args: { text: "x" } }),
+    expect: { code: "APPROVAL_REQUIRED" },
+    check: (door, got) => (typeof got.details?.approval_id === "string" ? [] : [`${door.name}: no details.approval_id`]),
+    after: () => expect(upstreams.hits("/erase"), "requests that reached notes.erase's upstream").toBe(0),
+  },
+  {
     name: "a per-principal family the caller stored no token for",
     call: () => ({ tool: "mine.read", args: { text: "x" } }),
     expect: { code: "FORBIDDEN" },
