@@ -4,8 +4,8 @@ import { delimiter, isAbsolute } from "node:path";
 import * as z from "./core/zod-mini.js";
 import type { SurfaceBounds } from "./core/ports.js";
 import { parseModelRoles, type ModelRoles } from "./models/roles.js";
-import { DEFAULT_CONTINUATION_TTL_SECS, DEFAULT_RESULT_BUDGET_TOKENS } from "./core/call/result-budget.js";
-import type { DeprecatedCalls } from "./core/call/deprecated.js";
+import { DEFAULT_CONTINUATION_TTL_SECS, DEFAULT_RESULT_BUDGET_TOKENS } from "./contract/call.js";
+import type { DeprecatedCalls } from "./core/deprecated.js";
 
 export type HttpLimits = {
   /** Request bodies above this many bytes get 413. */

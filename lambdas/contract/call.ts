@@ -5,6 +5,11 @@ import { SessionId } from "./sessions.js";
 
 export const CALL_LIMITS = { toolChars: 256, idempotencyKeyChars: 255 } as const;
 
+/** Tokens a tool's answer may take unless its registry entry says otherwise (Cloudflare caps tool results near 6,000). */
+export const DEFAULT_RESULT_BUDGET_TOKENS = 8000;
+/** How long the rest of a cut answer can be fetched. */
+export const DEFAULT_CONTINUATION_TTL_SECS = 3600;
+
 /** `Idempotency-Key` (REST header) and `idempotency_key` (MCP call_tool): 1 to 255 printable ASCII characters. */
 export const IdempotencyKey = described(
   z.string().check(z.minLength(1), z.maxLength(CALL_LIMITS.idempotencyKeyChars), z.regex(/^[\x20-\x7E]+$/)),

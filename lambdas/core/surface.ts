@@ -1,6 +1,6 @@
 // The one surface policy (REST, MCP and unattended runs share it): what a session advertises.
 // Narrowing is measured: only when the granted catalog crosses the tool-count or schema-byte bound.
-import { deprecationOf } from "./call/deprecated.js";
+import { deprecationOf } from "./deprecated.js";
 import type { CatalogTool, FamilyInfo } from "../../registry/contract/artifact.js";
 import { META_TOOLS } from "../../registry/contract/names.js";
 import { manifestEntry, surfaceEntry } from "../../registry/contract/surface-entry.js";

@@ -12,7 +12,7 @@ import type { Backends } from "../core/call/types.js";
 import type { MissStore } from "../core/ports.js";
 import { createLimiter, type LimiterOptions } from "../core/limits.js";
 import type { Deps } from "./deps.js";
-import type { DeprecatedCalls } from "../core/call/deprecated.js";
+import type { DeprecatedCalls } from "../core/deprecated.js";
 import type { ResultBudget } from "../core/call/result-budget.js";
 import { approvalsOf, type ApprovalSettings } from "./routes/approvals.js";
 import { writeAudit } from "./telemetry.js";

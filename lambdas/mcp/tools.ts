@@ -2,7 +2,7 @@
 // per-connection lists, and major clients ignore list_changed), built from the same catalog, grants,
 // always-loaded list and briefs as the REST surface. Pins never change the list; they travel as the
 // `belt` handle in find_tool/call_tool arguments and results.
-import { deprecationOf } from "../core/call/deprecated.js";
+import { deprecationOf } from "../core/deprecated.js";
 import type { CatalogTool } from "../../registry/contract/artifact.js";
 import type { BriefFile } from "../../registry/contract/brief.js";
 import { META_TOOLS, modelNameOf } from "../../registry/contract/names.js";

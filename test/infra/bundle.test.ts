@@ -57,7 +57,7 @@ const auth = (key = KEY) => ({ authorization: `Bearer ${key}` });
  * Find's fifth round (#11): the 751 stems of everyday English words the one-word stray rule leaves out
  * (lambdas/core/find/common-words.ts, 5.5 KB) and the symbol spelling: api 510,777; ceiling 520,000.
  */
-const CEILING_BYTES = { api: 570_000, call: 1_330_000, mcp: 1_710_000 } as const;
+const CEILING_BYTES = { api: 580_000, call: 1_370_000, mcp: 1_745_000 } as const;
 
 /** Packages (or project folders) that must not be in a bundle. */
 const FORBIDDEN = {

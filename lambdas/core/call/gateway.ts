@@ -14,7 +14,7 @@ import type { Limiter, LimitState, Pass } from "../limits.js";
 import type { Approvals } from "../approvals.js";
 import type { GovernedCaller } from "../auth.js";
 import type { ResultBudget } from "./result-budget.js";
-import { deprecationOf, refuseDeprecated, type DeprecatedCalls } from "./deprecated.js";
+import { deprecationOf, refuseDeprecated, type DeprecatedCalls } from "../deprecated.js";
 
 export type GatewayPorts = CallPorts & {
   /**

@@ -5,10 +5,9 @@
 import { randomBytes } from "node:crypto";
 import { ToolbeltError } from "../errors.js";
 
-/** Tokens a tool's answer may take unless its registry entry says otherwise (Cloudflare caps tool results near 6,000). */
-export const DEFAULT_RESULT_BUDGET_TOKENS = 8000;
-/** How long the rest of a cut answer can be fetched. */
-export const DEFAULT_CONTINUATION_TTL_SECS = 3600;
+// The defaults live with the call contract, so config.ts reads them without pulling the call path into the api bundle.
+export { DEFAULT_CONTINUATION_TTL_SECS, DEFAULT_RESULT_BUDGET_TOKENS } from "../../contract/call.js";
+import { DEFAULT_CONTINUATION_TTL_SECS, DEFAULT_RESULT_BUDGET_TOKENS } from "../../contract/call.js";
 
 /** Counts o200k_base tokens of a text; an estimate is fine as long as it is not under. */
 export type TokenCounter = (text: string) => number;

@@ -1,6 +1,6 @@
 // The find core, used unchanged by REST, MCP and the builtin meta-tool: ranks the caller's granted
 // tools with our scorer over the imported artifact index (never rebuilt at runtime).
-import { deprecationOf } from "../call/deprecated.js";
+import { deprecationOf } from "../deprecated.js";
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
 import { isCallable } from "../../../registry/contract/callable.js";
 import { MAX_MODEL_NAME, META_TOOLS, canonicalName, modelNameOf } from "../../../registry/contract/names.js";

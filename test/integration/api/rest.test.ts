@@ -66,6 +66,8 @@ describe("GET /v1/health and /v1/openapi.json (public)", () => {
       "/v1/openapi.json",
       "/v1/sessions",
       "/v1/sessions/{id}/surface",
+      "/v1/tools/export",
+      "/v1/tools/search",
     ]);
     const json = (s: Parameters<typeof jsonSchema>[0]) => JSON.parse(JSON.stringify(jsonSchema(s, "input")));
     expect(doc.paths["/v1/find"]?.post?.requestBody?.content["application/json"]?.schema).toEqual(json(FindBody));

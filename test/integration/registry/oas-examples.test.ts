@@ -124,7 +124,11 @@ describe("four real OpenAPI documents, re-imported and called", () => {
     await f.call("uploadImage", { body: { file: { content_base64: png.toString("base64"), filename: "logo.png", content_type: "image/png" } } });
     const upload = f.seen[1]!;
     expect(upload.headers["content-type"]).toMatch(/^multipart\/form-data; boundary=/);
-    const form = await new Request("http://x", { method: "POST", headers: { "content-type": upload.headers["content-type"]! }, body: new Uint8Array(upload.raw) }).formData();
+    const form = await new Request("http://x", {
+      method: "POST",
+      headers: { "content-type": upload.headers["content-type"]! },
+      body: new Uint8Array(upload.raw),
+    }).formData();
     const file = form.get("file") as File;
     expect([file.name, file.type, Buffer.from(await file.arrayBuffer())]).toEqual(["logo.png", "image/png", png]);
   });

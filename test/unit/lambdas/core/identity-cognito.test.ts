@@ -19,7 +19,13 @@ beforeAll(async () => {
     return new Response(JSON.stringify({ keys: [jwk] }), { headers: { "content-type": "application/json" } });
   }) as typeof fetch;
   sign = (claims) =>
-    new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid: "k1" }).setIssuer(ISSUER).setSubject("u-1").setIssuedAt().setExpirationTime("10m").sign(privateKey);
+    new SignJWT(claims)
+      .setProtectedHeader({ alg: "RS256", kid: "k1" })
+      .setIssuer(ISSUER)
+      .setSubject("u-1")
+      .setIssuedAt()
+      .setExpirationTime("10m")
+      .sign(privateKey);
 });
 
 const verifier = () =>

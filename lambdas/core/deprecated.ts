@@ -1,7 +1,7 @@
 // Retired tools (registry `deprecated`): refused with 410 naming the replacement, or run with a warning.
-import type { CatalogTool } from "../../../registry/contract/artifact.js";
-import type { Deprecation } from "../../../registry/contract/tool.js";
-import { ToolbeltError } from "../errors.js";
+import type { CatalogTool } from "../../registry/contract/artifact.js";
+import type { Deprecation } from "../../registry/contract/tool.js";
+import { ToolbeltError } from "./errors.js";
 
 /** TOOLBELT_DEPRECATED_CALLS: `refuse` (default) answers 410 TOOL_DEPRECATED; `warn` runs the call and says so in the answer. */
 export type DeprecatedCalls = "refuse" | "warn";
