@@ -32,6 +32,8 @@ export type ApprovalRecord = {
   /** While running: who runs it and until when (epoch ms) before another completion may take over. */
   owner?: string;
   locked_until?: number;
+  /** A completion that failed after its tool was dispatched: the approval is spent (the upstream may have acted). */
+  failed?: { code: string; message: string };
   /** The completed call's answer, replayed to a repeat (absent when too large to keep). */
   response?: CallResponse;
   /** Epoch seconds (the table's TTL attribute): past it the approval is gone, whatever its state. */
@@ -89,8 +91,12 @@ export type Approvals = {
     id: string,
     call: { tool: string; argsDigest: string; timeoutMs: number },
     execute: () => Promise<CallResponse>,
+    /** Whether `execute` reached the upstream: a failure before that leaves the approval usable, one after spends it. */
+    dispatched?: () => boolean,
   ): Promise<{ response: CallResponse; replayed: boolean; approver: string }>;
 };
+
+const APPROVAL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const where = (id: string) => ({ approve: `/v1/approvals/${id}`, complete: `/v1/approvals/${id}/call` });
 
@@ -109,8 +115,9 @@ export function createApprovals(options: ApprovalsOptions): Approvals {
 
   /** The live record, or NOT_FOUND / APPROVAL_EXPIRED. */
   const live = async (id: string): Promise<ApprovalRecord> => {
-    const r = await store.get(id);
-    if (!r) throw new ToolbeltError("NOT_FOUND", `no approval ${JSON.stringify(id)}`, { approval_id: id });
+    // Ids are UUIDs: anything else names no approval (and a caller-sized key would be the store's 500).
+    const r = APPROVAL_ID.test(id) ? await store.get(id) : undefined;
+    if (!r) throw new ToolbeltError("NOT_FOUND", `no approval ${JSON.stringify(id.slice(0, 80))}`, { approval_id: id.slice(0, 80) });
     // dynalite (and DynamoDB for up to days) keeps expired items: past expires_at it is gone.
     if (r.expires_at * 1000 <= now()) {
       throw new ToolbeltError("APPROVAL_EXPIRED", `approval ${id} expired; make the call again to ask for a new one`, { approval_id: id, status: r.status });
@@ -182,7 +189,7 @@ export function createApprovals(options: ApprovalsOptions): Approvals {
       return r;
     },
 
-    async complete(caller, id, call, execute) {
+    async complete(caller, id, call, execute, dispatched = () => true) {
       const r = await live(id);
       if (r.principal !== caller.principal) {
         throw new ToolbeltError("NOT_FOUND", `no approval ${JSON.stringify(id)}`, { approval_id: id });
@@ -203,22 +210,43 @@ export function createApprovals(options: ApprovalsOptions): Approvals {
       if (r.status === "refused") throw refusedError(r);
       const approver = r.approver ?? "";
       if (r.status === "done") {
+        if (r.failed) {
+          throw new ToolbeltError(
+            "CONFLICT",
+            `the call approved by ${id} ran and failed (${r.failed.code}); an approval runs a call at most once: make the call again to ask for a new approval`,
+            { approval_id: id, failed: r.failed },
+          );
+        }
         if (r.response) return { response: r.response, replayed: true, approver };
         throw new ToolbeltError("CONFLICT", `the call approved by ${id} already ran; its answer was too large to keep`, { approval_id: id });
       }
       const owner = randomUUID();
       const at = now();
       const claim = { set: { status: "running", owner, locked_until: at + call.timeoutMs + LOCK_MARGIN_MS } } as const;
-      const took = await store.update(id, { from: ["approved"], stale: at, ...claim }, at);
+      // No takeover of a stale run: it may have reached the upstream before its process died (at most once).
+      const took = await store.update(id, { from: ["approved"], ...claim }, at);
       if (!took) {
-        throw new ToolbeltError("IDEMPOTENCY_IN_PROGRESS", `the call approved by ${id} is running; retry once it has answered`, { approval_id: id });
+        throw new ToolbeltError(
+          "IDEMPOTENCY_IN_PROGRESS",
+          `the call approved by ${id} is running (or its run was cut off); retry once it has answered, or make the call again for a new approval`,
+          { approval_id: id },
+        );
       }
       let response: CallResponse;
       try {
         response = await execute();
       } catch (e) {
-        // It failed: the approval stands for a retry until it expires (as a failed idempotent call frees its key).
-        await store.update(id, { from: ["running"], owner, set: { status: "approved" } }, now()).catch(() => undefined);
+        // Failed before the upstream was reached: the approval stands for a retry. After: it is spent, the failure kept.
+        const set = dispatched()
+          ? {
+              status: "done" as const,
+              failed: {
+                code: e instanceof ToolbeltError ? e.code : "INTERNAL",
+                message: e instanceof ToolbeltError && e.expose ? e.message.slice(0, 500) : "internal error",
+              },
+            }
+          : { status: "approved" as const };
+        await store.update(id, { from: ["running"], owner, set }, now()).catch(() => undefined);
         throw e;
       }
       await store.update(id, { from: ["running"], owner, set: { status: "done", response } }, now()).catch(() => undefined);

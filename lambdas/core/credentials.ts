@@ -93,6 +93,9 @@ export const credentialsMissing = (family: string): ToolbeltError =>
     { family, connect: connectHint(family) },
   );
 
+/** Longer than any family name or principal id the contracts allow (128 characters, `user:` subjects included). */
+const MAX_NAME_CHARS = 300;
+
 export function createCredentials(options: CredentialsOptions): Credentials {
   const now = options.now ?? (() => new Date());
   const families = new Map<string, PerPrincipalCredentials>();
@@ -127,7 +130,11 @@ export function createCredentials(options: CredentialsOptions): Credentials {
       return { family: scope.family, updated_at };
     },
     // Removing or listing needs no declaration: a token for a family since dropped from the registry can still be deleted.
-    disconnect: (scope) => options.store.delete(scope),
+    // Names are bounded first: a caller-sized key would be the store's 500, and no family or principal is this long.
+    async disconnect(scope) {
+      if (scope.family.length > MAX_NAME_CHARS || scope.principal.length > MAX_NAME_CHARS) return false;
+      return options.store.delete(scope);
+    },
     list: (principal) => options.store.list(principal),
     async tokenFor(scope) {
       const stored = await options.store.get(scope);

@@ -35,7 +35,8 @@ export function wire(input: WireInput): Wiring {
     // A pulled MCP tool is checked against its upstream's tools/list, read again once older than this.
     mcpListMaxAgeMs: config.mcpListMaxAgeSecs * 1000,
     fileRoots: config.fileRoots ?? input.defaultFileRoots,
-    deniedPaths: input.internalPaths,
+    // The key that seals users' tokens is the gateway's own file wherever the operator put it.
+    deniedPaths: [...input.internalPaths, ...(config.credentials.keyFile ? [config.credentials.keyFile] : [])],
     // Principals' sealed upstream tokens, in the same table (the store is built by the call path only); sealed with KMS on AWS, with a key file locally.
     credentials: {
       client,

@@ -152,6 +152,8 @@ export function createCallGateway(ports: GatewayPorts, validator: SchemaValidato
 
   /** What the audit record learns while the call runs (the tool once resolved, the upstream's status, pins evicted, a cut). */
   type Facts = Partial<CallAudit> & CutFacts;
+  /** The calls (by their facts) whose dispatch began: an approval completes at most once from there. */
+  const dispatchStarted = new WeakSet<Facts>();
 
   /** The call with its answer and any error redacted, before the idempotency record, the audit or the caller see them. */
   const run = (request: CallRequest, caller: Caller, options: CallOptions, facts: Facts): Promise<CallResponse> =>
@@ -225,6 +227,11 @@ export function createCallGateway(ports: GatewayPorts, validator: SchemaValidato
         );
       }
       const args = checked.data as Record<string, unknown>;
+      // Limits first: a caller over its limit may not hold calls either (each hold is an item and an approver's time).
+      if (admission) {
+        pass = await admission;
+        options.onLimits?.(pass.states);
+      }
       // Held, not run: an approver decides and the caller completes it with the approval id (once() below).
       if (options.approval === undefined && ports.approvals?.requires(tool) && !META_TOOLS.includes(tool.name)) {
         const held = await ports.approvals.hold(caller, tool.name, digestOf(request.args ?? {}), request.session);
@@ -232,11 +239,9 @@ export function createCallGateway(ports: GatewayPorts, validator: SchemaValidato
         throw held;
       }
 
-      if (admission) {
-        pass = await admission;
-        options.onLimits?.(pass.states);
-      }
       let dispatched: BackendOutput;
+      // From here the upstream may act: an approved call that fails now is not run again under its approval.
+      dispatchStarted.add(facts);
       try {
         dispatched = await dispatch(tool, args, caller, request.session, depth, options);
       } finally {
@@ -313,7 +318,13 @@ export function createCallGateway(ports: GatewayPorts, validator: SchemaValidato
       argsDigest: digestOf(request.args ?? {}),
       timeoutMs: Math.min(options.maxTimeoutMs ?? Infinity, longestTimeoutMs),
     };
-    const done = await ports.approvals.complete(caller, id, call, () => run(request, caller, options, facts));
+    const done = await ports.approvals.complete(
+      caller,
+      id,
+      call,
+      () => run(request, caller, options, facts),
+      () => dispatchStarted.has(facts),
+    );
     Object.assign(facts, { approval: id, approver: done.approver } satisfies ApprovalFacts);
     if (done.replayed) Object.assign(facts, { tool: done.response.tool, idempotency: "replayed" } satisfies Facts);
     return { response: done.response, replayed: done.replayed };

@@ -27,6 +27,9 @@ export function approvalsOf(policy: Policy, settings: ApprovalSettings | undefin
   return approvals;
 }
 
+/** Time kept back from a Lambda invocation to answer after a tool timed out (as routes/call.ts). */
+const LAMBDA_MARGIN_MS = 1000;
+
 export function approvalRoutes(approvals: Approvals, gateway: CallGateway, opts: { maxBodyBytes: number }): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
@@ -43,10 +46,14 @@ export function approvalRoutes(approvals: Approvals, gateway: CallGateway, opts:
     const body = checkBody(CallBody, sent);
     // The arguments as sent (as POST /v1/call passes them): their digest is what the approval binds.
     const args = (sent as { args?: Record<string, unknown> }).args ?? body.args;
+    // On Lambda, the tool gives up (504) before the invocation is cut off, as on POST /v1/call.
+    const lambda = c.env?.lambdaContext as { getRemainingTimeInMillis?: () => number } | undefined;
+    const remaining = lambda?.getRemainingTimeInMillis?.();
     const response = await gateway.call({ ...body, args }, callerOf(c), {
       signal: c.req.raw.signal,
       context: callContext(c, "rest"),
       approval: c.req.param("id"),
+      ...(remaining !== undefined ? { maxTimeoutMs: Math.max(1, remaining - LAMBDA_MARGIN_MS) } : {}),
     });
     return c.json<CallResponse>(response);
   });

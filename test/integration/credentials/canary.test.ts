@@ -266,6 +266,9 @@ describe("per-principal upstream credentials", () => {
     expect(badText).not.toContain(secretish);
     expect((await send("alice", "PUT", "/v1/credentials/crm", { token: `${secretish}\nX-Injected: 1` })).status).toBe(400);
     expect(JSON.stringify(logger.entries)).not.toContain(secretish);
+    // Regression: a caller-sized name was the store's key and its 500; no family or principal is that long.
+    expect((await send("alice", "DELETE", `/v1/credentials/${"f".repeat(1100)}`)).json).toMatchObject({ removed: false });
+    expect((await send("ops", "DELETE", `/v1/admin/credentials/${"p".repeat(2100)}/crm`)).json).toMatchObject({ removed: false });
   });
 
   it("leaked no token into any answer or log line", () => {

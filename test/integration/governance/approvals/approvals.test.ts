@@ -39,6 +39,8 @@ const policy: PolicyFile = {
 /** Every request the upstream got: which tool path, with which body. */
 const ran: { path: string; body: string }[] = [];
 const runs = (path: string) => ran.filter((r) => r.path === path).length;
+/** The deletes of the one call whose upstream fails after acting. */
+const booms = () => ran.filter((r) => r.path === "/delete" && r.body.includes('"boom"')).length;
 const audits: CallAudit[] = [];
 let upstream: Loopback;
 let dynamo: TestDynamo;
@@ -78,6 +80,12 @@ beforeAll(async () => {
   dynamo = await startDynalite();
   upstream = await startLoopback((req, res, body) => {
     ran.push({ path: req.url ?? "", body });
+    // An upstream that acts and then fails: the approval must not run it again.
+    if (body.includes('"boom"')) {
+      res.writeHead(500, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: "half done" }));
+      return;
+    }
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify({ done: req.url, body: JSON.parse(body || "{}") as unknown }));
   });
@@ -166,6 +174,24 @@ describe("approvals through REST", () => {
       expect.objectContaining({ approval: id, approver: "bob", idempotency: "replayed" }),
     ]);
     expect(audits).toContainEqual(expect.objectContaining({ tool: "files.delete", outcome: "APPROVAL_REQUIRED", status: 202, approval: id }));
+  });
+
+  it("regression: a completion that failed after reaching the upstream spends the approval (a retry ran it again)", async () => {
+    const id = await held("files.delete", { id: "boom" });
+    expect((await decide("bob", id, "approve")).status).toBe(200);
+    expect((await complete("alice", id, "files.delete", { id: "boom" })).status).toBe(502);
+    expect(booms()).toBe(1);
+    const again = await complete("alice", id, "files.delete", { id: "boom" });
+    expect(again.status).toBe(409);
+    expect(errorOf(again).message).toContain("at most once");
+    expect(booms()).toBe(1);
+    // The other tests count every delete: this one's leaves no trace for them.
+    ran.splice(0, ran.length, ...ran.filter((r) => !r.body.includes('"boom"')));
+  });
+
+  it("regression: an id that is no UUID names no approval (a 2,100-character id was the store's 500)", async () => {
+    expect((await send("alice", "GET", `/v1/approvals/${"a".repeat(2100)}`)).status).toBe(404);
+    expect((await send("bob", "POST", `/v1/approvals/${"a".repeat(2100)}`, { decision: "approve" })).status).toBe(404);
   });
 
   it("holds a call by any spelling of the tool, and a plain call of the same tool is held again rather than run", async () => {
