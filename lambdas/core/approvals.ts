@@ -96,7 +96,8 @@ export type Approvals = {
   ): Promise<{ response: CallResponse; replayed: boolean; approver: string }>;
 };
 
-const APPROVAL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** What an approval id can be (ours are UUIDs): a caller-sized key would otherwise reach the store and be its 500. */
+const APPROVAL_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 const where = (id: string) => ({ approve: `/v1/approvals/${id}`, complete: `/v1/approvals/${id}/call` });
 
@@ -115,7 +116,6 @@ export function createApprovals(options: ApprovalsOptions): Approvals {
 
   /** The live record, or NOT_FOUND / APPROVAL_EXPIRED. */
   const live = async (id: string): Promise<ApprovalRecord> => {
-    // Ids are UUIDs: anything else names no approval (and a caller-sized key would be the store's 500).
     const r = APPROVAL_ID.test(id) ? await store.get(id) : undefined;
     if (!r) throw new ToolbeltError("NOT_FOUND", `no approval ${JSON.stringify(id.slice(0, 80))}`, { approval_id: id.slice(0, 80) });
     // dynalite (and DynamoDB for up to days) keeps expired items: past expires_at it is gone.

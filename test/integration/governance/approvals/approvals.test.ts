@@ -189,7 +189,7 @@ describe("approvals through REST", () => {
     ran.splice(0, ran.length, ...ran.filter((r) => !r.body.includes('"boom"')));
   });
 
-  it("regression: an id that is no UUID names no approval (a 2,100-character id was the store's 500)", async () => {
+  it("regression: an id longer than any approval's names none (a 2,100-character id was the store's 500)", async () => {
     expect((await send("alice", "GET", `/v1/approvals/${"a".repeat(2100)}`)).status).toBe(404);
     expect((await send("bob", "POST", `/v1/approvals/${"a".repeat(2100)}`, { decision: "approve" })).status).toBe(404);
   });
