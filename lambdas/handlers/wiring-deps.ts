@@ -41,12 +41,20 @@ export type WireInput = {
   credentialsKeyFile?: string;
 };
 
-export type DepsWiring = { config: Config; client: DynamoClient; deps: Deps };
+export type DepsWiring = {
+  config: Config;
+  client: DynamoClient;
+  deps: Deps;
+  /** The find-miss log's store: the one deps records into, and GET /v1/admin/misses?kind=find reads (one budget meter). */
+  findMisses: DynamoMissStore;
+};
 
 export function wireDeps(input: WireInput): DepsWiring {
   const { config, client, env } = input;
   // Model errors are redacted of every secret the gateway holds, the families' declared ones included.
   const models = createModels(config.models, env, { ...input.models, secrets: gatewaySecretValues(env, input.artifact.families) });
+  // Queries no tool answered well, for the operator (npm run misses -- --find).
+  const findMisses = new DynamoMissStore(client, config.table, FIND_MISSES, { maxBytes: config.misses.findMaxBytes });
   const deps = createDeps({
     artifact: input.artifact,
     store: new DynamoSessionStore(client, config.table),
@@ -55,15 +63,10 @@ export function wireDeps(input: WireInput): DepsWiring {
     config: { ...config, findMissesPerMinute: config.misses.findPerMinute, origins: input.origins ?? config.origins },
     logger: input.logger,
     models,
-    // Queries no tool answered well, for the operator (npm run misses -- --find).
-    findMisses: findMissStore(input),
+    findMisses,
   });
-  return { config, client, deps };
+  return { config, client, deps, findMisses };
 }
-
-/** The find-miss log's store (read by GET /v1/admin/misses?kind=find as well). */
-export const findMissStore = ({ client, config }: Pick<WireInput, "client" | "config">): DynamoMissStore =>
-  new DynamoMissStore(client, config.table, FIND_MISSES, { maxBytes: config.misses.findMaxBytes });
 
 /** What a Lambda reads from its environment, once, at module scope (after its secrets are in `env`: model roles read their keys from it). */
 export function wireInputFromEnv(env: Record<string, string | undefined>, models: Pick<ModelsOptions, "skipMissingKeys" | "bedrock">): WireInput {

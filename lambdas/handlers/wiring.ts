@@ -12,7 +12,7 @@ import { DynamoApprovalStore } from "../stores/approvals.js";
 import { DynamoLimitStore } from "../stores/limits.js";
 import { declaresLimits } from "../core/limits.js";
 import { DynamoMissStore } from "../stores/misses.js";
-import { findMissStore, wireDeps, wireInputFromEnv, type DepsWiring, type WireInput } from "./wiring-deps.js";
+import { wireDeps, wireInputFromEnv, type DepsWiring, type WireInput } from "./wiring-deps.js";
 
 export type { WireInput } from "./wiring-deps.js";
 
@@ -27,7 +27,7 @@ export function wire(input: WireInput): Wiring {
   const call: CallModuleOptions = {
     env,
     misses: new DynamoMissStore(client, config.table, undefined, { maxBytes: config.misses.callMaxBytes }),
-    findMisses: findMissStore(input),
+    findMisses: wired.findMisses,
     idempotency: { store: new DynamoIdempotencyStore(client, config.table), windowSecs: config.idempotencyTtlSecs },
     approvals: { store: new DynamoApprovalStore(client, config.table), ttlSecs: config.approvalTtlSecs },
     // exec runs the registry's commands on this host; TOOLBELT_EXEC=off refuses them with 501 at every door.

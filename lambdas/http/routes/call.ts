@@ -6,7 +6,7 @@ import { rateLimitHeaders, type LimitState } from "../../core/limits.js";
 import type { RouteModule } from "../app.js";
 import { createAppCallGateway, credentialsOf, type CallGatewayOptions } from "../call-gateway.js";
 import { credentialRoutes } from "./credentials.js";
-import { approvalRoutes, approvalsOf, type ApprovalSettings } from "./approvals.js";
+import { approvalRoutes, approvalsOf } from "./approvals.js";
 import { CALL_LIMITS, CallBody, IdempotencyKey, type CallResponse } from "../../contract/call.js";
 import { MISSES_LIMITS, MissesQuery, type MissesResponse } from "../../contract/misses.js";
 import type { MissStore } from "../../core/ports.js";
@@ -18,8 +18,6 @@ import { checkBody, readJsonBody } from "../parse.js";
 export type CallModuleOptions = CallGatewayOptions & {
   /** The find-miss log (DynamoMissStore with FIND_MISSES), read by GET /v1/admin/misses?kind=find. */
   findMisses?: MissStore;
-  /** Calls held for approval (policy `approvals`): the table and TOOLBELT_APPROVAL_TTL_SECS; absent: no approval routes. */
-  approvals?: ApprovalSettings;
 };
 
 export type CallModule = RouteModule & {
