@@ -65,6 +65,11 @@ export type Config = {
    * id, ARN or alias; the construct sets it) or a local key file (TOOLBELT_CREDENTIALS_KEY_FILE); neither: none are stored.
    */
   credentials: { kmsKeyId?: string; keyFile?: string };
+  /**
+   * Audit records kept in the table for the operator console, besides the log line: on unless TOOLBELT_AUDIT_STORE=off,
+   * each expiring TOOLBELT_AUDIT_TTL_DAYS after its call (default 7).
+   */
+  audit: { store: boolean; ttlDays: number };
 };
 
 export type OriginRules = {
@@ -107,6 +112,8 @@ export const DEFAULT_FIND_MAX_MODEL_REQUESTS = 4;
 export const DEFAULT_FIND_MISSES_PER_MINUTE = 30;
 /** Bytes of new items each miss log may write per 30-day window (stores/misses.ts). */
 export const DEFAULT_MISSES_MAX_BYTES = 8 * 1024 * 1024;
+/** Days an audit record stays in the table (the console reads the last hour or day). */
+export const DEFAULT_AUDIT_TTL_DAYS = 7;
 
 type Env = Record<string, string | undefined>;
 
@@ -251,6 +258,8 @@ const EnvSchema = z.object({
   ),
   TOOLBELT_CREDENTIALS_KMS_KEY: text,
   TOOLBELT_CREDENTIALS_KEY_FILE: text,
+  TOOLBELT_AUDIT_STORE: onOff,
+  TOOLBELT_AUDIT_TTL_DAYS: positiveInt(DEFAULT_AUDIT_TTL_DAYS),
 });
 
 /** Parse the environment once; every bad variable is named in one error. */
@@ -306,5 +315,6 @@ export function loadConfig(env: Env = process.env): Config {
       ...(e.TOOLBELT_CREDENTIALS_KMS_KEY ? { kmsKeyId: e.TOOLBELT_CREDENTIALS_KMS_KEY } : {}),
       ...(e.TOOLBELT_CREDENTIALS_KEY_FILE ? { keyFile: e.TOOLBELT_CREDENTIALS_KEY_FILE } : {}),
     },
+    audit: { store: e.TOOLBELT_AUDIT_STORE, ttlDays: e.TOOLBELT_AUDIT_TTL_DAYS },
   };
 }

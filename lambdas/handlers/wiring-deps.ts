@@ -2,6 +2,8 @@
 // (artifact, policy, briefs, models, sessions, finder, miss log). wiring.ts adds the call options (backends,
 // exec, roots, idempotency, limits, credentials) for the entry points that call tools; the api Lambda takes
 // only this half, so none of the call path's stores reach its bundle.
+import { statSync } from "node:fs";
+import { join } from "node:path";
 import type { BriefFile } from "../../registry/contract/brief.js";
 import type { PolicyFile } from "../../registry/contract/policy.js";
 import { loadArtifact, type Artifact } from "../artifact.js";
@@ -37,6 +39,8 @@ export type WireInput = {
   internalPaths: readonly string[];
   /** Which pages may call; by default the configured origins, no Host check. */
   origins?: OriginPolicy;
+  /** When the artifact was written; by default its manifest file's time (Lambda: the bundle's, which is the build's). */
+  builtAt?: string;
   /** The key file sealing per-principal tokens when neither TOOLBELT_CREDENTIALS_* is set (`npm start`: .toolbelt/credentials-key; Lambda: none). */
   credentialsKeyFile?: string;
 };
@@ -64,6 +68,9 @@ export function wireDeps(input: WireInput): DepsWiring {
     logger: input.logger,
     models,
     findMisses,
+    // Health probes upstream URLs with the families' declared settings filled in.
+    env,
+    ...(input.builtAt ? { builtAt: input.builtAt } : {}),
   });
   return { config, client, deps, findMisses };
 }
@@ -85,7 +92,17 @@ export function wireInputFromEnv(env: Record<string, string | undefined>, models
     // No roots unless the deployment names them (fileRoots): file and git tools answer 403 until then.
     defaultFileRoots: [],
     internalPaths: [config.artifactDir],
+    ...builtAtOf(config.artifactDir),
   };
+}
+
+/** The artifact manifest's modification time, if the file can be read. */
+export function builtAtOf(artifactDir: string): { builtAt?: string } {
+  try {
+    return { builtAt: statSync(join(artifactDir, "manifest.json")).mtime.toISOString() };
+  } catch {
+    return {};
+  }
 }
 
 /** The api Lambda's wiring: deps only. */

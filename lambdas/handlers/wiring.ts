@@ -12,6 +12,7 @@ import { DynamoApprovalStore } from "../stores/approvals.js";
 import { DynamoLimitStore } from "../stores/limits.js";
 import { declaresLimits } from "../core/limits.js";
 import { DynamoMissStore } from "../stores/misses.js";
+import { dynamoAuditSink } from "../stores/audit.js";
 import { wireDeps, wireInputFromEnv, type DepsWiring, type WireInput } from "./wiring-deps.js";
 
 export type { WireInput } from "./wiring-deps.js";
@@ -19,11 +20,17 @@ export type { WireInput } from "./wiring-deps.js";
 export type Wiring = DepsWiring & {
   /** For createCallModule and createMcpModule alike: one set of backends options for every door. */
   call: CallModuleOptions;
+  /** The audit store's writer (absent with TOOLBELT_AUDIT_STORE=off): `idle()` before the table closes. */
+  audit?: ReturnType<typeof dynamoAuditSink>;
 };
 
 export function wire(input: WireInput): Wiring {
   const { config, client, env } = input;
   const wired = wireDeps(input);
+  // Each call's audit record also goes to the table (the console's calls view), in the background.
+  const audit = config.audit.store
+    ? dynamoAuditSink(client, config.table, config.audit.ttlDays, (message, fields) => input.logger.error(message, fields))
+    : undefined;
   const call: CallModuleOptions = {
     env,
     misses: new DynamoMissStore(client, config.table, undefined, { maxBytes: config.misses.callMaxBytes }),
@@ -54,10 +61,11 @@ export function wire(input: WireInput): Wiring {
       ttlSecs: config.results.continuationTtlSecs,
     }),
     deprecatedCalls: config.deprecatedCalls,
+    ...(audit ? { auditSink: audit } : {}),
     // Counted in the table only when the policy declares a limit: otherwise calls write nothing for them.
     ...(declaresLimits(input.policy) ? { limits: { store: new DynamoLimitStore(client, config.table), policy: input.policy } } : {}),
   };
-  return { ...wired, call };
+  return { ...wired, call, ...(audit ? { audit } : {}) };
 }
 
 /** Call once, at module scope of a Lambda handler that calls tools (after its secrets are in `env`). */

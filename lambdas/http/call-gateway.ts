@@ -6,7 +6,7 @@ import { createBackends } from "../backends/index.js";
 import type { EnvMap } from "../backends/templates.js";
 import { withMetaTools } from "../contract/meta-tools.js";
 import { createCallGateway, type CallGateway } from "../core/call/gateway.js";
-import type { CallAudit } from "../core/call/audit.js";
+import type { AuditSink, CallAudit } from "../core/call/audit.js";
 import type { IdempotencyStore } from "../core/call/idempotency.js";
 import type { Backends } from "../core/call/types.js";
 import type { MissStore } from "../core/ports.js";
@@ -49,6 +49,8 @@ export type CallGatewayOptions = {
   backends?: (deps: Deps) => Backends;
   /** Share one gateway (and its upstream connections) between route modules: see shareGateway. */
   gateway?: (deps: Deps) => AppCallGateway;
+  /** The audit store: each call's record also goes there (in the background), besides the log line. */
+  auditSink?: AuditSink;
   /** Per-principal upstream tokens: where they are kept and what seals them (wiring.ts, from Config.credentials). */
   credentials?: { client: ConstructorParameters<typeof DynamoCredentialStore>[0]; table: string; keys: CredentialKeySettings };
 };
@@ -126,7 +128,11 @@ export function createAppCallGateway(deps: Deps, options: CallGatewayOptions): A
     ...(options.misses ? { misses: options.misses } : {}),
     sessions: deps.sessions,
     log: (level, message, fields) => deps.logger[level](message, fields),
-    audit: (record) => writeAudit(deps.logger, withDrift(deps, record), deps.config.metricsNamespace),
+    audit: (record) => {
+      const r = withDrift(deps, record);
+      writeAudit(deps.logger, r, deps.config.metricsNamespace);
+      options.auditSink?.write(r);
+    },
     ...(options.idempotency
       ? {
           idempotency: {

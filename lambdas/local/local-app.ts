@@ -1,5 +1,5 @@
 // `npm start`'s app from the one wiring: both route modules (REST /v1/call and MCP) on one shared call
-// gateway, behind the loopback server's Origin and Host rules. start.ts serves it; the parity and
+// gateway, the operator console and its admin data routes, behind the loopback server's Origin and Host rules. start.ts serves it; the parity and
 // conformance tests serve this same function, so what they test is what `npm start` runs.
 import type { Hono } from "hono";
 import { createApp, type AppEnv } from "../http/app.js";
@@ -9,6 +9,11 @@ import { localHosts, localOrigins } from "../http/origin.js";
 import { createCallModule } from "../http/routes/call.js";
 import { createMcpModule } from "../http/routes/mcp.js";
 import { wire, type WireInput, type Wiring } from "../handlers/wiring.js";
+import { builtAtOf } from "../handlers/wiring-deps.js";
+import { createAdminModule } from "../http/routes/admin.js";
+import { liveRoutes } from "../http/routes/health.js";
+import { consoleRoutes } from "../console/routes.js";
+import { DynamoAuditReader } from "../stores/audit.js";
 
 export type LocalApp = { app: Hono<AppEnv>; deps: Deps; call: Wiring["call"]; close(): Promise<void> };
 
@@ -16,7 +21,8 @@ export type LocalApp = { app: Hono<AppEnv>; deps: Deps; call: Wiring["call"]; cl
 export function createLocalApp(input: Omit<WireInput, "origins"> & { port: number }): LocalApp {
   const { port, ...rest } = input;
   const { config } = rest;
-  const { deps, call } = wire({
+  const { deps, call, audit, client } = wire({
+    ...builtAtOf(config.artifactDir),
     ...rest,
     origins: { own: [...localOrigins(port), ...config.origins.own], allowed: config.origins.allowed, hosts: localHosts(port) },
   });
@@ -24,7 +30,9 @@ export function createLocalApp(input: Omit<WireInput, "origins"> & { port: numbe
   const shared = shareGateway(call);
   const rest_ = createCallModule(shared);
   const mcp = createMcpModule(shared);
-  const app = createApp(deps, { extraRoutes: [rest_, mcp] });
+  // The operator console and its data routes (admin keys only) beside the doors.
+  const admin = createAdminModule({ env: rest.env, ...(audit ? { audit: new DynamoAuditReader(client, config.table) } : {}) });
+  const app = createApp(deps, { extraRoutes: [rest_, mcp, liveRoutes, admin, consoleRoutes] });
   return {
     app,
     deps,
@@ -34,6 +42,7 @@ export function createLocalApp(input: Omit<WireInput, "origins"> & { port: numbe
       await mcp.close();
       // Find misses still being written land before the table closes.
       await deps.findMisses?.idle();
+      await audit?.idle();
     },
   };
 }

@@ -63,6 +63,9 @@ export type CallAudit = CallContext & {
   usage?: unknown;
 };
 
+/** Where records go besides the log line (the audit store): `write` returns at once and never throws. */
+export type AuditSink = { write(record: CallAudit, atMs?: number): void };
+
 // One canonical form for argument digests and the pinned tool definitions.
 export { canonicalJson };
 

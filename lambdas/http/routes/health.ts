@@ -1,20 +1,58 @@
-// GET /v1/health: the artifact's manifest, so a deployment says which registry it serves. Public.
+// GET /v1/health (public): whether the gateway can serve, from real checks (core/health.ts): 503 when
+// the table is unreachable, 200 `degraded` when an upstream or a model role is down; with an admin key,
+// what is down and every check. GET /v1/health/live (public): the process answers, nothing probed.
 import { Hono } from "hono";
-import type { HealthResponse } from "../../contract/health.js";
+import { type HealthResponse, LiveResponse } from "../../contract/health.js";
+import { downIn } from "../../core/health.js";
+import { ToolbeltError } from "../../core/errors.js";
+import type { RouteModule } from "../app.js";
 import type { Deps } from "../deps.js";
+import { errors, ok } from "../openapi.js";
 import type { AppEnv } from "../env.js";
 
 export function healthRoutes(deps: Deps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const m = deps.artifact.manifest;
-  const body: HealthResponse = {
-    status: "ok",
+  const manifest = {
+    artifact: { format_version: m.format_version, registry_hash: m.registry_hash, ...(deps.builtAt ? { built_at: deps.builtAt } : {}), counts: m.counts },
     format_version: m.format_version,
     registry_hash: m.registry_hash,
     counts: m.counts,
     always_loaded: deps.alwaysLoaded,
     skipped_families: m.skipped_families,
   };
-  app.get("/v1/health", (c) => c.json(body));
+  app.get("/v1/health", async (c) => {
+    const report = await deps.health.report();
+    if (!report.table.ok) {
+      throw new ToolbeltError("UNAVAILABLE", "the gateway's table is unreachable: sessions, pins and calls cannot be served; retry shortly", {
+        check: "table",
+      });
+    }
+    const down = downIn(report);
+    // An invalid key on this public route is no error: it only sees what everyone sees.
+    const auth = c.req.header("authorization");
+    const admin = auth ? (await deps.policy.authenticate(auth).catch(() => undefined))?.admin === true : false;
+    const body: HealthResponse = { status: down.length ? "degraded" : "ok", ...manifest, ...(admin ? { down, checks: report } : {}) };
+    return c.json(body);
+  });
   return app;
 }
+
+/**
+ * GET /v1/health/live as a route module: public through `publicPaths` (createApp authenticates the
+ * rest of /v1), mounted by every entry point beside the core routes.
+ */
+export const liveRoutes: RouteModule = {
+  routes: () => new Hono<AppEnv>().get("/v1/health/live", (c) => c.json<LiveResponse>({ status: "ok" })),
+  publicPaths: ["/v1/health/live"],
+  openapi: {
+    "/v1/health/live": {
+      get: {
+        operationId: "live",
+        summary: "Liveness: the process answers (nothing is probed)",
+        security: [],
+        responses: { ...ok("Alive", LiveResponse), ...errors(414, 500) },
+      },
+    },
+  },
+};
