@@ -7,8 +7,7 @@
 // [0,1] and comparable, and `min_score` keeps its meaning (the confidence a shown tool fits).
 import { QUOTED_TEXT, encodeQuery, withoutLabelledInput, type SearchIndexData } from "../../../registry/contract/search-options.js";
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
-import type { MatchedWord } from "../../contract/find.js";
-import { sortedIndexOf } from "./sorted.js";
+import { SearchIndex } from "./postings.js";
 
 export type VerdictFeatures = {
   /** The top tool's calibrated score. */
@@ -107,44 +106,18 @@ export function verdictMargin(m: VerdictModel, f: VerdictFeatures): number {
 }
 
 export class Verdict {
-  private readonly idfMax: number;
-  private readonly N: number;
-  // Postings view, decoded at the first coverage check: nothing is added to the artifact's import.
-  private post: { start: Uint32Array; ids: Uint16Array | Uint32Array } | undefined;
+  private readonly index: SearchIndex;
 
   constructor(
-    private readonly data: SearchIndexData,
+    index: SearchIndex | SearchIndexData,
     private readonly model: VerdictModel = VERDICT_MODEL,
   ) {
-    this.N = Math.max(1, data.docs);
-    this.idfMax = Math.log((this.N - 1 + 0.5) / 1.5 + 1);
-  }
-
-  private idf(term: number): number {
-    const df = this.data.df[term]!;
-    return Math.log((this.N - df + 0.5) / (df + 0.5) + 1);
-  }
-
-  /** Id of an encoded word in the sorted vocabulary (binary search, no map to build at import). */
-  private termId(word: string): number | undefined {
-    return sortedIndexOf(this.data.terms, word);
-  }
-
-  /** Whether `doc` is among the postings of `term` (postings are in catalog order: a binary search). */
-  private has(term: number, doc: number): boolean {
-    if (!this.post) {
-      const start = new Uint32Array(this.data.terms.length + 1);
-      this.data.df.forEach((df, i) => (start[i + 1] = start[i]! + df));
-      const bytes = new Uint8Array(Buffer.from(this.data.postings, "base64")); // aligned copy for the typed view
-      const ids = this.data.docs < 65536 ? new Uint16Array(bytes.buffer, 0, bytes.byteLength / 2) : new Uint32Array(bytes.buffer, 0, bytes.byteLength / 4);
-      this.post = { start, ids };
-    }
-    const { start, ids } = this.post;
-    return sortedIndexOf(ids, doc, start[term]!, start[term + 1]!) !== undefined;
+    this.index = index instanceof SearchIndex ? index : new SearchIndex(index);
   }
 
   /** `topTakesText`: the top tool takes a free text, so a text the request brings is its input (selfContained is 0). */
   features(query: string, top: number, score: number, topTakesText = false): VerdictFeatures {
+    const ix = this.index;
     const unblobbed = query.replace(BLOB, " ");
     const words = [...new Set(encodeQuery(unblobbed))];
     // Quoted text is data the request works on ("translate 'How are you?'"), not the request's form.
@@ -159,21 +132,21 @@ export class Verdict {
     let covered = 0;
     let minIdf = 1;
     for (const w of words) {
-      const id = this.termId(w);
-      const syn = Object.hasOwn(this.data.expand, w) ? this.data.expand[w] : undefined; // not "constructor" of Object
+      const id = ix.termOf(w);
+      const syn = Object.hasOwn(ix.expand, w) ? ix.expand[w] : undefined; // not "constructor" of Object
 
       if (id === undefined && !syn?.length) {
-        if (own.has(w)) mass += this.idfMax;
+        if (own.has(w)) mass += ix.idfMax;
         continue;
       }
       // A word known only through synonyms weighs as its rarest synonym.
-      const idf = id !== undefined ? this.idf(id) : Math.max(...syn!.map((t) => this.idf(t)));
-      if (id !== undefined) minIdf = Math.min(minIdf, idf / this.idfMax);
+      const idf = id !== undefined ? ix.idf[id]! : Math.max(...syn!.map((t) => ix.idf[t]!));
+      if (id !== undefined) minIdf = Math.min(minIdf, idf / ix.idfMax);
       mass += idf;
       knownMass += idf;
       if (top < 0) continue;
-      if (id !== undefined && this.has(id, top)) covered += idf;
-      else if (syn?.some((t) => this.has(t, top))) covered += 0.5 * idf;
+      if (id !== undefined && ix.posting(id, top) !== undefined) covered += idf;
+      else if (syn?.some((t) => ix.posting(t, top) !== undefined)) covered += 0.5 * idf;
     }
     return {
       score,
@@ -212,14 +185,3 @@ export class Verdict {
 
 /** Whether a tool's author wrote search hints for it (imported catalogs carry none). */
 export const hasHints = (tool: Pick<CatalogTool, "aliases" | "examples">): boolean => Boolean(tool.aliases?.length || tool.examples?.length);
-
-/**
- * A stray match on a tool with search hints: the query hit none of its authored words (name, tags,
- * aliases, examples) itself, only description or parameter words, or authored words through an
- * expansion (a typo, a synonym). An author who wrote how users ask for the tool did not anticipate
- * this request ("walk the dog" reaching a tool that waits, "park the car" a parser by a typo).
- * `authored` is explain's answer over the authored fields.
- */
-export function strayMatch(authored: readonly MatchedWord[]): boolean {
-  return !authored.some((m) => m.expansion === undefined);
-}

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emitArtifact, writeArtifact } from "../../../../../build/artifact.js";
 import { artifactFromFiles, loadArtifact, type Artifact } from "../../../../../lambdas/artifact.js";
 import { createFinder, DEFAULT_MIN_SCORE } from "../../../../../lambdas/core/find/index.js";
-import { DEFAULT_QUERY_PARAMS, type QueryParams } from "../../../../../lambdas/core/find/scorer.js";
+import { DEFAULT_QUERY_PARAMS, type QueryParams } from "../../../../../lambdas/core/find/tuning.js";
 import type { CatalogTool } from "../../../../../registry/contract/artifact.js";
 import type { Finder } from "../../../../../lambdas/core/find/types.js";
 import { emitTestArtifact } from "./catalog.js";

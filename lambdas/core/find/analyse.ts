@@ -1,0 +1,123 @@
+// Stage 1, analyse: a request becomes its steps and its query words, each word with the vocabulary
+// terms it may match (itself, typo matches, and the build's expansions: synonyms, lexicon, paraphrases)
+// at their weights. Typos go through the imported FlexSearch vocabulary index, loaded at the first
+// unknown word. Nothing here scores a tool.
+import { Document } from "flexsearch";
+import { editDistance } from "../../../registry/contract/edit-distance.js";
+import { encodeQuery, pairs, vocabIndexOptions, type VocabRecord } from "../../../registry/contract/search-options.js";
+import { ownList, type SearchIndex } from "./postings.js";
+import { segments } from "./segment.js";
+import { STAGE_LIMITS, type QueryParams } from "./tuning.js";
+
+/** A vocabulary term a query word may match, at a weight relative to the word itself. */
+export type Member = { term: number; w: number };
+/** A query word (encoded, once) with the steps it occurs in (a bit mask) and the terms it may match. */
+export type Group = { word: string; mask: number; members: Member[] };
+
+/** What analyse hands to retrieve: the steps (one for a single-capability request) and the words. */
+export type Analysis = { steps: number; groups: Group[] };
+
+const TYPO_WORD = new RegExp(`^[a-z][a-z0-9]{${STAGE_LIMITS.typoMinLetters - 1},}$`);
+
+export class Analyser {
+  private flex: Document<VocabRecord> | undefined;
+  private readonly fuzzyCache = new Map<string, Member[]>();
+
+  constructor(
+    private readonly index: SearchIndex,
+    private readonly params: QueryParams,
+  ) {}
+
+  /** Import the FlexSearch vocabulary index (once; only queries with unknown words need it). */
+  loadFuzzy(): Document<VocabRecord> {
+    if (!this.flex) {
+      const doc = new Document<VocabRecord>(vocabIndexOptions());
+      for (const [k, v] of this.index.flexData) doc.import(k, v);
+      this.flex = doc;
+    }
+    return this.flex;
+  }
+
+  /** The steps of a request and its words, steps beyond the mask width merged into the last one. */
+  analyse(query: string, stepTexts: string[] = segments(query)): Analysis {
+    const max = STAGE_LIMITS.maxSteps;
+    const steps = stepTexts.length > 1 ? stepTexts.slice(0, max) : [query];
+    if (stepTexts.length > max) steps[max - 1] = stepTexts.slice(max - 1).join(". ");
+    return { steps: steps.length, groups: this.groups(steps) };
+  }
+
+  /**
+   * For explain: each encoded query word (phrase pairs left out) with the vocabulary terms it can
+   * match, the word itself first, then its expansions (typo, synonym, lexicon, paraphrase), strongest first.
+   */
+  matchable(query: string): { term: string; reach: string[] }[] {
+    return this.groups([query])
+      .filter((g) => !g.word.includes(" "))
+      .map((g) => ({ term: g.word, reach: [...g.members].sort((a, b) => b.w - a.w || a.term - b.term).map((m) => this.index.terms[m.term]!) }));
+  }
+
+  /** Query words (encoded, each once) with the steps they occur in, as a bit mask. */
+  private groups(steps: string[]): Group[] {
+    const ix = this.index;
+    const mask = new Map<string, number>();
+    steps.forEach((step, i) => {
+      const terms = encodeQuery(step);
+      for (const t of terms) mask.set(t, (mask.get(t) ?? 0) | (1 << i));
+      for (const t of pairs(terms)) if (ix.termOf(t) !== undefined) mask.set(t, (mask.get(t) ?? 0) | (1 << i));
+    });
+    const groups: Group[] = [];
+    for (const [t, m] of mask) {
+      const exact = ix.termOf(t);
+      const members: Member[] = exact !== undefined ? [{ term: exact, w: 1 }] : this.typoMembers(t);
+      if (ix.synonymWeight > 0) {
+        for (const id of ownList(ix.expand, t)) if (id !== exact) members.push({ term: id, w: ix.synonymWeight });
+      }
+      if (ix.lexiconWeight > 0) addRelated(members, ownList(ix.related, t), exact, ix.lexiconWeight);
+      if (ix.capabilityWeight > 0) addRelated(members, ownList(ix.capability, t), exact, ix.capabilityWeight);
+      if (ix.paraphraseWeight > 0) addRelated(members, ownList(ix.similar, t), exact, ix.paraphraseWeight);
+      if (members.length) groups.push({ word: t, mask: m, members });
+    }
+    return groups;
+  }
+
+  /** Typo candidates of a word the catalog lacks, weighed down (bridgedFuzzy) when the build bridged the word as a real one. */
+  private typoMembers(t: string): Member[] {
+    const k = this.params.bridgedFuzzy;
+    // At the default (1) every unknown word keeps its typo matches: no look-ups on the hot path.
+    if (k === 1 || !this.index.isRealWord(t)) return [...this.fuzzy(t)];
+    return k > 0 ? this.fuzzy(t).map((m) => ({ term: m.term, w: m.w * k })) : [];
+  }
+
+  /** Vocabulary terms a word the catalog does not contain most likely meant (FlexSearch candidates within a small edit distance). */
+  private fuzzy(word: string): Member[] {
+    if (!TYPO_WORD.test(word)) return [];
+    const cached = this.fuzzyCache.get(word);
+    if (cached) return cached;
+    const L = STAGE_LIMITS;
+    const res = this.loadFuzzy().search(word, { limit: L.typoCandidates, suggest: true }) as unknown as { result: number[] }[];
+    const maxEd = word.length >= L.typoTwoEdits ? 2 : 1;
+    const near = this.params.fuzzyWeight;
+    const far = this.params.fuzzyWeight * L.typoFarShare;
+    const found: Member[] = [];
+    for (const id of new Set(res.flatMap((r) => r.result))) {
+      const t = this.index.terms[id]!;
+      const ed = editDistance(word, t, maxEd);
+      if (ed <= maxEd) found.push({ term: id, w: ed <= 1 ? near : far });
+      else if (t.startsWith(word)) found.push({ term: id, w: far });
+    }
+    const idf = this.index.idf;
+    const top = found.sort((a, b) => b.w - a.w || idf[b.term]! - idf[a.term]! || a.term - b.term).slice(0, L.typoKept);
+    if (this.fuzzyCache.size < L.typoCacheEntries) this.fuzzyCache.set(word, top);
+    return top;
+  }
+}
+
+/** Add expansion terms at weight `w`; a term already a member keeps the better of the two weights. */
+function addRelated(members: Member[], ids: readonly number[], exact: number | undefined, w: number): void {
+  for (const id of ids) {
+    if (id === exact) continue;
+    const had = members.find((m) => m.term === id);
+    if (had) had.w = Math.max(had.w, w);
+    else members.push({ term: id, w });
+  }
+}

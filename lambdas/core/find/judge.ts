@@ -1,0 +1,126 @@
+// Stage 4, judge: the one place that decides whether a tool fits. It gives one fit factor c in (0, 1]
+// per request, from the evidence that suits the top tool: the fit model (verdict.ts: the request's
+// form and how well the top tool covers it) for a tool without search hints, and the hint rules
+// (hint-rules.ts: the author's words) for a tool with hints or in a catalog whose authors mostly wrote
+// them. c multiplies every shown score, so the order is kept; a tool stays when c·score ≥ min_score,
+// and the answer is `none` when none stays. A tool asked for by its exact name is not judged.
+import type { CatalogTool } from "../../../registry/contract/artifact.js";
+import type { FieldName } from "../../../registry/contract/search-options.js";
+import type { MatchedWord } from "../../contract/find.js";
+import { matchedWords, RequestWords, specificHit, strayMatch } from "./hint-rules.js";
+import type { SearchIndex } from "./postings.js";
+import { DEFAULT_MIN_SCORE, type QueryParams } from "./tuning.js";
+import { hasHints, Verdict, type VerdictFeatures, type VerdictModel } from "./verdict.js";
+
+/** The fields a tool author writes for search (the stray-match rule reads only these). */
+export const AUTHORED_FIELDS: readonly FieldName[] = ["name", "tags", "aliases", "examples"];
+
+/** A hint rule that fired: its name, its factor, and the request's word that made it fire (if one did). */
+export type HintRule = { rule: "hint-stray" | "one-word" | "everyday-words"; factor: number; word?: string };
+
+/** The judge's finding for a request: the factor, and the evidence behind it. */
+export type Judgement = {
+  factor: number;
+  /** The fit model's features, margin and factor, when it judged (a top tool without hints). */
+  model?: { features: VerdictFeatures; margin: number; factor: number };
+  /** The hint rule that fired, when the top tool (or its catalog) is judged by the author's words. */
+  hint?: HintRule;
+  /** Whether the hint rules were consulted (a hinted top tool or catalog), fired or not. */
+  hinted: boolean;
+};
+
+/** What the judge asks of the other stages about a request's top tool. */
+export type JudgeInput = {
+  query: string;
+  top: CatalogTool;
+  topDoc: number;
+  topScore: number;
+  /** explain's matched words of a tool, over the given fields (all by default). */
+  matches: (t: CatalogTool, only?: readonly FieldName[]) => MatchedWord[];
+  /** The tools just behind the top, ranked afresh without the bar (the everyday-words rule's second look). */
+  runnersUp: () => CatalogTool[];
+};
+
+const TEXT_PARAM = /^(?:text|texts|content|body|message|document|paragraph|passage)$/i;
+/** Whether a tool's input includes a free text to work on (a string parameter named like one). */
+export function textInput(t: CatalogTool): boolean {
+  const props = (t.input_schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  return Object.entries(props).some(([k, p]) => TEXT_PARAM.test(k) && (p?.type === "string" || p?.type === undefined));
+}
+
+export class Judge {
+  private readonly verdict: Verdict;
+  private readonly words: RequestWords;
+
+  constructor(
+    index: SearchIndex,
+    private readonly params: QueryParams,
+    model: VerdictModel,
+    /** Most of the catalog's tools have search hints: a tool without them is held to the hint rules too. */
+    private readonly hintedCatalog: boolean,
+  ) {
+    this.verdict = new Verdict(index, model);
+    this.words = new RequestWords(index);
+  }
+
+  judge(q: JudgeInput): Judgement {
+    // The model was fitted on catalogs without search hints (MetaTool, seal-tools). On a top tool with hints it
+    // answered none to no request that needed it and hid right tools (test/eval/README.md, "Sixth round"):
+    // such a tool is judged by its author's words, the rules below.
+    const hinted = hasHints(q.top);
+    let factor = 1;
+    let model: Judgement["model"];
+    if (!hinted) {
+      const features = this.verdict.features(q.query, q.topDoc, q.topScore, textInput(q.top));
+      factor = this.verdict.factor(features, DEFAULT_MIN_SCORE);
+      model = { features, margin: this.verdict.margin(features), factor };
+    }
+    // In a catalog whose authors wrote hints (most of its tools have them), a tool without hints (a server
+    // snapshot's) is held to the same rules, its name and tags its authored words: otherwise it is where
+    // the strays land ("hike along the coast" → a tool "with an output schema along with" its content).
+    const consult = hinted || this.hintedCatalog;
+    const hint = consult ? this.hintRule(q) : undefined;
+    if (hint) factor *= hint.factor;
+    return { factor, hinted: consult, ...(model ? { model } : {}), ...(hint ? { hint } : {}) };
+  }
+
+  /** The first hint rule that fires on the request's top tool, in the order of their strength. */
+  private hintRule(q: JudgeInput): HintRule | undefined {
+    const p = this.params;
+    // Evidence the model cannot see on a small catalog: a match the tool's author did not anticipate,
+    if (p.hintStray < 1 && strayMatch(q.matches(q.top, AUTHORED_FIELDS))) return { rule: "hint-stray", factor: p.hintStray };
+    const hits = q.matches(q.top);
+    // or one that meets the tool in a single word while another word is foreign to the whole catalog
+    // ("load the dishwasher" → system.load, "hand me the remote" → git.remotes), or, when that word is not
+    // one the tool is named by (its name, its aliases), another specific word the tool did not match
+    // ("order a pizza" → random.shuffle's "random order").
+    if (p.hintOneHit < 1) {
+      const word = this.oneWord(q.query, hits);
+      if (word !== undefined) return { rule: "one-word", factor: p.hintOneHit, word };
+    }
+    // or one in everyday words only ("get", "show", "list", "latest") while the request names something the
+    // catalog lacks ("get me the latest bitcoin price" → kv.get), unless a tool just behind meets a specific word.
+    if (p.hintEveryday < 1) {
+      const word = this.everyday(q, hits);
+      if (word !== undefined) return { rule: "everyday-words", factor: p.hintEveryday, word };
+    }
+    return undefined;
+  }
+
+  /** The one-word rule: the request's word that shows the top tool met it in one word only (undefined: the rule does not fire). */
+  private oneWord(query: string, hits: MatchedWord[]): string | undefined {
+    if (hits.length > 1) return undefined;
+    const foreign = this.words.foreignWord(query);
+    if (foreign !== undefined) return foreign;
+    const named = hits.some((m) => m.fields.includes("name") || m.fields.includes("aliases"));
+    return named ? undefined : this.words.unmatchedWord(query, matchedWords(hits));
+  }
+
+  /** The everyday-words rule: the word the request names that the catalog lacks (undefined: the rule does not fire). */
+  private everyday(q: JudgeInput, hits: MatchedWord[]): string | undefined {
+    if (specificHit(hits)) return undefined;
+    const object = this.words.unknownObject(q.query, matchedWords(hits));
+    if (object === undefined) return undefined;
+    return q.runnersUp().every((t) => !specificHit(q.matches(t))) ? object : undefined;
+  }
+}

@@ -1,0 +1,94 @@
+// The artifact's search index, decoded once per cold start and shared by every stage: the sorted
+// vocabulary with its idf, the postings (tool ids and BM25F impacts) and the build's expansion tables.
+import { ToolbeltError } from "../errors.js";
+import { SEARCH_INDEX_VERSION, type SearchIndexData } from "../../../registry/contract/search-options.js";
+import { sortedIndexOf } from "./sorted.js";
+
+/**
+ * A table's entry for a query word, own keys only: the tables are plain objects from JSON and a
+ * word like "constructor" or "toString" must not answer with Object.prototype's function.
+ * (A guard, not a Map: it keeps the artifact format and costs nothing at import.)
+ */
+export function ownList(table: Record<string, number[]>, key: string): readonly number[] {
+  return Object.hasOwn(table, key) ? table[key]! : [];
+}
+
+export class SearchIndex {
+  readonly docs: number;
+  readonly terms: string[];
+  /** Postings of term t: ids[start[t] … start[t+1]), in catalog order, with their impacts. */
+  readonly start: Uint32Array;
+  readonly ids: Uint16Array | Uint32Array;
+  readonly imp: Uint16Array;
+  readonly idf: Float64Array;
+  /** The idf of a word in one tool: the unit every score is calibrated against. */
+  readonly idfMax: number;
+  readonly expand: Record<string, number[]>;
+  readonly related: Record<string, number[]>;
+  readonly capability: Record<string, number[]>;
+  readonly similar: Record<string, number[]>;
+  readonly realWords: readonly string[] | undefined;
+  /** The build's weights of its expansion tables (0: the table is not used). */
+  readonly synonymWeight: number;
+  readonly lexiconWeight: number;
+  readonly capabilityWeight: number;
+  readonly paraphraseWeight: number;
+  /** Per term, its query weight (absent: every term weighs 1). */
+  readonly termWeight: Float64Array | undefined;
+  /** Per tool, the term ids of its name, and their summed idf. */
+  readonly nameTerms: number[][];
+  readonly nameMass: Float64Array;
+  readonly flexData: [string, string][];
+
+  constructor(readonly data: SearchIndexData) {
+    if (data.version !== SEARCH_INDEX_VERSION) {
+      throw new ToolbeltError("INTERNAL", `search index version ${data.version}, this runtime reads ${SEARCH_INDEX_VERSION}: rebuild the artifact`);
+    }
+    const n = data.docs;
+    this.docs = n;
+    this.terms = data.terms;
+    this.start = new Uint32Array(data.terms.length + 1);
+    data.df.forEach((df, i) => (this.start[i + 1] = this.start[i]! + df));
+    const N = Math.max(1, n);
+    this.idf = Float64Array.from(data.df, (df) => Math.log((N - df + 0.5) / (df + 0.5) + 1));
+    this.idfMax = Math.log((N - 1 + 0.5) / 1.5 + 1);
+    const ids = new Uint8Array(Buffer.from(data.postings, "base64")); // aligned copy for the typed views
+    this.ids = n < 65536 ? new Uint16Array(ids.buffer, 0, ids.byteLength / 2) : new Uint32Array(ids.buffer, 0, ids.byteLength / 4);
+    const imp = new Uint8Array(Buffer.from(data.impacts, "base64"));
+    this.imp = new Uint16Array(imp.buffer, 0, imp.byteLength / 2);
+    this.expand = data.expand;
+    this.synonymWeight = data.params.synonymWeight;
+    this.related = data.related;
+    this.lexiconWeight = data.params.lexiconWeight ?? 0;
+    this.capability = data.capability ?? {};
+    this.capabilityWeight = data.params.capabilityWeight ?? 0;
+    this.similar = data.similar ?? {};
+    this.realWords = data.realWords;
+    this.paraphraseWeight = data.params.paraphraseWeight ?? 0;
+    this.nameTerms = data.nameTerms;
+    this.termWeight = data.termWeight.length ? Float64Array.from(data.termWeight, (w) => w / 100) : undefined;
+    this.nameMass = Float64Array.from(data.nameTerms, (ts) => ts.reduce((s, t) => s + this.idf[t]!, 0));
+    this.flexData = data.flex;
+  }
+
+  /** Id of a vocabulary term: the build sorts the terms, so a binary search (no map to build at import). */
+  termOf(t: string): number | undefined {
+    return sortedIndexOf(this.terms, t);
+  }
+
+  /** Where `doc` is among the postings of `term` (a binary search: postings are in catalog order). */
+  posting(term: number, doc: number): number | undefined {
+    return sortedIndexOf(this.ids, doc, this.start[term]!, this.start[term + 1]!);
+  }
+
+  /** A word the catalog lacks that the build bridged (WordNet, lexicon, paraphrase table) or lists in `realWords`. */
+  isRealWord(t: string): boolean {
+    return (
+      ownList(this.expand, t).length > 0 ||
+      ownList(this.related, t).length > 0 ||
+      ownList(this.capability, t).length > 0 ||
+      ownList(this.similar, t).length > 0 ||
+      (this.realWords !== undefined && sortedIndexOf(this.realWords, t) !== undefined)
+    );
+  }
+}

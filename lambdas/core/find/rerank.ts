@@ -1,0 +1,101 @@
+// Stage 3, rerank: the task lifts. A task needs a tool per step, often several of one server (create
+// a document, add a paragraph, convert it to PDF), and a step's words seldom name all of them. Each
+// step's clear best tool moves `stepLift` of the way to the top tool's score (one step's words no
+// longer drown another's), then the siblings of the top tool and of those step tools (the heads)
+// move `familyLift` of the way to their head's score, never past a clear step's best tool (another
+// step may need another family). The top tool keeps its score, so the judge's input does not change.
+import type { Analysis } from "./analyse.js";
+import type { Retrieval, Retriever } from "./retrieve.js";
+import { STAGE_LIMITS } from "./tuning.js";
+
+/** Which lifts a request gets (decided before retrieval: a lift lowers the floor retrieval prunes at). */
+export type LiftPlan = { stepLift: number; familyLift: number; lifts: boolean /** The score retrieval must score exactly from. */; reach: number };
+
+/** A lift the rerank made, for explain: the tool, its score before and after, and why. */
+export type Lift = { doc: number; rule: "step-lift" | "family-lift"; before: number; after: number; head: number };
+
+export class Reranker {
+  /** Per family, its tools (famDocs[famStart[f]…famStart[f+1]]). */
+  private readonly famStart: Uint32Array;
+  private readonly famDocs: Uint32Array;
+
+  constructor(
+    private readonly retriever: Retriever,
+    /** Per tool, its family's number (0…families−1); without it there is no family lift. */
+    private readonly family: Uint32Array | undefined,
+  ) {
+    const families = family ? family.reduce((m, f) => Math.max(m, f + 1), 0) : 0;
+    this.famStart = new Uint32Array(families + 1);
+    for (const f of family ?? []) this.famStart[f + 1]!++;
+    for (let f = 0; f < families; f++) this.famStart[f + 1]! += this.famStart[f]!;
+    this.famDocs = new Uint32Array(family?.length ?? 0);
+    const fill = this.famStart.slice(0, families);
+    family?.forEach((f, d) => (this.famDocs[fill[f]!++] = d));
+  }
+
+  /** The lifts of a request: only a task (many words), a step lift only with several steps. */
+  plan(q: Analysis, minScore: number): LiftPlan {
+    const p = this.retriever.params;
+    const task = q.groups.length >= STAGE_LIMITS.taskMinTerms;
+    const familyLift = task && this.family ? p.familyLift : 0;
+    const stepLift = task && q.steps > 1 ? p.stepLift : 0;
+    const lifts = familyLift > 0 || stepLift > 0;
+    // With a lift, tools are scored exactly from the clear-step score (every step's clear best tool is scored exactly).
+    return { stepLift, familyLift, lifts, reach: lifts ? Math.min(minScore, STAGE_LIMITS.clearStep) : minScore };
+  }
+
+  /**
+   * Apply the plan's lifts to the retrieval's scores in place. Siblings the MaxScore floor pruned are
+   * scored exactly here (a family is small), so the tools shown at a min_score are the unpruned
+   * ranking's above it, and the floor, the saving on common words, stays as it is. `lifted`, when
+   * given (explain), receives each lift.
+   */
+  rerank(r: Retrieval, plan: LiftPlan, lifted?: Lift[]): void {
+    // A top under min_score shows nothing, lifted or not (and may not be the true top: the floor pruned).
+    if (!plan.lifts || r.top < 0 || r.score[r.top]! < r.minScore) return;
+    const rt = this.retriever;
+    const clearRaw = -Math.log(1 - STAGE_LIMITS.clearStep) * rt.unit;
+    const clear = [...new Set(r.stepTop.filter((d, s) => d >= 0 && r.stepTopRaw[s]! >= clearRaw))];
+    const out = r.score;
+    const { top, steps: S, stamp: ps } = r;
+    const { acc, passStamp } = rt;
+    const { famStart, famDocs } = this;
+    for (const d of clear) {
+      if (d === top) continue;
+      const before = out[d]!;
+      out[d] = before + plan.stepLift * (out[top]! - before);
+      lifted?.push({ doc: d, rule: "step-lift", before, after: out[d]!, head: top });
+    }
+    const lift = plan.familyLift;
+    if (lift === 0) return;
+    const family = this.family!;
+    // Weak words alone give a tool at most sMax: look up untouched siblings only when, lifted, that could reach min_score.
+    const sMax = 1 - Math.exp(-(r.weakSum * (1 + rt.params.nameBoost)) / rt.unit);
+    let cap = Infinity;
+    for (const d of clear) cap = Math.min(cap, out[d]!);
+    const heads = [top, ...clear];
+    for (const f of new Set(heads.map((d) => family[d]!))) {
+      const from = famStart[f]!;
+      const to = famStart[f + 1]!;
+      if (to - from > STAGE_LIMITS.familyMaxShare * rt.index.docs) continue;
+      const headDocs = heads.filter((d) => family[d] === f);
+      const head = Math.max(...headDocs.map((d) => out[d]!));
+      const lookUp = r.weakGroups.length > 0 && sMax + lift * (head - sMax) >= r.minScore;
+      for (let i = from; i < to; i++) {
+        const d = famDocs[i]!;
+        if (passStamp[d] === ps) {
+          if (acc[d]! < r.floor) out[d] = rt.finish(d, S, ps);
+        } else if (lookUp && rt.accumulate(d, r.weakGroups, S)) {
+          passStamp[d] = ps;
+          r.docs.push(d);
+          out[d] = rt.finish(d, S, ps);
+        }
+        const s = out[d]!;
+        if (passStamp[d] !== ps || s <= 0 || s >= head) continue;
+        const raised = s + lift * (head - s);
+        out[d] = raised < cap || clear.includes(d) ? raised : Math.max(s, cap * (1 - 1e-9));
+        lifted?.push({ doc: d, rule: "family-lift", before: s, after: out[d]!, head: headDocs.find((h) => out[h] === head) ?? top });
+      }
+    }
+  }
+}

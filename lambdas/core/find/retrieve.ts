@@ -1,0 +1,252 @@
+// Stage 2, retrieve: BM25F impacts precomputed at build time, summed per query in one pass over the
+// postings of the query's words (MaxScore: the weakest words only add to tools the stronger ones
+// found), then calibrated to [0,1] with the name-coverage boost and, for a task of several steps,
+// each tool's best step blended in. Nothing is rebuilt here.
+import { IMPACT_SCALE } from "../../../registry/contract/search-options.js";
+import type { Analysis, Group, Member } from "./analyse.js";
+import type { SearchIndex } from "./postings.js";
+import { STAGE_LIMITS, type QueryParams } from "./tuning.js";
+
+const MAX_STEPS = STAGE_LIMITS.maxSteps;
+
+/** Documents a query touched and their scores in [0,1] (valid only at those documents, until the next query). */
+export type Ranked = { docs: number[]; score: Float64Array };
+
+/** What retrieve leaves for rerank: the ranking, and how it was pruned (the rerank scores pruned tools exactly). */
+export type Retrieval = Ranked & {
+  groups: Group[];
+  steps: number;
+  /** The request's min_score (tools that cannot reach it were given 0). */
+  minScore: number;
+  /** The evidence under which a tool was not finished (score 0). */
+  floor: number;
+  /** The words MaxScore only added to tools others found, and their summed upper bounds. */
+  weakGroups: Group[];
+  weakSum: number;
+  /** The best tool (−1 without one) and, per step, its best tool by the step's evidence and that evidence. */
+  top: number;
+  stepTop: Int32Array;
+  stepTopRaw: Float64Array;
+  /** The pass's stamp: a tool was touched when its pass stamp equals it. */
+  stamp: number;
+};
+
+export class Retriever {
+  // Scratch space reused across queries; stamps stand in for clearing arrays.
+  readonly acc: Float64Array;
+  private readonly best: Float64Array;
+  private readonly stepAcc: Float64Array;
+  readonly out: Float64Array;
+  private readonly groupStamp: Uint32Array;
+  readonly passStamp: Uint32Array;
+  private readonly termStamp: Uint32Array;
+  private readonly termMask: Uint32Array;
+  private readonly stepRaw = new Float64Array(MAX_STEPS);
+  private stamp = 0;
+
+  constructor(
+    readonly index: SearchIndex,
+    readonly params: QueryParams,
+  ) {
+    const n = index.docs;
+    this.acc = new Float64Array(n);
+    this.best = new Float64Array(n);
+    this.stepAcc = new Float64Array(n * MAX_STEPS);
+    this.out = new Float64Array(n);
+    this.groupStamp = new Uint32Array(n);
+    this.passStamp = new Uint32Array(n);
+    this.termStamp = new Uint32Array(index.terms.length);
+    this.termMask = new Uint32Array(index.terms.length);
+  }
+
+  /** One fully matched rarest word's raw evidence, the calibration unit. */
+  get unit(): number {
+    return this.params.scale * this.index.idfMax;
+  }
+
+  /**
+   * Score a query in one pass over the postings of its words. A word contributes the best of its
+   * members (the word, a typo match, a synonym), so expansions never count twice. A task-shaped
+   * query (several steps) also gets each step's score, and a tool keeps its best step, blended with
+   * the whole query's score, so one step's words cannot drown another's.
+   * The raw evidence is calibrated to [0,1] against the catalog's rarest word (1 − exp(−raw / idfMax)),
+   * so one `min_score` means the same for every query and catalog size. Tools that cannot reach
+   * `reach` (the request's min_score, or lower when a rerank may lift tools) get 0.
+   */
+  retrieve(q: Analysis, minScore: number, reach: number, lifts: boolean): Retrieval {
+    const { groups, steps: S } = q;
+    const docs: number[] = [];
+    const out = this.out;
+    const ps = ++this.stamp;
+    const empty = {
+      groups,
+      steps: S,
+      minScore,
+      floor: 0,
+      weakGroups: [],
+      weakSum: 0,
+      top: -1,
+      stepTop: new Int32Array(0),
+      stepTopRaw: new Float64Array(0),
+      stamp: ps,
+    };
+    if (!groups.length) return { docs, score: out, ...empty };
+    const { acc, best, stepAcc, groupStamp, passStamp, termStamp, termMask } = this;
+    const { ids, imp, start } = this.index;
+    const unit = this.unit;
+    const boost = this.params.nameBoost;
+    const floor = reach > 0 && reach < 1 ? (-Math.log(1 - reach) * unit) / (1 + boost) : 0;
+    // MaxScore: the weakest words, whose summed upper bounds stay under the floor, cannot lift a
+    // tool there on their own; they only add to tools the stronger words found (exact scores for
+    // every tool that can reach min_score, and far fewer tools touched for common words).
+    const bound = groups.map((g) => Math.max(...g.members.map((m) => this.weight(m))));
+    const order = groups.map((_, i) => i).sort((a, b) => bound[a]! - bound[b]! || a - b);
+    let weak = 0;
+    let weakSum = 0;
+    for (; weak < order.length && weakSum + bound[order[weak]!]! < floor; weak++) weakSum += bound[order[weak]!]!;
+    const sequence = [...order.slice(weak).reverse(), ...order.slice(0, weak)];
+    const strong = this.params.fuzzyWeight * STAGE_LIMITS.typoFarShare;
+    for (let k = 0; k < sequence.length; k++) {
+      const g = groups[sequence[k]!]!;
+      const onlyKnown = k >= sequence.length - weak;
+      const gs = ++this.stamp;
+      const gm = g.mask;
+      // The hot loop: a word of one member and one step (most words of most queries) skips the
+      // best-of-members bookkeeping and the walk over the step bits.
+      const single = g.members.length === 1;
+      const oneStep = S > 1 && (gm & (gm - 1)) === 0 ? 31 - Math.clz32(gm) : -1;
+      for (const m of g.members) {
+        if (m.w >= strong) {
+          termMask[m.term] = termStamp[m.term] === ps ? termMask[m.term]! | gm : gm;
+          termStamp[m.term] = ps;
+        }
+        const f = this.weight(m) / IMPACT_SCALE;
+        for (let p = start[m.term]!, end = start[m.term + 1]!; p < end; p++) {
+          const d = ids[p]!;
+          let v = f * imp[p]!;
+          if (passStamp[d] !== ps) {
+            if (onlyKnown) continue;
+            passStamp[d] = ps;
+            acc[d] = 0;
+            if (S > 1) for (let s = d * MAX_STEPS, e = s + S; s < e; s++) stepAcc[s] = 0;
+            docs.push(d);
+          }
+          if (!single) {
+            if (groupStamp[d] !== gs) {
+              groupStamp[d] = gs;
+              best[d] = v;
+            } else if (v > best[d]!) {
+              const gain = v - best[d]!;
+              best[d] = v;
+              v = gain;
+            } else continue;
+          }
+          acc[d] = acc[d]! + v;
+          if (oneStep >= 0) stepAcc[d * MAX_STEPS + oneStep] = stepAcc[d * MAX_STEPS + oneStep]! + v;
+          else if (S > 1) {
+            for (let s = 0, bits = gm; bits; s++, bits >>>= 1) {
+              if (bits & 1) stepAcc[d * MAX_STEPS + s] = stepAcc[d * MAX_STEPS + s]! + v;
+            }
+          }
+        }
+      }
+    }
+    const w = this.segmentWeight(S);
+    // Each step's best tool by its step's evidence (for the rerank only).
+    const stepTop = new Int32Array(lifts && w > 0 ? S : 0).fill(-1);
+    const stepTopRaw = new Float64Array(stepTop.length);
+    let top = -1;
+    for (const d of docs) {
+      // Steps score at most the whole, so under the floor there is no finishing work to do.
+      if (acc[d]! < floor) {
+        out[d] = 0;
+        continue;
+      }
+      out[d] = this.finish(d, S, ps);
+      if (lifts && out[d]! > 0 && (top < 0 || out[d]! > out[top]!)) top = d;
+      for (let s = 0; s < stepTop.length; s++) {
+        if (this.stepRaw[s]! > stepTopRaw[s]!) {
+          stepTopRaw[s] = this.stepRaw[s]!;
+          stepTop[s] = d;
+        }
+      }
+    }
+    const weakGroups = order.slice(0, weak).map((i) => groups[i]!);
+    return { docs, score: out, groups, steps: S, minScore, floor, weakGroups, weakSum, top, stepTop, stepTopRaw, stamp: ps };
+  }
+
+  /** The weight of a tool's best step against the whole query's (0 for a single step). */
+  segmentWeight(steps: number): number {
+    return steps > 1 ? this.params.segmentWeight : 0;
+  }
+
+  /**
+   * A tool's score from its accumulated evidence, with the name-coverage boost; a task-shaped query
+   * blends in the tool's best step. Leaves each step's boosted evidence in `stepRaw`.
+   */
+  finish(d: number, S: number, ps: number): number {
+    const { acc, stepAcc, termStamp, termMask, stepRaw } = this;
+    const { idf } = this.index;
+    const unit = this.unit;
+    const boost = this.params.nameBoost;
+    // Name coverage: "water quality" in the query says more about getWaterQuality than about a
+    // tool whose description mentions water once.
+    const mass = this.index.nameMass[d]!;
+    let hit = 0;
+    for (let s = 0; s < S; s++) stepRaw[s] = 0;
+    if (boost && mass > 0) {
+      for (const t of this.index.nameTerms[d]!) {
+        if (termStamp[t] !== ps) continue;
+        hit += idf[t]!;
+        if (S > 1) for (let s = 0, bits = termMask[t]!; bits; s++, bits >>>= 1) if (bits & 1) stepRaw[s] = stepRaw[s]! + idf[t]!;
+      }
+    }
+    const whole = 1 - Math.exp(-(acc[d]! * (1 + (boost * hit) / (mass || 1))) / unit);
+    const w = this.segmentWeight(S);
+    if (w === 0) return whole;
+    let stepBest = 0;
+    for (let s = 0; s < S; s++) {
+      const raw = stepAcc[d * MAX_STEPS + s]! * (1 + (boost * stepRaw[s]!) / (mass || 1));
+      stepRaw[s] = raw;
+      if (raw > stepBest) stepBest = raw;
+    }
+    return w * (1 - Math.exp(-stepBest / unit)) + (1 - w) * whole;
+  }
+
+  /** For explain, right after a retrieval: a tool's raw evidence and the share of its name's weight the request holds. */
+  evidence(d: number, ps: number): { raw: number; nameShare: number } {
+    const mass = this.index.nameMass[d]!;
+    let hit = 0;
+    for (const t of this.index.nameTerms[d]!) if (this.termStamp[t] === ps) hit += this.index.idf[t]!;
+    return { raw: this.acc[d]! / this.unit, nameShare: mass > 0 ? hit / mass : 0 };
+  }
+
+  /** A query word's weight through one member (the word, a typo match, an expansion). */
+  weight(m: Member): number {
+    return m.w * (this.index.termWeight?.[m.term] ?? 1) * this.index.idf[m.term]!;
+  }
+
+  /**
+   * Evidence for one tool from the given words, by binary search in their postings (sorted by tool):
+   * the exact sum the main pass would have made. Returns whether any word touched the tool.
+   */
+  accumulate(d: number, groups: Group[], S: number): boolean {
+    const { acc, stepAcc } = this;
+    const { imp } = this.index;
+    acc[d] = 0;
+    if (S > 1) stepAcc.fill(0, d * MAX_STEPS, d * MAX_STEPS + S);
+    let touched = false;
+    for (const g of groups) {
+      let v = 0;
+      for (const m of g.members) {
+        const p = this.index.posting(m.term, d);
+        if (p !== undefined) v = Math.max(v, (this.weight(m) / IMPACT_SCALE) * imp[p]!);
+      }
+      if (v === 0) continue;
+      touched = true;
+      acc[d] = acc[d]! + v;
+      if (S > 1) for (let s = 0, bits = g.mask; bits; s++, bits >>>= 1) if (bits & 1) stepAcc[d * MAX_STEPS + s] = stepAcc[d * MAX_STEPS + s]! + v;
+    }
+    return touched;
+  }
+}

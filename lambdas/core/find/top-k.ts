@@ -1,0 +1,43 @@
+// The selection every stage shares: the k best of the touched tools, without sorting them all.
+
+/**
+ * The k best documents among those `accept` lets through: by tier first (a callable tool before one
+ * the gateway cannot run), then score, ties in catalog order.
+ */
+export function topK(docs: number[], score: Float64Array, tier: (d: number) => number, k: number, accept: (d: number) => boolean): number[] {
+  const heap: number[] = []; // min-heap on (tier, score, -doc): the root is the weakest kept
+  const weaker = (a: number, b: number) => {
+    const ta = tier(a);
+    const tb = tier(b);
+    return ta < tb || (ta === tb && (score[a]! < score[b]! || (score[a] === score[b] && a > b)));
+  };
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < heap.length && weaker(heap[l]!, heap[m]!)) m = l;
+      if (r < heap.length && weaker(heap[r]!, heap[m]!)) m = r;
+      if (m === i) return;
+      [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+      i = m;
+    }
+  };
+  for (const d of docs) {
+    if (heap.length === k && !weaker(heap[0]!, d)) continue;
+    if (!accept(d)) continue;
+    if (heap.length < k) {
+      heap.push(d);
+      for (let i = heap.length - 1; i > 0; ) {
+        const p = (i - 1) >> 1;
+        if (!weaker(heap[i]!, heap[p]!)) break;
+        [heap[i], heap[p]] = [heap[p]!, heap[i]!];
+        i = p;
+      }
+    } else {
+      heap[0] = d;
+      down(0);
+    }
+  }
+  return heap.sort((a, b) => (weaker(a, b) ? 1 : weaker(b, a) ? -1 : 0));
+}
