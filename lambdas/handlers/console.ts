@@ -6,7 +6,7 @@ import { handle } from "hono/aws-lambda";
 import { consoleRoutes } from "../console/routes.js";
 import { createApp } from "../http/app.js";
 import { createAdminModule } from "../http/routes/admin.js";
-import { liveRoutes } from "../http/routes/health.js";
+import { liveRoutes } from "../http/routes/live.js";
 import { DynamoAuditReader } from "../stores/audit.js";
 import { depsFromEnv } from "./wiring-deps.js";
 

@@ -11,7 +11,7 @@ import { createMcpModule } from "../http/routes/mcp.js";
 import { wire, type WireInput, type Wiring } from "../handlers/wiring.js";
 import { builtAtOf } from "../handlers/wiring-deps.js";
 import { createAdminModule } from "../http/routes/admin.js";
-import { liveRoutes } from "../http/routes/health.js";
+import { liveRoutes } from "../http/routes/live.js";
 import { consoleRoutes } from "../console/routes.js";
 import { DynamoAuditReader } from "../stores/audit.js";
 

@@ -5,16 +5,14 @@ import { type Context, Hono } from "hono";
 import {
   AdminFindBody,
   type AdminSessionResponse,
-  AdminSessionResponse as AdminSessionSchema,
   AUDIT_LIMITS,
-  AuditListResponse,
+  type AuditListResponse,
   AuditQuery,
   AuditStatsQuery,
-  AuditStatsResponse,
-  CatalogResponse,
+  type AuditStatsResponse,
+  type CatalogResponse,
 } from "../../contract/admin.js";
-import { FindResponse } from "../../contract/find.js";
-import { SESSION_ID_RE, SessionId } from "../../contract/sessions.js";
+import { SESSION_ID_RE } from "../../contract/sessions.js";
 import { isCallable } from "../../../registry/contract/callable.js";
 import { globMatcher } from "../../../registry/contract/globs.js";
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
@@ -26,7 +24,7 @@ import type { AuditPage, AuditPoint, DynamoAuditReader, ListedAudit } from "../.
 import type { RouteModule } from "../app.js";
 import type { Deps } from "../deps.js";
 import { callerOf, type AppEnv } from "../env.js";
-import { body, errors, ok, pathParameter, queryParameters } from "../openapi.js";
+import { ADMIN_PATHS } from "../openapi-admin.js";
 import { checkBody, parseJsonBody } from "../parse.js";
 
 export type AdminOptions = {
@@ -180,50 +178,6 @@ export function minuteStats(points: readonly AuditPoint[], startMs: number, minu
       }),
     }));
 }
-
-export const ADMIN_PATHS = {
-  "/v1/admin/catalog": {
-    get: {
-      operationId: "adminCatalog",
-      summary:
-        "Every family and tool with its schema, governance, whether it is callable, declared settings present or missing (never a value), and the principals and briefs that reach it (admin principals only)",
-      responses: { ...ok("The catalog", CatalogResponse), ...errors(401, 403, 414, 500) },
-    },
-  },
-  "/v1/admin/find": {
-    post: {
-      operationId: "adminFind",
-      summary: "POST /v1/find's answer as a given policy principal would get it (default: yours), from the same finder and grants (admin principals only)",
-      requestBody: body(AdminFindBody),
-      responses: { ...ok("Ranked tools", FindResponse), ...errors(400, 401, 403, 404, 413, 414, 415, 500, 503) },
-    },
-  },
-  "/v1/admin/sessions/{id}": {
-    get: {
-      operationId: "adminSession",
-      summary:
-        "Any principal's session: its belt (each tool, why it is there, its bytes and share of the pin budget, its last use) and what its surface costs in tokens (admin principals only)",
-      parameters: [pathParameter("id", "A session id", SessionId)],
-      responses: { ...ok("The session's belt", AdminSessionSchema), ...errors(401, 403, 404, 414, 500, 503) },
-    },
-  },
-  "/v1/admin/audit": {
-    get: {
-      operationId: "adminAudit",
-      summary: "Recent calls' audit records from the audit store, newest first, filtered, a page at a time (admin principals only)",
-      parameters: queryParameters(AuditQuery),
-      responses: { ...ok("Audit records", AuditListResponse), ...errors(400, 401, 403, 404, 414, 500, 503) },
-    },
-  },
-  "/v1/admin/audit/stats": {
-    get: {
-      operationId: "adminAuditStats",
-      summary: "Calls, errors and latency (p50, p95) per family per minute over the last minutes (admin principals only)",
-      parameters: queryParameters(AuditStatsQuery),
-      responses: { ...ok("Per-minute figures", AuditStatsResponse), ...errors(400, 401, 403, 404, 414, 500, 503) },
-    },
-  },
-};
 
 export function createAdminModule(options: AdminOptions = {}): RouteModule {
   const env = options.env ?? {};

@@ -1,13 +1,11 @@
 // GET /v1/health (public): whether the gateway can serve, from real checks (core/health.ts): 503 when
 // the table is unreachable, 200 `degraded` when an upstream or a model role is down; with an admin key,
-// what is down and every check. GET /v1/health/live (public): the process answers, nothing probed.
+// what is down and every check. GET /v1/health/live is routes/live.ts.
 import { Hono } from "hono";
-import { type HealthResponse, LiveResponse } from "../../contract/health.js";
+import type { HealthResponse } from "../../contract/health.js";
 import { downIn } from "../../core/health.js";
 import { ToolbeltError } from "../../core/errors.js";
-import type { RouteModule } from "../app.js";
 import type { Deps } from "../deps.js";
-import { errors, ok } from "../openapi.js";
 import type { AppEnv } from "../env.js";
 
 export function healthRoutes(deps: Deps): Hono<AppEnv> {
@@ -37,22 +35,3 @@ export function healthRoutes(deps: Deps): Hono<AppEnv> {
   });
   return app;
 }
-
-/**
- * GET /v1/health/live as a route module: public through `publicPaths` (createApp authenticates the
- * rest of /v1), mounted by every entry point beside the core routes.
- */
-export const liveRoutes: RouteModule = {
-  routes: () => new Hono<AppEnv>().get("/v1/health/live", (c) => c.json<LiveResponse>({ status: "ok" })),
-  publicPaths: ["/v1/health/live"],
-  openapi: {
-    "/v1/health/live": {
-      get: {
-        operationId: "live",
-        summary: "Liveness: the process answers (nothing is probed)",
-        security: [],
-        responses: { ...ok("Alive", LiveResponse), ...errors(414, 500) },
-      },
-    },
-  },
-};

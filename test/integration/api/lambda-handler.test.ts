@@ -66,7 +66,8 @@ describe("the api Lambda handler with API Gateway v2 events", () => {
   it("serves health without a key", async () => {
     const res = await invoke({ method: "GET", path: "/v1/health", as: null });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: "ok", format_version: ARTIFACT_FORMAT_VERSION, counts: { tools: 10 } });
+    // The test tools' upstream is a port nothing listens on: health probes it and says so.
+    expect(res.body).toMatchObject({ status: "degraded", format_version: ARTIFACT_FORMAT_VERSION, counts: { tools: 10 } });
   });
 
   it("opens a session with a brief, reads its surface, and keeps it from another principal", async () => {

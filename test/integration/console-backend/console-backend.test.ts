@@ -6,7 +6,7 @@ import type { PolicyFile } from "../../../registry/contract/policy.js";
 import { sha256Hex } from "../../../lambdas/core/auth.js";
 import { createCallModule, type CallModule } from "../../../lambdas/http/routes/call.js";
 import { createAdminModule } from "../../../lambdas/http/routes/admin.js";
-import { liveRoutes } from "../../../lambdas/http/routes/health.js";
+import { liveRoutes } from "../../../lambdas/http/routes/live.js";
 import { DynamoAuditReader, dynamoAuditSink } from "../../../lambdas/stores/audit.js";
 import { startTestApi, TEST_KEYS, type TestApi } from "../../helpers/api.js";
 import { testArtifactInput } from "../../helpers/artifact.js";
