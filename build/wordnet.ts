@@ -106,3 +106,41 @@ export async function wordnetSynonyms(): Promise<WordLookup<string[]>> {
     return set.size ? [...set].sort() : undefined;
   });
 }
+
+/** One WordNet synset: its lexicographer file (04 = noun.act), lemmas (lower case) and pointers. */
+export type Synset = { lexFile: number; words: string[]; pointers: { symbol: string; pos: Pos; offset: number; source: number; target: number }[] };
+
+const POS_OF: Record<string, Pos> = { n: "noun", v: "verb", a: "adj", s: "adj", r: "adv" };
+
+/** The synsets of a lemma (its first `senses` senses, most frequent first) and any synset by offset. */
+export async function wordnetSynsets(): Promise<{ of(pos: Pos, lemma: string, senses: number): Synset[]; at(pos: Pos, offset: number): Synset }> {
+  const { index, data } = await loadFiles();
+  const at = (pos: Pos, offset: number): Synset => {
+    const rec = data[pos].subarray(offset, data[pos].indexOf(10, offset)).toString("latin1").split(" ");
+    const count = parseInt(rec[3]!, 16);
+    const words = Array.from({ length: count }, (_, i) => rec[4 + 2 * i]!.replace(/\(.*\)$/, "").toLowerCase());
+    let k = 4 + 2 * count;
+    const pointers: Synset["pointers"] = [];
+    for (let p = Number(rec[k++]); p > 0; p--, k += 4) {
+      // source/target: 1-based word numbers in the two synsets (0: the whole synset).
+      const st = rec[k + 3]!;
+      pointers.push({
+        symbol: rec[k]!,
+        offset: Number(rec[k + 1]),
+        pos: POS_OF[rec[k + 2]!]!,
+        source: parseInt(st.slice(0, 2), 16),
+        target: parseInt(st.slice(2), 16),
+      });
+    }
+    return { lexFile: Number(rec[1]), words, pointers };
+  };
+  return {
+    at,
+    of(pos, lemma, senses) {
+      const f = entry(index[pos], lemma);
+      if (!f) return [];
+      const n = Number(f[2]);
+      return f.slice(f.length - n, f.length - n + senses).map((off) => at(pos, Number(off)));
+    },
+  };
+}

@@ -1,0 +1,98 @@
+// The action a request asks for and the action a tool performs (create, read, update, delete, send),
+// and whose things they are about (the caller's own, an organisation's, a repository's), from the
+// table the build derives from general English seeds and WordNet (build/actions.ts →
+// build/data/actions.json). Pure functions over lower-case words; no allocation on a hit.
+// A tool's action and scope are meant to be computed once per tool when the finder loads, so the
+// per-candidate cost is one comparison (`actionFit`, `scopeFit`).
+
+/** build/data/actions.json: word → action class in three tiers, and word → scope. */
+export type ActionTable = {
+  readonly seeds: Readonly<Record<string, string>>;
+  readonly verbs: Readonly<Record<string, string>>;
+  readonly nouns: Readonly<Record<string, string>>;
+  readonly scopes: Readonly<Record<string, string>>;
+};
+
+/** How a request's action or scope and a tool's relate. */
+export const Fit = { unknown: 0, same: 1, conflict: -1 } as const;
+export type Fit = (typeof Fit)[keyof typeof Fit];
+
+/** Scopes as bits: a request or a tool may name several ("my repositories": own and repo). */
+export const Scope = { own: 1, org: 2, repo: 4 } as const;
+const OWNER = Scope.own | Scope.org;
+
+const has = Object.prototype.hasOwnProperty;
+const own = (t: Readonly<Record<string, string>>, w: string): string | undefined => (has.call(t, w) ? t[w] : undefined);
+
+/** A word as written, else its regular stem: "adds", "added", "adding", "created", "creating", "dropped". */
+function lookup(t: Readonly<Record<string, string>>, w: string): string | undefined {
+  const hit = own(t, w);
+  if (hit !== undefined || w.length < 4) return hit;
+  if (w.endsWith("s")) return own(t, w.slice(0, -1)) ?? (w.endsWith("es") ? own(t, w.slice(0, -2)) : undefined);
+  if (w.endsWith("ed") || w.endsWith("ing")) {
+    const base = w.slice(0, w.endsWith("ed") ? -2 : -3);
+    const doubled = base.length > 2 && base[base.length - 1] === base[base.length - 2];
+    return own(t, base) ?? own(t, `${base}e`) ?? (doubled ? own(t, base.slice(0, -1)) : undefined);
+  }
+  return undefined;
+}
+
+/**
+ * The action class of a sequence of words: the first seed verb ("put eggs on my todo list" → create),
+ * else the first verb WordNet added, else the first noun that names an act ("a new booking" → create).
+ * Undefined when no word names an action.
+ */
+export function actionOf(words: readonly string[], table: ActionTable): string | undefined {
+  return first(words, table.seeds) ?? first(words, table.verbs) ?? first(words, table.nouns);
+}
+
+function first(words: readonly string[], tier: Readonly<Record<string, string>>): string | undefined {
+  for (const w of words) {
+    const cls = lookup(tier, w);
+    if (cls !== undefined) return cls;
+  }
+  return undefined;
+}
+
+/**
+ * A tool's action: from its name's words first ("todo.add", "get-booking"), else from its
+ * description's. Compute once per tool.
+ */
+export function toolAction(nameWords: readonly string[], descriptionWords: readonly string[], table: ActionTable): string | undefined {
+  return actionOf(nameWords, table) ?? actionOf(descriptionWords, table);
+}
+
+/** Same class, different classes, or one side unknown. */
+export function actionFit(request: string | undefined, tool: string | undefined): Fit {
+  if (request === undefined || tool === undefined) return Fit.unknown;
+  return request === tool ? Fit.same : Fit.conflict;
+}
+
+/** The scopes a sequence of words names, as `Scope` bits (0: none). */
+export function scopeOf(words: readonly string[], table: ActionTable): number {
+  let bits = 0;
+  for (const w of words) {
+    const s = own(table.scopes, w);
+    if (s !== undefined) bits |= has.call(Scope, s) ? Scope[s as keyof typeof Scope] : 0;
+  }
+  return bits;
+}
+
+/**
+ * Whether a tool's scope serves the request's: unknown when either names none; a conflict when they
+ * name different owners (the caller's own vs an organisation's) or share no scope at all; else same.
+ */
+export function scopeFit(request: number, tool: number): Fit {
+  if (request === 0 || tool === 0) return Fit.unknown;
+  if (request & OWNER && tool & OWNER && !(request & tool & OWNER)) return Fit.conflict;
+  return request & tool ? Fit.same : Fit.conflict;
+}
+
+/** Lower-case words of a tool name or a text: snake, kebab, dot and camel case split ("getBooking" → get, booking). */
+export function actionWords(text: string): string[] {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter(Boolean);
+}

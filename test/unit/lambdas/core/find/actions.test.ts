@@ -1,0 +1,93 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { actionFit, actionOf, actionWords, Fit, Scope, scopeFit, scopeOf, toolAction, type ActionTable } from "../../../../../lambdas/core/find/actions.js";
+import { actionTableJson, buildActionTable } from "../../../../../build/actions.js";
+
+const FILE = new URL("../../../../../build/data/actions.json", import.meta.url);
+const table = JSON.parse(readFileSync(FILE, "utf8")) as ActionTable;
+const request = (text: string) => actionOf(actionWords(text), table);
+const tool = (name: string, description = "") => toolAction(actionWords(name), actionWords(description), table);
+
+describe("action classes (issue 27's cases)", () => {
+  it("reads the request's action from its verb, whatever the object", () => {
+    expect(request("remind me to call mom")).toBe("create");
+    expect(request("remind me to water the plants")).toBe("create");
+    expect(request("create a reminder to water the plants")).toBe("create");
+    expect(request("put eggs on my todo list")).toBe("create");
+    expect(request("book a train seat")).toBe("create");
+    expect(request("show my todo list")).toBe("read");
+    expect(request("cancel my booking")).toBe("delete");
+    expect(request("rename the file")).toBe("update");
+    expect(request("notify the team")).toBe("send");
+    expect(request("the weather in Paris")).toBeUndefined();
+  });
+
+  it("reads a tool's action from its name before its description, in any case style", () => {
+    expect(tool("todo.add", "Add an item to the list")).toBe("create");
+    expect(tool("todo.list", "List the items")).toBe("read");
+    expect(tool("create-booking")).toBe("create");
+    expect(tool("get-booking", "Get a booking by id")).toBe("read");
+    expect(tool("getBooking")).toBe("read");
+    expect(tool("DeleteItem")).toBe("delete");
+    // No action word in the name: the description's.
+    expect(tool("todo.items", "Removes an item from the list")).toBe("delete");
+  });
+
+  it("finds an action through inflections and the nouns that name the act", () => {
+    expect(request("added eggs")).toBe("create");
+    expect(request("dropping the table")).toBe("delete");
+    expect(request("a new reservation for two")).toBe("create");
+    expect(request("deletion of old rows")).toBe("delete");
+  });
+
+  it("compares the request's action with the tool's: same, conflict, or unknown", () => {
+    const put = request("put eggs on my todo list");
+    expect(actionFit(put, tool("todo.add"))).toBe(Fit.same);
+    expect(actionFit(put, tool("todo.list"))).toBe(Fit.conflict);
+    const book = request("book a train seat");
+    expect(actionFit(book, tool("create-booking"))).toBe(Fit.same);
+    expect(actionFit(book, tool("get-booking"))).toBe(Fit.conflict);
+    expect(actionFit(request("the weather in Paris"), tool("weather.forecast"))).toBe(Fit.unknown);
+    expect(actionFit(book, undefined)).toBe(Fit.unknown);
+  });
+});
+
+describe("scope", () => {
+  const s = (text: string) => scopeOf(actionWords(text), table);
+
+  it("names the caller's own, an organisation's and a repository's things", () => {
+    expect(s("list my repositories")).toBe(Scope.own | Scope.repo);
+    expect(s("List repositories for the authenticated user")).toBe(Scope.own | Scope.repo);
+    expect(s("List organization repositories")).toBe(Scope.org | Scope.repo);
+    expect(s("List enterprise members")).toBe(Scope.org);
+    expect(s("get the weather")).toBe(0);
+  });
+
+  it("serves the caller's own request with the caller's own operation, not an organisation's", () => {
+    const mine = s("list my repositories");
+    expect(scopeFit(mine, s("List repositories for the authenticated user"))).toBe(Fit.same);
+    expect(scopeFit(mine, s("List organization repositories"))).toBe(Fit.conflict);
+    expect(scopeFit(s("issues of the repo"), s("List issues in a repository"))).toBe(Fit.same);
+    expect(scopeFit(s("issues of the repo"), s("List organization issues"))).toBe(Fit.conflict);
+    expect(scopeFit(0, s("List organization issues"))).toBe(Fit.unknown);
+    expect(scopeFit(mine, 0)).toBe(Fit.unknown);
+  });
+});
+
+describe("the action table", () => {
+  it("is current: build/data/actions.json is what build/actions.ts derives from the seeds and WordNet", async () => {
+    expect(readFileSync(FILE, "utf8")).toBe(actionTableJson(await buildActionTable()));
+  });
+
+  it("keeps every seed in its class, and gives a word one class only", async () => {
+    const t = await buildActionTable();
+    expect(t.seeds.remind).toBe("create");
+    expect(t.seeds.list).toBe("read");
+    expect(t.seeds.cancel).toBe("delete");
+    for (const w of Object.keys(t.verbs)) expect(Object.hasOwn(t.seeds, w)).toBe(false);
+    // WordNet grows the classes: a synonym and a noun of the act no seed names.
+    expect(t.verbs.alter).toBe("update");
+    expect(t.nouns.booking).toBe("create");
+    expect(t.nouns.removal).toBe("delete");
+  });
+});
