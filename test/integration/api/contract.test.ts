@@ -15,7 +15,11 @@ import { CallResponse } from "../../../lambdas/contract/call.js";
 import { AdminDisconnectResponse, ConnectResponse, CredentialsList, DisconnectResponse } from "../../../lambdas/contract/credentials.js";
 import { ErrorBody } from "../../../lambdas/contract/errors.js";
 import { FindResponse } from "../../../lambdas/contract/find.js";
-import { HealthResponse } from "../../../lambdas/contract/health.js";
+import { HealthResponse, LiveResponse } from "../../../lambdas/contract/health.js";
+import { AdminSessionResponse, AuditListResponse, AuditStatsResponse, CatalogResponse } from "../../../lambdas/contract/admin.js";
+import { createAdminModule } from "../../../lambdas/http/routes/admin.js";
+import { liveRoutes } from "../../../lambdas/http/routes/live.js";
+import { DynamoAuditReader, dynamoAuditSink } from "../../../lambdas/stores/audit.js";
 import { metaToolDefinition } from "../../../lambdas/contract/meta-tools.js";
 import { CORRELATION_ID_RE } from "../../../lambdas/contract/headers.js";
 import { MissesResponse } from "../../../lambdas/contract/misses.js";
@@ -42,6 +46,12 @@ type Doc = { paths: Record<string, Record<string, Operation>>; components: { sch
 /** The zod schema of each documented success answer (errors are all ErrorBody). */
 const SUCCESS: Record<string, z.ZodMiniType> = {
   "GET /v1/health": HealthResponse,
+  "GET /v1/health/live": LiveResponse,
+  "GET /v1/admin/catalog": CatalogResponse,
+  "POST /v1/admin/find": FindResponse,
+  "GET /v1/admin/sessions/{id}": AdminSessionResponse,
+  "GET /v1/admin/audit": AuditListResponse,
+  "GET /v1/admin/audit/stats": AuditStatsResponse,
   "POST /v1/find": FindResponse,
   "POST /v1/sessions": SessionResponse,
   "GET /v1/sessions/{id}/surface": SessionResponse,
@@ -118,6 +128,7 @@ let upstream: Loopback;
 let dynamo: TestDynamo;
 let approvalStore: DynamoApprovalStore;
 let calls: CallModule;
+let auditSink: ReturnType<typeof dynamoAuditSink>;
 let api: TestApi;
 let doc: Doc;
 /** What crm.lookup's upstream saw in Authorization (the caller's own token, per_principal). */
@@ -159,8 +170,10 @@ beforeAll(async () => {
   };
   const thePolicy = policy();
   approvalStore = new DynamoApprovalStore(dynamo.client, dynamo.table);
+  auditSink = dynamoAuditSink(dynamo.client, dynamo.table, 7, () => undefined);
   calls = createCallModule({
     env: {},
+    auditSink,
     misses: new DynamoMissStore(dynamo.client, dynamo.table),
     credentials: {
       client: dynamo.client,
@@ -193,7 +206,7 @@ beforeAll(async () => {
     store,
     clock: () => now,
     config: { sessionTtlSecs: 600, http: { maxBodyBytes: 8 * 1024, maxUrlChars: 2048 } },
-    extraRoutes: [calls],
+    extraRoutes: [calls, liveRoutes, createAdminModule({ env: {}, audit: new DynamoAuditReader(dynamo.client, dynamo.table) })],
   });
   doc = (await (await api.request("/v1/openapi.json", { as: null })).json()) as Doc;
 });
@@ -408,6 +421,31 @@ describe("every route's answers match their documented schemas", () => {
     expect(problems).toEqual([]);
   });
 
+  it("the console's admin routes and GET /v1/health/live", async () => {
+    const admin = (path: string, ask: Ask = {}) => answer(path.split("?")[0]!.replace(/\/sessions\/[^/]+$/, "/sessions/{id}"), path, { as: "carol", ...ask });
+    expect((await admin("/v1/admin/catalog")).body.families.length).toBeGreaterThan(0);
+    expect((await admin("/v1/admin/catalog", { as: "alice" })).status).toBe(403);
+    expect((await admin("/v1/admin/catalog", { as: null })).status).toBe(401);
+    expect((await admin("/v1/admin/find", { json: { query: "create a note", principal: "alice" } })).body.tools[0].name).toBe("notes.create");
+    expect((await admin("/v1/admin/find", { json: { query: "" } })).status).toBe(400);
+    expect((await admin("/v1/admin/find", { json: { query: "notes", principal: "mallory" } })).status).toBe(404);
+    expect((await admin("/v1/admin/find", { json: { query: "notes" }, as: "alice" })).status).toBe(403);
+    const session = (await answer("/v1/sessions", "/v1/sessions", { json: { brief: "notes" } })).body.session.id as string;
+    expect((await admin(`/v1/admin/sessions/${session}`)).body).toMatchObject({ id: session, principal: "alice", brief: "notes" });
+    expect((await admin("/v1/admin/sessions/cccccccccccccccccccccccc")).status).toBe(404);
+    expect((await admin(`/v1/admin/sessions/${session}`, { as: null })).status).toBe(401);
+    await auditSink.idle();
+    expect((await admin("/v1/admin/audit?limit=5")).body.records).toHaveLength(5);
+    expect((await admin("/v1/admin/audit?limit=0")).status).toBe(400);
+    expect((await admin("/v1/admin/audit", { as: "alice" })).status).toBe(403);
+    expect((await admin("/v1/admin/audit/stats?minutes=30")).body.families.length).toBeGreaterThan(0);
+    expect((await admin("/v1/admin/audit/stats?minutes=0")).status).toBe(400);
+    expect((await admin("/v1/admin/audit/stats", { as: null })).status).toBe(401);
+    expect((await answer("/v1/health/live", "/v1/health/live", { as: null })).body).toEqual({ status: "ok" });
+    expect((await answer("/v1/health/live", `/v1/health/live?${"x".repeat(3000)}`, { as: null })).status).toBe(414);
+    expect(problems).toEqual([]);
+  });
+
   it("no route, and a known path with another method", async () => {
     expect((await answer("/v1/nothing", "/v1/nothing")).status).toBe(404);
     expect((await answer("/v1/find", "/v1/find", { method: "GET" })).status).toBe(405);
@@ -451,6 +489,7 @@ describe("every route's answers match their documented schemas", () => {
       "get /.well-known/oauth-protected-resource",
       "get /.well-known/oauth-protected-resource/{proxy+}",
       "get /v1/health",
+      "get /v1/health/live",
       "get /v1/openapi.json",
     ]);
   });
