@@ -101,9 +101,11 @@ const NO_CALL_ROUTES = new Set([
   "/v1/approvals/:id",
   // Completes only a call held at a door above, through the same gateway call (test/integration/governance/approvals).
   "/v1/approvals/:id/call",
+  // The console's find playground: find as a principal, nothing called.
+  "/v1/admin/find",
 ]);
 /** Handler files that serve no call: their apps are read to hold them to it. */
-const NO_CALL_HANDLERS = new Set(["api.ts"]);
+const NO_CALL_HANDLERS = new Set(["api.ts", "console.ts"]);
 const HANDLERS_DIR = join(PROJECT_ROOT, "lambdas/handlers");
 const LAMBDA_URL = "https://api.example.test";
 /** The policy's identity: access tokens from this issuer, for this audience, with keys from a loopback JWKS server. */
