@@ -71,10 +71,29 @@ export const MatchedWord = z.object({
 });
 export type MatchedWord = z.infer<typeof MatchedWord>;
 
+/** The stages of find, in order (lambdas/core/find/: one file each). */
+export const FIND_STAGES = ["analyse", "retrieve", "rerank", "judge", "present"] as const;
+
+export const ExplainRule = z.object({
+  stage: described(z.enum(FIND_STAGES), "The stage of find that applied the rule"),
+  rule: described(z.string(), "The rule's name (docs/find.md lists them)"),
+  effect: described(z.string(), "Its effect on the score: +0.12 added, ×0.80 multiplied, =0.52 the score it set, or the verdict it gave (match, none)"),
+  detail: described(z.string(), "Why it fired, with its numbers"),
+});
+export type ExplainRule = z.infer<typeof ExplainRule>;
+
+export const StageScore = z.object({
+  stage: z.enum(FIND_STAGES),
+  score: described(z.number(), "The tool's score after this stage, 0..1"),
+});
+export type StageScore = z.infer<typeof StageScore>;
+
 export const FoundTool = z.extend(AlwaysTool, {
   description: described(z.string(), "The tool's description; its first sentence when the result carries no schema"),
   score: described(z.number(), "Fit to the query, 0..1"),
   explain: described(z.optional(z.array(MatchedWord)), "With explain: true, the query words that matched this tool and where"),
+  rules: described(z.optional(z.array(ExplainRule)), "With explain: true, every rule that shaped this tool's score, stage by stage"),
+  stages: described(z.optional(z.array(StageScore)), "With explain: true, the tool's score after each stage that scores"),
 });
 export type FoundTool = z.infer<typeof FoundTool>;
 
@@ -93,6 +112,7 @@ export const FindResult = z.object({
     z.optional(z.array(AlwaysTool)),
     "With schemas all: the always-loaded tools you may call. They are on every belt, so a client learns them once from the session's surface (MCP: tools/list)",
   ),
+  verdict_reasons: described(z.optional(z.array(ExplainRule)), "With explain: true (keyword mode), the rules that decided the verdict, with their numbers"),
   note: described(
     z.optional(z.string()),
     "Which schemas were left out to keep the answer within its token budget, and how to get one (find the tool by its exact name); with verdict none, what to do instead",

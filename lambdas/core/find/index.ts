@@ -22,6 +22,10 @@ import { Reranker } from "./rerank.js";
 import { Judge } from "./judge.js";
 import { matchExplainer, shape } from "./present.js";
 import { topK } from "./top-k.js";
+import type { Lift } from "./rerank.js";
+import type { Retrieval } from "./retrieve.js";
+import type { Judgement } from "./judge.js";
+import { toolRules, verdictReasons, type ToolTrace } from "./explain.js";
 import { DEFAULT_MIN_SCORE, DEFAULT_QUERY_PARAMS, STAGE_LIMITS, type QueryParams } from "./tuning.js";
 
 export { textInput } from "./judge.js";
@@ -62,11 +66,11 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
   const judge = options.verdict === false ? undefined : new Judge(index, queryParams, options.verdict ?? VERDICT_MODEL, hintedCatalog);
 
   /** Stages 1–3: the request's scores over the tools it touched (valid until the next ranking). */
-  const rank = (query: string, minScore: number) => {
+  const rank = (query: string, minScore: number, lifted?: Lift[]) => {
     const analysis = analyser.analyse(query);
     const plan = reranker.plan(analysis, minScore);
     const retrieval = retriever.retrieve(analysis, minScore, plan.reach, plan.lifts);
-    reranker.rerank(retrieval, plan);
+    reranker.rerank(retrieval, plan, lifted);
     return retrieval;
   };
 
@@ -82,6 +86,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
   // first result never gets a 501. A catalog where none is callable (eval, benches) ranks as before.
   const callable = Uint8Array.from(tools, (t) => (isCallable(t) ? 1 : 0));
   const byCallable = (d: number) => callable[d]!;
+  const anyCallable = callable.includes(1);
   // Exact name lookup: an agent that already knows the name (full or verb, any separators) gets it first.
   // A key holds its one tool as a number (an array only where names collide): no Set or array per
   // tool at import.
@@ -113,6 +118,30 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
   const full = (t: CatalogTool, examples: boolean) => shape(t, true, examples);
   const onBeltOf = (opts?: FindOptions) => (opts?.onBelt ? { onBelt: opts.onBelt } : {});
 
+  /** explain: what retrieve and rerank did to a shown tool (read before anything ranks again). */
+  const traceOf = (d: number, r: Retrieval, lifted: readonly Lift[], exact: boolean): Omit<ToolTrace, "final"> => {
+    const touched = retriever.passStamp[d] === r.stamp;
+    const { raw: evidence, nameShare } = touched ? retriever.evidence(d, r.stamp) : { raw: 0, nameShare: 0 };
+    return {
+      exact,
+      evidence,
+      nameShare,
+      nameBoost: queryParams.nameBoost,
+      steps: r.steps,
+      segmentWeight: retriever.segmentWeight(r.steps),
+      lifts: lifted.filter((l) => l.doc === d).map((l) => ({ ...l, headName: tools[l.head]!.name })),
+      ranked: r.score[d]!,
+      lastAsUncallable: callable[d] === 0 && anyCallable,
+    };
+  };
+  /** explain: the best tool the caller may see, before the judge (ranked again without the bar when none reached it). */
+  const bestOf = (query: string, foundDocs: number[], raw: number[], eligible: (d: number) => boolean, granted: GrantFilter) => {
+    if (foundDocs.length) return { best: { name: tools[foundDocs[0]!]!.name, score: raw[0]! } };
+    const again = rank(query, 0);
+    const [d] = topK(again.docs, again.score, byCallable, 1, (x) => again.score[x]! > 0 && eligible(x) && granted(tools[x]!.name));
+    return d === undefined ? {} : { best: { name: tools[d]!.name, score: again.score[d]! } };
+  };
+
   return {
     alwaysLoaded,
     entry: (t, score) => ({ ...shape(t, false), score }),
@@ -136,7 +165,9 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
       const eligible = (d: number) =>
         !unranked[d] && (!retired[d] || exact?.includes(d) === true) && (req.family === undefined || tools[d]!.family === req.family);
 
-      const { docs, score } = rank(req.query, minScore);
+      const lifted: Lift[] | undefined = req.explain ? [] : undefined;
+      const retrieval = rank(req.query, minScore, lifted);
+      const { docs, score } = retrieval;
       // A tool asked for by its name comes first, callable or not.
       const tier = exact ? (d: number) => (exact.includes(d) ? 2 : callable[d]!) : byCallable;
       if (exact) {
@@ -163,15 +194,17 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
           }
         }
       }
+      // explain's record of retrieve and rerank, taken before the judge may rank again.
+      const traces = req.explain ? foundDocs.map((d) => traceOf(d, retrieval, lifted!, exact?.includes(d) === true)) : undefined;
       // explain's matched words, computed once per query and only when asked for or needed.
       let explainQuery: ReturnType<typeof matchExplainer> | undefined;
       const matches = (t: CatalogTool, only?: readonly FieldName[]) => (explainQuery ??= matchExplainer(analyser, familyDescription, req.query))(t, only);
 
       // Stage 4: one fit factor per request (order kept) from the top tool shown; an exact name is not judged.
-      let factor = 1;
+      let judged: Judgement | undefined;
       if (judge && foundDocs.length && !exact) {
         const topDoc = foundDocs[0]!;
-        factor = judge.judge({
+        judged = judge.judge({
           query: req.query,
           top: tools[topDoc]!,
           topDoc,
@@ -189,8 +222,9 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
             );
             return next.map((d) => tools[d]!);
           },
-        }).factor;
+        });
       }
+      const factor = judged?.factor ?? 1;
       // Stage 5: the answer. One factor for all keeps the order; a tool stays while its judged score reaches min_score.
       const found: FoundTool[] = [];
       for (let i = 0; i < foundDocs.length; i++) {
@@ -201,9 +235,24 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
         found.push({
           ...shape(t, false),
           score: Math.round(s * 1e4) / 1e4,
-          ...(req.explain ? { explain: exact?.includes(d) ? [{ word: req.query.trim(), fields: ["name" as const] }] : matches(t) } : {}),
+          ...(traces
+            ? {
+                explain: exact?.includes(d) ? [{ word: req.query.trim(), fields: ["name" as const] }] : matches(t),
+                ...toolRules({ ...traces[i]!, final: s }, judged),
+              }
+            : {}),
         });
       }
+      const reasons = traces
+        ? verdictReasons({
+            exact: exact !== undefined && found.length > 0,
+            minScore: req.min_score ?? DEFAULT_MIN_SCORE,
+            before: foundDocs.length,
+            after: found.length,
+            ...(judged ? { judged } : {}),
+            ...bestOf(req.query, foundDocs, raw, eligible, granted),
+          })
+        : undefined;
       // Schemas once the scores are final: every result's, none, or (by default) the best few above the bar, within the budget.
       const chosen = chooseSchemas(found, artifact.byName, full, {
         policy,
@@ -215,6 +264,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
         mode: "keyword",
         verdict: found.length ? "match" : "none",
         tools: chosen.tools,
+        ...(reasons ? { verdict_reasons: reasons } : {}),
         ...(chosen.note ? { note: chosen.note } : {}),
         // The always-loaded tools are on every belt (the surface, MCP's tools/list): listed only when everything is asked for.
         ...(policy === "all" ? { always: alwaysIdx.filter((i) => granted(tools[i]!.name)).map((i) => shape(tools[i]!, true)) } : {}),

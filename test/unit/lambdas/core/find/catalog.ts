@@ -1,6 +1,12 @@
 // A small catalog for the find tests, built through the real emitArtifact.
 import { emitArtifact } from "../../../../../build/artifact.js";
 import type { CatalogTool, FamilyInfo } from "../../../../../registry/contract/artifact.js";
+import { artifactFromFiles } from "../../../../../lambdas/artifact.js";
+import { createFinder } from "../../../../../lambdas/core/find/index.js";
+import type { QueryParams } from "../../../../../lambdas/core/find/tuning.js";
+import type { Finder } from "../../../../../lambdas/core/find/types.js";
+
+type Hints = Pick<CatalogTool, "aliases" | "examples">;
 
 type Spec = { desc: string; params?: Record<string, string>; tags?: string[]; aliases?: string[]; examples?: string[] };
 
@@ -98,3 +104,25 @@ export function catalog(): { families: FamilyInfo[]; tools: CatalogTool[] } {
 }
 
 export const emitTestArtifact = () => emitArtifact({ ...catalog(), always_loaded: ["builtin.infer", "builtin.reshape"] });
+
+/** A finder over a few builtin tools (family.verb → description, or with search hints), built through the real emitArtifact. */
+export async function smallFinder(
+  specs: Record<string, string | ({ description: string } & Hints & Partial<Pick<CatalogTool, "input_schema">>)>,
+  query: Partial<QueryParams> = {},
+): Promise<Finder> {
+  const tools = Object.entries(specs).map(
+    ([name, spec]): CatalogTool => ({
+      name,
+      family: name.split(".")[0]!,
+      kind: "builtin",
+      input_schema: { type: "object" },
+      ...(typeof spec === "string" ? { description: spec } : spec),
+      governance: {},
+      timeout_ms: 60_000,
+      backend: { kind: "builtin", handler: name.split(".")[1]! },
+      source: `test/${name}`,
+    }),
+  );
+  const families = tools.map((t) => ({ name: t.family, description: `${t.family} tools`, required: true, tool_count: 1, examples: [] }));
+  return createFinder(artifactFromFiles(await emitArtifact({ families, tools, always_loaded: [] })), { query });
+}

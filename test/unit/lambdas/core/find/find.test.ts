@@ -8,7 +8,7 @@ import { createFinder, DEFAULT_MIN_SCORE } from "../../../../../lambdas/core/fin
 import { DEFAULT_QUERY_PARAMS, type QueryParams } from "../../../../../lambdas/core/find/tuning.js";
 import type { CatalogTool } from "../../../../../registry/contract/artifact.js";
 import type { Finder } from "../../../../../lambdas/core/find/types.js";
-import { emitTestArtifact } from "./catalog.js";
+import { emitTestArtifact, smallFinder } from "./catalog.js";
 
 let artifact: Artifact;
 let finder: Finder;
@@ -82,28 +82,6 @@ describe("ranking", () => {
 });
 
 type Hints = Pick<CatalogTool, "aliases" | "examples">;
-
-/** A finder over a few builtin tools (family.verb → description, or with search hints), built through the real emitArtifact. */
-async function smallFinder(
-  specs: Record<string, string | ({ description: string } & Hints & Partial<Pick<CatalogTool, "input_schema">>)>,
-  query: Partial<QueryParams> = {},
-): Promise<Finder> {
-  const tools = Object.entries(specs).map(
-    ([name, spec]): CatalogTool => ({
-      name,
-      family: name.split(".")[0]!,
-      kind: "builtin",
-      input_schema: { type: "object" },
-      ...(typeof spec === "string" ? { description: spec } : spec),
-      governance: {},
-      timeout_ms: 60_000,
-      backend: { kind: "builtin", handler: name.split(".")[1]! },
-      source: `test/${name}`,
-    }),
-  );
-  const families = tools.map((t) => ({ name: t.family, description: `${t.family} tools`, required: true, tool_count: 1, examples: [] }));
-  return createFinder(artifactFromFiles(await emitArtifact({ families, tools, always_loaded: [] })), { query });
-}
 
 describe("stray matches of everyday requests", () => {
   const reach = async (f: Finder, query: string, family: string) => (await f.find({ query, schemas: false, min_score: 0, family })).tools.map((t) => t.name);

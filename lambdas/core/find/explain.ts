@@ -1,0 +1,199 @@
+// explain's rules, in words an operator reads: for each tool shown, every rule that shaped its score,
+// stage by stage; for the answer, the rules that decided its verdict. Built only when explain is asked
+// for, from what the stages recorded (they compute nothing more for it).
+import type { ExplainRule, StageScore } from "../../contract/find.js";
+import type { Judgement } from "./judge.js";
+import type { Lift } from "./rerank.js";
+import type { VerdictFeatures } from "./verdict.js";
+
+const n2 = (x: number) => x.toFixed(2);
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+const times = (x: number) => `×${n2(x)}`;
+const signed = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(Math.abs(x) < 0.01 ? 4 : 2)}`;
+
+/** What the stages recorded about one shown tool. */
+export type ToolTrace = {
+  /** Asked for by its exact name (scored 1, not judged). */
+  exact: boolean;
+  /** Retrieve: evidence in units of one fully matched rarest word, the share of the name's weight the request holds, the boost per share. */
+  evidence: number;
+  nameShare: number;
+  nameBoost: number;
+  /** The request's steps and the weight of a tool's best step against the whole. */
+  steps: number;
+  segmentWeight: number;
+  /** Rerank's lifts of this tool (in order) and the names of the tools they lifted it towards. */
+  lifts: readonly (Lift & { headName: string })[];
+  /** The score after rerank, and after the judge. */
+  ranked: number;
+  final: number;
+  /** The gateway cannot run the tool while it can run others (it then ranks after them). */
+  lastAsUncallable: boolean;
+};
+
+/** Every rule that shaped one tool's score, and its score after each stage. */
+export function toolRules(t: ToolTrace, judged: Judgement | undefined): { rules: ExplainRule[]; stages: StageScore[] } {
+  if (t.exact) {
+    return {
+      rules: [
+        { stage: "analyse", rule: "exact-name", effect: "=1.00", detail: "the request is this tool's name: it comes first with score 1 and is not judged" },
+      ],
+      stages: [{ stage: "retrieve", score: 1 }],
+    };
+  }
+  const rules: ExplainRule[] = [
+    {
+      stage: "retrieve",
+      rule: "bm25f",
+      effect: `+${n2(t.evidence)}`,
+      detail: `evidence of the matched words (each weighed by its rarity in the catalog and its field), in units of one fully matched rarest word`,
+    },
+  ];
+  if (t.nameShare > 0) {
+    rules.push({
+      stage: "retrieve",
+      rule: "name-coverage",
+      effect: times(1 + t.nameBoost * t.nameShare),
+      detail: `the request holds ${pct(t.nameShare)} of the tool's name (by word rarity): evidence × (1 + ${t.nameBoost} × ${n2(t.nameShare)})`,
+    });
+  }
+  if (t.steps > 1) {
+    rules.push({
+      stage: "retrieve",
+      rule: "steps",
+      effect: `${pct(t.segmentWeight)} best step`,
+      detail: `a task of ${t.steps} steps: the tool's best single step weighs ${pct(t.segmentWeight)}, the whole request ${pct(1 - t.segmentWeight)}`,
+    });
+  }
+  const retrieved = t.lifts[0]?.before ?? t.ranked;
+  rules.push({
+    stage: "retrieve",
+    rule: "calibration",
+    effect: `=${n2(retrieved)}`,
+    detail: "score = 1 − exp(−evidence × name boost), blended with the best step for a task",
+  });
+  for (const l of t.lifts) {
+    rules.push({
+      stage: "rerank",
+      rule: l.rule,
+      effect: signed(l.after - l.before),
+      detail:
+        l.rule === "step-lift"
+          ? `the clearest tool of one step of the task moves part of the way to the top tool's score (${l.headName}, ${n2(l.head)})`
+          : `a sibling of ${l.headName} (${n2(l.head)}), a tool the task needs, moves part of the way to its score`,
+    });
+  }
+  const stages: StageScore[] = [
+    { stage: "retrieve", score: round(retrieved) },
+    { stage: "rerank", score: round(t.ranked) },
+  ];
+  if (judged) {
+    rules.push(...judgeRules(judged, "tool"));
+    stages.push({ stage: "judge", score: round(t.final) });
+  }
+  if (t.lastAsUncallable) {
+    rules.push({ stage: "present", rule: "not-callable", effect: "last", detail: "the gateway cannot run this tool: it ranks after every tool it can run" });
+  }
+  return { rules, stages };
+}
+
+const round = (x: number) => Math.round(x * 1e4) / 1e4;
+
+/** The features of the fit model, in words (only the signs that are present). */
+function featureWords(f: VerdictFeatures): string {
+  const signs = [
+    f.question && "a question",
+    f.language && "a language task (explain, write, summarize)",
+    f.narrative && "a story about a third person",
+    f.selfContained && "brings its own text",
+    f.why && "asks why",
+    f.hypothetical && "a hypothetical",
+    f.fresh && "asks for fresh data (today, latest)",
+  ].filter(Boolean);
+  return (
+    `the top tool's score ${n2(f.score)}; it holds ${pct(f.coverage)} of the request's known words; ` +
+    `the catalog knows ${pct(f.known)} of the request's words; ${f.terms} words` +
+    (signs.length ? `; the request is ${signs.join(", ")}` : "")
+  );
+}
+
+/** The judge's rules: its factor from the fit model or the hint rule that fired. */
+function judgeRules(j: Judgement, on: "tool" | "answer"): ExplainRule[] {
+  const out: ExplainRule[] = [];
+  if (j.model) {
+    out.push({
+      stage: "judge",
+      rule: "fit-model",
+      effect: times(j.model.factor),
+      detail:
+        `the top tool has no search hints, so the fit model judged: margin ${signed(j.model.margin)} (a tool fits from 0): ${featureWords(j.model.features)}` +
+        (on === "tool" ? "; one factor for every score of the request" : ""),
+    });
+  }
+  if (j.hint) out.push({ stage: "judge", rule: j.hint.rule, effect: times(j.hint.factor), detail: hintWords(j.hint.rule, j.hint.word) });
+  else if (j.hinted && on === "answer") {
+    out.push({ stage: "judge", rule: "hint-rules", effect: "×1.00", detail: "judged by its author's words (search hints): no hint rule fired" });
+  }
+  return out;
+}
+
+function hintWords(rule: string, word: string | undefined): string {
+  const w = word === undefined ? "" : ` ("${word}")`;
+  switch (rule) {
+    case "hint-stray":
+      return "the request met none of the top tool's authored words (name, tags, aliases, examples) directly: a match its author did not anticipate";
+    case "one-word":
+      return `the request met the top tool in one word only, and another of its words${w} is foreign to the catalog or one the tool does not match`;
+    default:
+      return `the request met the catalog in everyday words only while it names something the catalog lacks${w}, and no tool just behind meets a specific word`;
+  }
+}
+
+/** What the answer's verdict rests on. */
+export type VerdictTrace = {
+  exact: boolean;
+  minScore: number;
+  /** The best tool the caller may see before the judge (its name and score), when one scored at all. */
+  best?: { name: string; score: number };
+  /** Tools at or above min_score before the judge, and after it. */
+  before: number;
+  after: number;
+  judged?: Judgement;
+};
+
+/** The rules that decided the answer's verdict, with their numbers. */
+export function verdictReasons(v: VerdictTrace): ExplainRule[] {
+  const min = n2(v.minScore);
+  if (v.exact) return [{ stage: "analyse", rule: "exact-name", effect: "match", detail: "the request is a tool's exact name: that tool is the answer" }];
+  if (v.before === 0) {
+    return [
+      {
+        stage: "retrieve",
+        rule: "min-score",
+        effect: "none",
+        detail: v.best
+          ? `no tool you may call scored at least min_score ${min}: the best was ${v.best.name} at ${n2(v.best.score)}`
+          : "no tool you may call shares a word (or a synonym, typo or related word) with the request",
+      },
+    ];
+  }
+  const out = v.judged ? judgeRules(v.judged, "answer") : [];
+  const factor = v.judged?.factor ?? 1;
+  const top = v.best ? `${v.best.name} at ${n2(v.best.score * factor)}` : "";
+  out.push(
+    v.after > 0
+      ? {
+          stage: "judge",
+          rule: "verdict",
+          effect: "match",
+          detail: `${v.after} tool${v.after > 1 ? "s" : ""} at or above min_score ${min} after the judge's factor ${times(factor)} (the best: ${top})`,
+        }
+      : {
+          stage: "judge",
+          rule: "verdict",
+          effect: "none",
+          detail: `after the judge's factor ${times(factor)} the best score, ${top}, is under min_score ${min}: no tool fits`,
+        },
+  );
+  return out;
+}
