@@ -29,6 +29,13 @@ export type EndpointGroupSpec = {
   dispatchesTools: boolean;
   /** Resolves upstream tool secrets at cold start (gets read access to exactly those parameters). */
   upstreamSecrets: boolean;
+  /**
+   * Told where the upstream secrets live (TOOLBELT_SECRETS, names and parameters) without read access to
+   * them: the console's catalog says which declared settings a deployment provides, never a value.
+   */
+  secretNames?: boolean;
+  /** Writes (the doors that call tools) or reads (the console) the audit store: gets TOOLBELT_AUDIT_STORE and TOOLBELT_AUDIT_TTL_DAYS. */
+  auditStore?: boolean;
   /** p99 duration above this (ms) raises the latency alarm. */
   p99AlarmMs: number;
 };
@@ -93,6 +100,8 @@ export const ENDPOINT_GROUPS = {
     tableActions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
     dispatchesTools: true,
     upstreamSecrets: true,
+    // Each call's audit record is put in the table besides its log line (PutItem, granted above).
+    auditStore: true,
     p99AlarmMs: 10_000,
   },
   mcp: {
@@ -109,7 +118,36 @@ export const ENDPOINT_GROUPS = {
     tableActions: ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
     dispatchesTools: true,
     upstreamSecrets: true,
+    auditStore: true,
     p99AlarmMs: 10_000,
+  },
+  console: {
+    entry: "lambdas/handlers/console.ts",
+    description: "Toolbelt operator console: its page and the admin data it shows",
+    // The page and its assets are public (the page asks for a key); every /v1/admin route needs an admin
+    // principal, checked by the function as on the other groups. GET /v1/admin/misses stays with call.
+    routes: [
+      { method: "GET", path: "/console" },
+      { method: "GET", path: "/console/{proxy+}" },
+      { method: "GET", path: "/v1/admin/catalog" },
+      { method: "POST", path: "/v1/admin/find" },
+      { method: "GET", path: "/v1/admin/sessions/{id}" },
+      { method: "GET", path: "/v1/admin/audit" },
+      { method: "GET", path: "/v1/admin/audit/stats" },
+    ],
+    // A few operators, not agents: half the api group's memory. The cold start (catalog, FlexSearch index
+    // for the playground's find) takes about twice as long as find's, which a person at a page can wait.
+    memoryMb: 512,
+    // As the api group's: a request is a few Query pages.
+    timeoutSecs: 10,
+    // A session is read with its pins in one Query, the audit records hour by hour; the playground's finds
+    // are not logged as misses, so nothing is written.
+    tableActions: ["dynamodb:Query"],
+    dispatchesTools: false,
+    upstreamSecrets: false,
+    secretNames: true,
+    auditStore: true,
+    p99AlarmMs: 3000,
   },
 } as const satisfies Record<string, EndpointGroupSpec>;
 

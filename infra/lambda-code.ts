@@ -23,26 +23,31 @@ export function prebuiltBundle(entry: string): string | undefined {
 export function lambdaCode(entry: string, staged: Staged): lambda.Code {
   const prebuilt = isAbsolute(entry) ? undefined : prebuiltBundle(entry);
   const source = isAbsolute(entry) ? entry : join(PROJECT_ROOT, entry);
+  const local = {
+    // CDK hands out one staged asset per set of asset options that serialize alike, and tryBundle serializes
+    // to nothing: without these two, every handler of one folder (lambdas/handlers/) got the first one's bundle.
+    entry: prebuilt ?? source,
+    staging: staged.dir,
+    tryBundle(outputDir: string): boolean {
+      const outfile = join(outputDir, BUNDLE_FILE);
+      if (prebuilt) {
+        copyFileSync(prebuilt, outfile);
+      } else {
+        // Loaded only here: the installed package needs no esbuild unless a user's own entry is bundled.
+        const esbuild = createRequire(import.meta.url)("esbuild") as typeof import("esbuild");
+        esbuild.buildSync({ ...esbuildOptions(source, outfile), absWorkingDir: PROJECT_ROOT, metafile: false });
+      }
+      copyIntoBundle(outputDir, staged);
+      return true;
+    },
+  };
   return lambda.Code.fromAsset(dirname(prebuilt ?? source), {
     // The asset is what was bundled: the code and the deployment files beside it.
     assetHashType: AssetHashType.OUTPUT,
     bundling: {
       // Never pulled: local bundling always succeeds, so synth needs no Docker.
       image: DockerImage.fromRegistry("toolbelt-bundles-locally"),
-      local: {
-        tryBundle(outputDir: string): boolean {
-          const outfile = join(outputDir, BUNDLE_FILE);
-          if (prebuilt) {
-            copyFileSync(prebuilt, outfile);
-          } else {
-            // Loaded only here: the installed package needs no esbuild unless a user's own entry is bundled.
-            const esbuild = createRequire(import.meta.url)("esbuild") as typeof import("esbuild");
-            esbuild.buildSync({ ...esbuildOptions(source, outfile), absWorkingDir: PROJECT_ROOT, metafile: false });
-          }
-          copyIntoBundle(outputDir, staged);
-          return true;
-        },
-      },
+      local,
     },
   });
 }

@@ -27,6 +27,7 @@ import { SECRETS_ENV } from "../lambdas/secrets.js";
 import { functionAlarms, gatewayMetricAlarms, serverErrorRateAlarm, type MetricAlarmOptions } from "./alarms.js";
 import { METRICS_NAMESPACE } from "../lambdas/http/telemetry.js";
 import { MODELS_ENV, parseModelRoles, type ModelRole } from "../lambdas/models/roles.js";
+import { DEFAULT_AUDIT_TTL_DAYS } from "../lambdas/config.js";
 import { checkUpstreamSettings } from "./upstream-settings.js";
 import { BUNDLED_ARTIFACT_DIR, BUNDLED_BRIEFS_FILE, BUNDLED_POLICY_FILE, LAMBDA_TASK_ROOT } from "./bundling.js";
 import { lambdaCode } from "./lambda-code.js";
@@ -140,6 +141,13 @@ export interface ToolbeltGatewayProps {
   readonly architecture?: lambda.Architecture;
   /** Idle session lifetime in seconds (the TTL written to `expires_at`). */
   readonly sessionTtlSecs?: number;
+  /**
+   * Days each call's audit record stays in the table for the console's calls view and charts, besides
+   * its log line (TOOLBELT_AUDIT_TTL_DAYS on the call, MCP and console functions). Default 7; 0 turns the
+   * audit store off (TOOLBELT_AUDIT_STORE=off): calls are then in the logs only, and the console's calls
+   * view says the store is off. The console reads at most the last 7 days whatever the TTL.
+   */
+  readonly auditTtlDays?: number;
   /** Upstream secrets: environment variable name (as tools reference it, `${NAME}`) → where it lives. */
   readonly secrets?: Record<string, SecretRef>;
   /** A customer-managed key encrypting those SecureString parameters (the AWS-managed key needs no grant). */
@@ -242,6 +250,8 @@ export class ToolbeltGateway extends Construct {
   private readonly staged: Staged;
   private readonly catalog: Catalog;
   private readonly alarmAction?: cwActions.SnsAction;
+  /** TOOLBELT_AUDIT_STORE and TOOLBELT_AUDIT_TTL_DAYS for the groups that write or read the audit store. */
+  private readonly auditEnv: Record<string, string>;
   /** Where the functions write their metrics and the metric alarms read them. */
   readonly metricsNamespace: string;
 
@@ -253,6 +263,7 @@ export class ToolbeltGateway extends Construct {
     const badOrigin = props.allowedOrigins?.find((o) => !URL.canParse(o) || new URL(o).origin !== o);
     if (badOrigin !== undefined)
       throw new Error(`allowedOrigins must be origins such as https://console.example.com (no path, no trailing slash), got ${JSON.stringify(badOrigin)}`);
+    this.auditEnv = auditEnvironment(props.auditTtlDays);
     const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
     if (props.alarmTopic) this.alarmAction = new cwActions.SnsAction(props.alarmTopic);
     this.metricsNamespace = props.metricsNamespace ?? METRICS_NAMESPACE;
@@ -445,11 +456,15 @@ export class ToolbeltGateway extends Construct {
     if (this.staged.briefsFile) environment.TOOLBELT_BRIEFS = `${LAMBDA_TASK_ROOT}/${BUNDLED_BRIEFS_FILE}`;
     if (props.alwaysLoaded) environment.TOOLBELT_ALWAYS_LOADED = props.alwaysLoaded.join(",");
     if (props.sessionTtlSecs) environment.TOOLBELT_SESSION_TTL_SECS = String(props.sessionTtlSecs);
+    if (spec.auditStore) Object.assign(environment, this.auditEnv);
     const models = this.modelRoles();
     if (models) environment[MODELS_ENV] = JSON.stringify(models.roles);
     const secrets = { ...props.secrets, ...(spec.upstreamSecrets ? models?.keys : {}) };
     if (spec.upstreamSecrets && Object.keys(secrets).length > 0) {
       environment[SECRETS_ENV] = JSON.stringify(this.grantSecrets(role, secrets));
+    } else if (spec.secretNames && props.secrets && Object.keys(props.secrets).length > 0) {
+      // Where each secret lives, and no grant to read it.
+      environment[SECRETS_ENV] = JSON.stringify(secretParameters(props.secrets));
     }
     // Only the functions that call tools seal and open principals' tokens, and only with the toolbelt encryption context.
     if (spec.dispatchesTools && this.credentialsKey) {
@@ -573,20 +588,13 @@ export class ToolbeltGateway extends Construct {
    */
   private grantSecrets(role: iam.Role, secrets: Record<string, SecretRef>): Record<string, string> {
     const { partition, region, account } = Stack.of(this);
-    const mapping: Record<string, string> = {};
-    const parameterArns: string[] = [];
-    const secretArns: string[] = [];
-    for (const [envName, ref] of Object.entries(secrets).sort(([a], [b]) => a.localeCompare(b))) {
-      if (!ENV_NAME.test(envName) || RESERVED_ENV.test(envName)) {
-        throw new Error(`secret env name ${JSON.stringify(envName)} must be a plain variable name outside AWS_*, LAMBDA_*, TOOLBELT_*`);
-      }
-      const parameter = "parameter" in ref ? ref.parameter : `${SECRETS_MANAGER_REFERENCE_PREFIX}${ref.secret}`;
-      if (!/^\/?[A-Za-z0-9_.\-/]+$/.test(parameter)) throw new Error(`secret ${envName}: invalid parameter name ${parameter}`);
-      mapping[envName] = parameter;
-      parameterArns.push(`arn:${partition}:ssm:${region}:${account}:parameter/${parameter.replace(/^\//, "")}`);
-      // Secrets Manager appends six random characters to a secret's ARN.
-      if ("secret" in ref) secretArns.push(`arn:${partition}:secretsmanager:${region}:${account}:secret:${ref.secret}-??????`);
-    }
+    const mapping = secretParameters(secrets);
+    const parameterArns = Object.values(mapping).map((parameter) => `arn:${partition}:ssm:${region}:${account}:parameter/${parameter.replace(/^\//, "")}`);
+    // Secrets Manager appends six random characters to a secret's ARN.
+    const secretArns = Object.keys(mapping).flatMap((envName) => {
+      const ref = secrets[envName]!;
+      return "secret" in ref ? [`arn:${partition}:secretsmanager:${region}:${account}:secret:${ref.secret}-??????`] : [];
+    });
     role.addToPolicy(new iam.PolicyStatement({ actions: ["ssm:GetParameter"], resources: parameterArns }));
     if (secretArns.length > 0) {
       role.addToPolicy(new iam.PolicyStatement({ actions: ["secretsmanager:GetSecretValue"], resources: secretArns }));
@@ -594,4 +602,24 @@ export class ToolbeltGateway extends Construct {
     this.props.secretsKey?.grantDecrypt(role);
     return mapping;
   }
+}
+
+/** TOOLBELT_SECRETS: env name → SSM parameter name (Secrets Manager through SSM's reference path), sorted by name and checked. */
+function secretParameters(secrets: Record<string, SecretRef>): Record<string, string> {
+  const mapping: Record<string, string> = {};
+  for (const [envName, ref] of Object.entries(secrets).sort(([a], [b]) => a.localeCompare(b))) {
+    if (!ENV_NAME.test(envName) || RESERVED_ENV.test(envName)) {
+      throw new Error(`secret env name ${JSON.stringify(envName)} must be a plain variable name outside AWS_*, LAMBDA_*, TOOLBELT_*`);
+    }
+    const parameter = "parameter" in ref ? ref.parameter : `${SECRETS_MANAGER_REFERENCE_PREFIX}${ref.secret}`;
+    if (!/^\/?[A-Za-z0-9_.\-/]+$/.test(parameter)) throw new Error(`secret ${envName}: invalid parameter name ${parameter}`);
+    mapping[envName] = parameter;
+  }
+  return mapping;
+}
+
+/** The audit store's settings for `auditTtlDays` (default 7; 0: off), as lambdas/config.ts parses them. */
+function auditEnvironment(ttlDays: number = DEFAULT_AUDIT_TTL_DAYS): Record<string, string> {
+  if (!Number.isInteger(ttlDays) || ttlDays < 0) throw new Error(`auditTtlDays must be a whole number of days, 0 to turn the audit store off, got ${ttlDays}`);
+  return ttlDays === 0 ? { TOOLBELT_AUDIT_STORE: "off" } : { TOOLBELT_AUDIT_STORE: "on", TOOLBELT_AUDIT_TTL_DAYS: String(ttlDays) };
 }

@@ -10,6 +10,7 @@ import { build, type Metafile } from "esbuild";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
 import { copyIntoBundle, esbuildOptions } from "../../infra/bundling.js";
 import { bundleKey, fromCache, toCache } from "./bundle-cache.js";
+import { startDynalite } from "../helpers/dynalite.js";
 import { httpApiV2Event } from "../helpers/lambda-events.js";
 import { lambdaNode } from "../helpers/lambda-node.js";
 import { PROJECT_ROOT } from "../../infra/toolbelt-gateway.js";
@@ -145,18 +146,31 @@ export async function invokeInFreshProcess(
 }
 
 /**
- * GET /v1/health from a synthesized asset folder, run as Lambda runs it: the bundle with its artifact,
- * policy and (when present) briefs beside it, and no DynamoDB behind it (health reads none).
+ * Events answered by a synthesized asset folder, run as Lambda runs it: the bundle with its artifact,
+ * policy and (when present) briefs beside it, against a dynalite of its own (health probes the table).
  */
-export async function healthFromAsset(dir: string): Promise<InvocationResult> {
+export async function invokeAsset(dir: string, events: APIGatewayProxyEventV2[]): Promise<InvocationResult[]> {
   const briefs = join(dir, "briefs.json");
-  const run = await invokeInFreshProcess({ dir, file: join(dir, "index.mjs") } as BundleResult, [httpApiV2Event({ method: "GET", path: "/v1/health" })], {
-    AWS_REGION: "us-east-1",
-    TOOLBELT_ARTIFACT_DIR: join(dir, "artifact"),
-    TOOLBELT_POLICY: join(dir, "policy.json"),
-    ...(existsSync(briefs) ? { TOOLBELT_BRIEFS: briefs } : {}),
-    TOOLBELT_TABLE: "toolbelt-asset",
-    DYNAMODB_ENDPOINT: "http://127.0.0.1:9",
-  });
-  return run.results[0]!;
+  const dynamo = await startDynalite({ table: "toolbelt-asset" });
+  try {
+    const run = await invokeInFreshProcess({ dir, file: join(dir, "index.mjs") } as BundleResult, events, {
+      AWS_REGION: "us-east-1",
+      AWS_ACCESS_KEY_ID: "test",
+      AWS_SECRET_ACCESS_KEY: "test",
+      TOOLBELT_ARTIFACT_DIR: join(dir, "artifact"),
+      TOOLBELT_POLICY: join(dir, "policy.json"),
+      ...(existsSync(briefs) ? { TOOLBELT_BRIEFS: briefs } : {}),
+      TOOLBELT_TABLE: dynamo.table,
+      DYNAMODB_ENDPOINT: dynamo.endpoint,
+    });
+    return run.results;
+  } finally {
+    await dynamo.close();
+  }
+}
+
+/** GET /v1/health from a synthesized asset folder (invokeAsset). */
+export async function healthFromAsset(dir: string): Promise<InvocationResult> {
+  const [health] = await invokeAsset(dir, [httpApiV2Event({ method: "GET", path: "/v1/health" })]);
+  return health!;
 }

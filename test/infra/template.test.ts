@@ -246,7 +246,7 @@ describe("IAM", () => {
   });
 
   it("creates each function after its role's policy, so the first invocation has its permissions", () => {
-    for (const group of ["api", "call", "mcp"] as const) {
+    for (const group of Object.keys(ENDPOINT_GROUPS) as (keyof typeof ENDPOINT_GROUPS)[]) {
       const fn = template.findResources("AWS::Lambda::Function")[functionId(template, group)] as Resource & { DependsOn: string[] };
       expect(fn.DependsOn).toEqual(expect.arrayContaining([expect.stringMatching(/RoleDefaultPolicy/)]));
     }
@@ -270,6 +270,72 @@ describe("IAM", () => {
       ["logs:CreateLogStream", "logs:PutLogEvents"],
       ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"],
     ]);
+  });
+});
+
+describe("console group", () => {
+  const fnOf = (t: Template, group: keyof typeof ENDPOINT_GROUPS) => (t.findResources("AWS::Lambda::Function")[functionId(t, group)] as Resource).Properties;
+
+  it("is a small function of its own: 512 MB, 10 s, its own log group, three alarms", () => {
+    const fn = fnOf(template, "console");
+    expect([fn.MemorySize, fn.Timeout]).toEqual([512, 10]);
+    expect(fn.LoggingConfig).toEqual({ LogGroup: { Ref: expect.stringMatching(/ConsoleLogs/) } });
+    const alarms = Object.keys(template.findResources("AWS::CloudWatch::Alarm")).filter((id) => id.includes("Console"));
+    expect(alarms.map((id) => id.replace(/^.*(Console\w+?)[0-9A-F]{8}$/, "$1")).sort()).toEqual(["ConsoleErrors", "ConsoleP99Duration", "ConsoleThrottles"]);
+  });
+
+  it("may only write its logs and Query the table: it reads sessions and audit records and writes nothing", () => {
+    expect(roleStatements(template, "console")).toEqual([
+      {
+        Effect: "Allow",
+        Action: ["logs:CreateLogStream", "logs:PutLogEvents"],
+        Resource: { "Fn::GetAtt": [expect.stringMatching(/ConsoleLogs/), "Arn"] },
+      },
+      { Effect: "Allow", Action: "dynamodb:Query", Resource: { "Fn::GetAtt": [expect.stringMatching(/Table/), "Arn"] } },
+    ]);
+  });
+
+  it("knows where the secrets live, to show a setting present or missing, and may not read one", () => {
+    const env = fnOf(template, "console").Environment.Variables;
+    expect(env.TOOLBELT_SECRETS).toBe(fnOf(template, "call").Environment.Variables.TOOLBELT_SECRETS);
+    expect(JSON.stringify(roleStatements(template, "console"))).not.toMatch(/ssm:|secretsmanager:|kms:/);
+    // Nothing to say when the deployment has no secrets.
+    const { template: t } = synthStack({ artifactDir: fixture.artifactDir });
+    expect(fnOf(t, "console").Environment.Variables.TOOLBELT_SECRETS).toBeUndefined();
+  });
+});
+
+describe("audit store (auditTtlDays)", () => {
+  const auditEnv = (t: Template) =>
+    Object.fromEntries(
+      (Object.keys(ENDPOINT_GROUPS) as (keyof typeof ENDPOINT_GROUPS)[]).map((group) => {
+        const vars = (t.findResources("AWS::Lambda::Function")[functionId(t, group)] as Resource).Properties.Environment.Variables;
+        return [group, [vars.TOOLBELT_AUDIT_STORE, vars.TOOLBELT_AUDIT_TTL_DAYS]];
+      }),
+    );
+
+  it("is on with a 7-day TTL by default, for the doors that write records (call, MCP) and the console that reads them", () => {
+    expect(auditEnv(template)).toEqual({ api: [undefined, undefined], call: ["on", "7"], mcp: ["on", "7"], console: ["on", "7"] });
+    // Writing a record is a PutItem, which the writers hold already.
+    for (const group of ["call", "mcp"] as const) expect(ENDPOINT_GROUPS[group].tableActions).toContain("dynamodb:PutItem");
+  });
+
+  it("keeps records as many days as asked, and is off at 0", () => {
+    expect(auditEnv(synthStack({ artifactDir: fixture.artifactDir, auditTtlDays: 30 }).template)).toMatchObject({ call: ["on", "30"], console: ["on", "30"] });
+    expect(auditEnv(synthStack({ artifactDir: fixture.artifactDir, auditTtlDays: 0 }).template)).toEqual({
+      api: [undefined, undefined],
+      call: ["off", undefined],
+      mcp: ["off", undefined],
+      console: ["off", undefined],
+    });
+  });
+
+  it("refuses a TTL that is not a whole number of days", () => {
+    for (const auditTtlDays of [-1, 2.5, Number.NaN]) {
+      expect(() => synthStack({ artifactDir: fixture.artifactDir, auditTtlDays })).toThrow(
+        /auditTtlDays must be a whole number of days, 0 to turn the audit store off/,
+      );
+    }
   });
 });
 
@@ -316,7 +382,7 @@ describe("models", () => {
 
 describe("HTTP API", () => {
   it("routes each endpoint to its group's function", () => {
-    const fns = Object.fromEntries((["api", "call", "mcp"] as const).map((g) => [functionId(template, g), g]));
+    const fns = Object.fromEntries((Object.keys(ENDPOINT_GROUPS) as (keyof typeof ENDPOINT_GROUPS)[]).map((g) => [functionId(template, g), g]));
     const integrations = template.findResources("AWS::ApiGatewayV2::Integration");
     const routes = Object.values(template.findResources("AWS::ApiGatewayV2::Route")) as Resource[];
     const table = routes
@@ -333,9 +399,15 @@ describe("HTTP API", () => {
       "DELETE /v1/credentials/{family} -> call",
       "GET /.well-known/oauth-protected-resource -> api",
       "GET /.well-known/oauth-protected-resource/{proxy+} -> api",
+      "GET /console -> console",
+      "GET /console/{proxy+} -> console",
       "GET /mcp -> mcp",
       "GET /mcp/briefs/{brief} -> mcp",
+      "GET /v1/admin/audit -> console",
+      "GET /v1/admin/audit/stats -> console",
+      "GET /v1/admin/catalog -> console",
       "GET /v1/admin/misses -> call",
+      "GET /v1/admin/sessions/{id} -> console",
       "GET /v1/approvals/{id} -> call",
       "GET /v1/credentials -> call",
       "GET /v1/health -> api",
@@ -344,6 +416,7 @@ describe("HTTP API", () => {
       "GET /v1/tools/export -> api",
       "POST /mcp -> mcp",
       "POST /mcp/briefs/{brief} -> mcp",
+      "POST /v1/admin/find -> console",
       "POST /v1/approvals/{id} -> call",
       "POST /v1/approvals/{id}/call -> call",
       "POST /v1/call -> call",
@@ -475,7 +548,9 @@ describe("options an AWS user expects (defaults unchanged)", () => {
     t.resourceCountIs("AWS::DynamoDB::Table", 0);
     for (const group of Object.keys(ENDPOINT_GROUPS) as (keyof typeof ENDPOINT_GROUPS)[]) {
       const statements = roleStatements(t, group);
-      expect(statements).toContainEqual({ Effect: "Allow", Action: [...ENDPOINT_GROUPS[group].tableActions], Resource: table.tableArn });
+      // CloudFormation's one-action statements hold a string (the console's Query).
+      const actions: readonly string[] = ENDPOINT_GROUPS[group].tableActions;
+      expect(statements).toContainEqual({ Effect: "Allow", Action: actions.length === 1 ? actions[0] : [...actions], Resource: table.tableArn });
       expect(statements).toContainEqual({
         Effect: "Allow",
         Action: ["kms:Decrypt", "kms:Encrypt", "kms:ReEncrypt*", "kms:GenerateDataKey*"],
@@ -566,11 +641,11 @@ describe("alarms and logs", () => {
     expect(metricNames.sort()).toEqual(["5xx", "Count"]);
 
     const p99 = alarms.filter((a) => a.Properties.ExtendedStatistic === "p99");
-    expect(p99.map((a) => [a.Properties.MetricName, a.Properties.Threshold]).sort()).toEqual([
-      ["Duration", ENDPOINT_GROUPS.api.p99AlarmMs],
-      ["Duration", ENDPOINT_GROUPS.call.p99AlarmMs],
-      ["Duration", ENDPOINT_GROUPS.mcp.p99AlarmMs],
-    ]);
+    expect(p99.map((a) => [a.Properties.MetricName, a.Properties.Threshold]).sort()).toEqual(
+      Object.values(ENDPOINT_GROUPS)
+        .map((g) => ["Duration", g.p99AlarmMs])
+        .sort(),
+    );
     const byMetric = (name: string) => alarms.filter((a) => a.Properties.MetricName === name && a.Properties.Statistic === "Sum");
     expect(byMetric("Errors")).toHaveLength(Object.keys(ENDPOINT_GROUPS).length);
     expect(byMetric("Throttles")).toHaveLength(Object.keys(ENDPOINT_GROUPS).length);
