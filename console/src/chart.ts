@@ -8,7 +8,7 @@ type Bucket = AuditStatsResponse["families"][number]["buckets"][number];
 
 const W = 480;
 const H = 120;
-const PAD = { left: 44, right: 8, top: 8, bottom: 20 };
+const PAD = { left: 48, right: 8, top: 8, bottom: 20 };
 const plotW = W - PAD.left - PAD.right;
 const plotH = H - PAD.top - PAD.bottom;
 
@@ -21,13 +21,13 @@ function ceiling(v: number): number {
 
 const minuteLabel = (iso: string) => iso.slice(11, 16);
 
-function Axes({ max, unit, buckets }: { max: number; unit: string; buckets: Bucket[] }) {
+function Axes({ max, buckets, ms }: { max: number; buckets: Bucket[]; ms?: boolean }) {
   const first = buckets[0];
   const last = buckets[buckets.length - 1];
   return html`<g class="axes">
     <line x1=${PAD.left} y1=${PAD.top} x2=${PAD.left} y2=${PAD.top + plotH} />
     <line x1=${PAD.left} y1=${PAD.top + plotH} x2=${PAD.left + plotW} y2=${PAD.top + plotH} />
-    <text x=${PAD.left - 4} y=${PAD.top + 8} text-anchor="end">${max}${unit}</text>
+    <text x=${PAD.left - 4} y=${PAD.top + 8} text-anchor="end">${ms ? (max >= 1000 ? `${max / 1000} s` : `${max} ms`) : max}</text>
     <text x=${PAD.left - 4} y=${PAD.top + plotH} text-anchor="end">0</text>
     ${first ? html`<text x=${PAD.left} y=${H - 4}>${minuteLabel(first.t)}</text>` : null}
     ${last ? html`<text x=${PAD.left + plotW} y=${H - 4} text-anchor="end">${minuteLabel(last.t)} UTC</text>` : null}
@@ -42,7 +42,7 @@ export function CallsChart({ family, buckets }: { family: string; buckets: Bucke
   const y = (v: number) => PAD.top + plotH - (v / max) * plotH;
   const label = `${family}: ${calls} calls and ${errors} errors over ${buckets.length} minutes`;
   return html`<svg class="chart" viewBox=${`0 0 ${W} ${H}`} width=${W} height=${H} role="img" aria-label=${label} data-chart="calls" data-family=${family}>
-    <${Axes} max=${max} unit="" buckets=${buckets} />
+    <${Axes} max=${max} buckets=${buckets} />
     ${buckets.map((b, i) =>
       b.calls
         ? html`<g>
@@ -64,9 +64,9 @@ export function LatencyChart({ family, buckets }: { family: string; buckets: Buc
   const worst = used.reduce((m, { b }) => Math.max(m, b.p95_ms), 0);
   const label = `${family}: latency per minute, p95 at most ${fmtMs(worst)}`;
   return html`<svg class="chart" viewBox=${`0 0 ${W} ${H}`} width=${W} height=${H} role="img" aria-label=${label} data-chart="latency" data-family=${family}>
-    <${Axes} max=${max} unit=" ms" buckets=${buckets} />
+    <${Axes} max=${max} buckets=${buckets} ms />
     <polyline class="p95" points=${line("p95_ms")} />
     <polyline class="p50" points=${line("p50_ms")} />
-    ${used.map(({ b, i }) => html`<circle class="p95" cx=${x(i)} cy=${y(b.p95_ms)} r="2" />`)}
+    ${used.map(({ b, i }) => html`<circle class="p95" cx=${x(i)} cy=${y(b.p95_ms)} r="2" /><circle class="p50" cx=${x(i)} cy=${y(b.p50_ms)} r="2" />`)}
   </svg>`;
 }

@@ -15,6 +15,8 @@ const FIELDS: [keyof Filters, string][] = [
   ["outcome", "Outcome (OK or an error code)"],
 ];
 
+const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
+
 function Charts({ api }: { api: Api }) {
   const stats = useLoad(() => api.get<AuditStatsResponse>("v1/admin/audit/stats", { minutes: 60 }), [api]);
   return html`<section aria-labelledby="charts-title">
@@ -23,7 +25,13 @@ function Charts({ api }: { api: Api }) {
       s.families.length
         ? html`<div class="charts">${s.families.map(
             (f) => html`<figure class="family-chart" data-family=${f.family}>
-              <figcaption><strong>${f.family}</strong>: ${f.buckets.reduce((n, b) => n + b.calls, 0)} calls, <span class="bad">${f.buckets.reduce((n, b) => n + b.errors, 0)} errors</span></figcaption>
+              <figcaption><strong>${f.family}</strong>: ${count(
+                f.buckets.reduce((n, b) => n + b.calls, 0),
+                "call",
+              )}, <span class="bad">${count(
+                f.buckets.reduce((n, b) => n + b.errors, 0),
+                "error",
+              )}</span></figcaption>
               <${CallsChart} family=${f.family} buckets=${f.buckets} />
               <${LatencyChart} family=${f.family} buckets=${f.buckets} />
             </figure>`,
