@@ -68,6 +68,13 @@ afterAll(async () => {
 });
 
 describe("serving and refusals", () => {
+  it("axe-core, as these tests inject it, reports what it should: an unlabelled field and text below AA contrast", async () => {
+    const p = await browser.context.newPage();
+    await p.setContent('<html lang="en"><head><title>t</title></head><body><main><input type="text"><p style="color:#aaa">faint</p></main></body></html>');
+    expect((await axeViolations(p)).map((v) => v.id).sort()).toEqual(["color-contrast", "label"]);
+    await p.close();
+  });
+
   it("serves the shell with a strict CSP, its assets immutable, and the data routes answer 401 without a key and 403 to a non-admin", async () => {
     const shell = await gateway.request("/console", { as: null });
     expect(shell.status).toBe(200);
@@ -120,6 +127,26 @@ describe("serving and refusals", () => {
     // The key is nowhere but in the page's memory.
     expect(await p.evaluate(() => [document.cookie, localStorage.length, sessionStorage.length])).toEqual(["", 0, 0]);
     expect(seen).toEqual([]);
+    await p.close();
+  });
+
+  it("works from the keyboard: the key prompt, then the navigation, without a mouse", async () => {
+    const p = await browser.context.newPage();
+    await p.goto(`${gateway.url}/console`);
+    await p.getByLabel("Admin API key").waitFor();
+    await p.keyboard.press("Tab");
+    expect(await p.evaluate(() => document.activeElement?.id)).toBe("api-key");
+    await p.keyboard.type(KEYS.admin);
+    await p.keyboard.press("Enter");
+    await p.getByRole("heading", { level: 2, name: "Catalog" }).waitFor();
+    const focused: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      await p.keyboard.press("Tab");
+      focused.push(await p.evaluate(() => document.activeElement?.textContent ?? ""));
+    }
+    expect(focused).toEqual(["Skip to the view", "Catalog", "Find playground", "Sessions", "Calls", "Misses", "Health"]);
+    await p.keyboard.press("Enter");
+    await p.getByRole("heading", { level: 2, name: "Health" }).waitFor();
     await p.close();
   });
 });
