@@ -19,11 +19,8 @@ import {
 export { toolFieldTexts };
 import { lexiconPairs } from "./lexicon.js";
 import { neighbourTable } from "./neighbours.js";
-import { backgroundDf } from "./background.js";
 import { wordnetSenses, wordnetSynonyms } from "./wordnet.js";
-
-/** A lexicon word reaches a catalog word at the capability weight only when at most this share of the tools has it. */
-const CAPABILITY_MAX_DF = 0.1;
+import { CAPABILITY_MAX_DF } from "../registry/contract/find-tuning.js";
 
 /** A word → term ids table with sorted keys and ids (deterministic artifacts). */
 function sortedTable(m: Map<string, Set<number>>): Record<string, number[]> {
@@ -156,37 +153,6 @@ export async function buildSearchIndex(catalog: Catalog, params: ScorerParams = 
     }
   }
 
-  // Real words the catalog lacks ("summer", "seat"): a typo match of one is a stray ("summer" →
-  // summarize). Only words the typo tolerance would look at (4+ letters).
-  const realWords = params.realWords ? [...(await neighbourTable()).keys()].filter((k) => !termId.has(k) && /^[a-z][a-z0-9]{3,}$/.test(k)).sort() : undefined;
-
-  // Generic English words weigh less as query words: the stem takes the most specific word it stands for.
-  let termWeight: number[] = [];
-  if (params.genericWeight > 0) {
-    const senses = await wordnetSenses();
-    const minSenses = new Map<string, number>();
-    for (const [w, s] of words) {
-      const n = senses.get(w) ?? 1;
-      minSenses.set(s, Math.min(minSenses.get(s) ?? Infinity, n));
-    }
-    termWeight = terms.map((t) => Math.round(100 / (1 + params.genericWeight * Math.log(minSenses.get(t) ?? 1))));
-  }
-  // Catalog size: in 100 tools "order" or "full" is in one or two tools and weighs nearly as much as
-  // the rarest word, in 10,000 it is in hundreds. A word weighs at most as much, relative to the
-  // rarest, as it does among tools in general (background-df.json), so one stray everyday word does
-  // not make a small catalog's tool look like a fit.
-  const bgWeight = params.backgroundWeight ?? 0;
-  if (bgWeight > 0) {
-    const bg = backgroundDf();
-    const rel = (df: number, N: number) => Math.log((N - df + 0.5) / (df + 0.5) + 1) / Math.log((N - 1 + 0.5) / 1.5 + 1);
-    const base = termWeight;
-    termWeight = terms.map((t, i) => {
-      const b = Object.hasOwn(bg.df, t) ? rel(bg.df[t]!, bg.docs) : 1;
-      const w = Math.min(1, (b / Math.max(1e-9, rel(df[i]!, n))) ** bgWeight);
-      return Math.round((base[i] ?? 100) * w);
-    });
-  }
-
   // FlexSearch over the Latin vocabulary, for typo and prefix tolerance at query time.
   const flexIndex = new Document<VocabRecord>(vocabIndexOptions());
   terms.forEach((t, id) => {
@@ -208,8 +174,6 @@ export async function buildSearchIndex(catalog: Catalog, params: ScorerParams = 
     related: sortedTable(related),
     ...(capability.size ? { capability: sortedTable(capability) } : {}),
     similar,
-    ...(realWords ? { realWords } : {}),
-    termWeight,
     nameTerms,
     flex,
   };

@@ -7,9 +7,13 @@ import { stemmer } from "stemmer";
 import type { CatalogTool } from "./artifact.js";
 import { verbOf } from "./names.js";
 import type { JsonSchema } from "./schema-types.js";
+import { DEFAULT_SCORER_PARAMS, type ScorerParams } from "./find-tuning.js";
+import WORDS from "./find-tuning-words.json" with { type: "json" };
+
+export { DEFAULT_SCORER_PARAMS, type ScorerParams };
 
 /** Bump when the encoder, the scorer's statistics or the FlexSearch options change. */
-export const SEARCH_INDEX_VERSION = 4;
+export const SEARCH_INDEX_VERSION = 5;
 
 /** FlexSearch record: one vocabulary term (a stem) per record, id = its index in `terms`; `s` repeats it. */
 export type VocabRecord = { id: number; t: string; s: string };
@@ -37,77 +41,6 @@ export function vocabIndexOptions(): DocumentOptions<VocabRecord> {
 export type FieldName = "name" | "desc" | "params" | "family" | "tags" | "aliases" | "examples";
 export const FIELDS: readonly FieldName[] = ["name", "desc", "params", "family", "tags", "aliases", "examples"];
 
-/** BM25F parameters. Impacts are precomputed with them at build time; changing them needs a rebuild. */
-export type ScorerParams = {
-  k1: number;
-  weight: Record<FieldName, number>;
-  b: Record<FieldName, number>;
-  /** Weight of a WordNet synonym relative to the word itself (0 disables expansion). */
-  synonymWeight: number;
-  /**
-   * Down-weighting of words that are generic in English (many WordNet senses: "make", "get", "home"):
-   * a query word weighs 1 / (1 + genericWeight · ln(senses)). 0 disables.
-   */
-  genericWeight: number;
-  /**
-   * Adjacent word pairs of the description ("water qualiti") are indexed as terms of their own with
-   * this share of the description's weight, so "water quality" beats a tool with "water" and
-   * "quality" far apart. 0 disables. (Name pairs measured worse: the name-coverage boost covers them.)
-   */
-  pairWeight: number;
-  /**
-   * Adjacent word pairs within one example (`examples`, one per line) as terms of their own, with this
-   * weight (a field weight: examples 0.5, description 1.5): a request that says the author's phrase
-   * ("square root", "random winner") beats one that shares its words apart. 0 disables (optional in
-   * stored params: indexes built before it have none). 1 chosen on the example registry's dev split
-   * (test/eval/README.md, "Sixth round").
-   */
-  examplePairWeight?: number;
-  /**
-   * Exponent of the background cap: a term weighs min(1, rel_background / rel_catalog)^x, rel = idf /
-   * idf of the rarest word, background = two large public tool catalogs (build/background-df.json).
-   * 0 disables (optional in stored params: indexes built before it have none).
-   */
-  backgroundWeight?: number;
-  /** Weight of a word reached through the hand-written lexicon (build/lexicon.ts: save → write, folder → directory, search → 搜索). 0 disables. */
-  lexiconWeight: number;
-  /**
-   * Weight of a word reached through the lexicon's capability groups (folder → directory, chart → diagram),
-   * pairs of specific words only (build/lexicon.ts); the other pairs keep `lexiconWeight`. Absent or 0:
-   * every pair at `lexiconWeight` (artifacts built before it).
-   */
-  capabilityWeight?: number;
-  /**
-   * Weight of a word reached through the paraphrase table (build/neighbours.txt: nearest neighbours in
-   * word vectors, "hex" → hexadecimal, "ram" → memory), for requests worded without the tool's words. 0 disables.
-   */
-  paraphraseWeight?: number;
-  /** Neighbours found in more than this share of the tools (and more than 5 tools) are left out (1 keeps all). */
-  paraphraseMaxDf?: number;
-  /**
-   * Emit `realWords`: the paraphrase table's words (frequent English words) the catalog lacks, so the
-   * query side can tell a real word from a typo (query knob bridgedFuzzy). Off: measured, not adopted
-   * (test/eval/README.md, "Fourth round").
-   */
-  realWords?: boolean;
-};
-
-/** Tuned on seal-tools dev and a metatool sample (see test/eval/README.md). */
-export const DEFAULT_SCORER_PARAMS: ScorerParams = {
-  k1: 1.2,
-  weight: { name: 3, desc: 1.5, params: 0.6, family: 0.4, tags: 1, aliases: 2, examples: 0.5 },
-  b: { name: 0.3, desc: 0.75, params: 0.75, family: 0.5, tags: 0.5, aliases: 0.3, examples: 0.5 },
-  synonymWeight: 0.2,
-  genericWeight: 0,
-  pairWeight: 0.3,
-  examplePairWeight: 1,
-  lexiconWeight: 0.5,
-  capabilityWeight: 0.7,
-  paraphraseWeight: 0.4,
-  paraphraseMaxDf: 0.05,
-  backgroundWeight: 0,
-};
-
 /**
  * The index as stored in the artifact (index.json). Postings are packed little-endian binary in
  * base64 because a JSON array of half a million numbers parses several times slower.
@@ -133,10 +66,6 @@ export type SearchIndexData = {
   capability?: Record<string, number[]>;
   /** Paraphrase expansions: an encoded word → vocabulary term ids near it in word vectors (weight `paraphraseWeight`); absent in older artifacts. */
   similar?: Record<string, number[]>;
-  /** With params.realWords: sorted stems of frequent English words the catalog lacks (real words, not typos); absent otherwise. */
-  realWords?: string[];
-  /** Per term, its query weight in percent (generic English words weigh less); empty when disabled. */
-  termWeight: number[];
   /** Per document, the ids of the terms of its name (the verb), for the name-coverage boost. */
   nameTerms: number[][];
   /** Exported FlexSearch vocabulary index (key → data). */
@@ -181,27 +110,11 @@ export function toolFieldTexts(tool: CatalogTool, familyDescription: string): Re
 
 // --- the encoder -------------------------------------------------------------------------------
 
-/** Words that carry no capability: English function words and agent phrasing. */
-export const STOPWORDS: ReadonlySet<string> = new Set(
-  (
-    "a an the and or but if then else of to in on at by for with from into onto over under about as is are was were be been " +
-    "being am do does did done doing have has had having it its it's this that these those there here what which who whom " +
-    "whose when where why how i me my mine we us our you your yours he him his she her they them their can could would should " +
-    "shall will may might must please thanks thank let lets let's just also some any all each every no not nor so than too very " +
-    "s t via using use used etc e g eg ie i.e out up down off again further once more most other such only own same both few " +
-    // Number words, like bare digits, are an amount the request brings, not a capability ("swim ten laps" matched a "top ten" tool).
-    "one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty hundred thousand million"
-  ).split(/\s+/),
-);
+/** Words that carry no capability: English function words, agent phrasing and number words (find-tuning-words.json). */
+export const STOPWORDS: ReadonlySet<string> = new Set([...WORDS.stopwords.words, ...WORDS.numberWords.words]);
 
 // Agent preambles that say "search" but not what for; removed before tokenizing.
-const PHRASES: RegExp[] = [
-  /\b(?:please\s+)?(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:help\s+me\s+)?/gi,
-  /\b(?:i\s+(?:need|want|would\s+like|'d\s+like|wish|am\s+looking)|i'd\s+like|i'm\s+looking|we\s+need|help\s+me)\s+(?:for\s+|to\s+)?/gi,
-  /\b(?:find|search\s+for|look\s+for|looking\s+for|get|give|show|suggest|recommend|need|want)\s+(?:me\s+)?(?:a|an|the|some|any)\s+(?:tool|tools|function|functions|api|apis|plugin|plugins|way)\b(?:\s+(?:that|which|to|for|able\s+to|capable\s+of)\b)?(?:\s+(?:can|could|will|would|lets?\s+me|allows?\s+me\s+to))?/gi,
-  /\b(?:is|are)\s+there\s+(?:a|an|any)\s+(?:tool|tools|function|way|api|plugin)s?\b(?:\s+(?:that|which|to|for)\b)?(?:\s+(?:can|could|will))?/gi,
-  /\b(?:a|an|the)\s+(?:tool|function|api|plugin)\s+(?:that|which|to)\b(?:\s+(?:can|could|will))?/gi,
-];
+const PHRASES: RegExp[] = WORDS.agentPhrasing.patterns.map((p) => new RegExp(p, "gi"));
 
 export function stripAgentPhrasing(q: string): string {
   let s = q;
@@ -269,14 +182,8 @@ export function pairs(terms: string[]): string[] {
   return out;
 }
 
-// Arithmetic written in symbols: "17%", "2^10", "12 * 7" name a capability the tokenizer would drop
-// with the numbers. A "-" or "/" counts only with spaces around it (2026-12-01, 3/4, 9-5 are dates and ranges).
-const SYMBOL_WORDS: [RegExp, string][] = [
-  [/\d\s*%/g, " percent "],
-  [/\d\s*(?:\^|\*\*)(?=\s*\d)/g, " power "],
-  [/√/g, " square root "],
-  [/\d\s*[+*×÷](?=\s*\d)|\d\s+[-/](?=\s+\d)/g, " calculate "],
-];
+// Arithmetic written in symbols, each pattern with the word it stands for (find-tuning-words.json).
+const SYMBOL_WORDS: [RegExp, string][] = WORDS.symbols.patterns.map(([p, word]) => [new RegExp(p!, "g"), word!]);
 
 /** A query's symbols spelled as the words they stand for, beside the symbols ("2 times 3" multiplies, it is not about time). */
 export function spellSymbols(query: string): string {

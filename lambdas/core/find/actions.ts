@@ -11,6 +11,8 @@ export type ActionTable = {
   readonly verbs: Readonly<Record<string, string>>;
   readonly nouns: Readonly<Record<string, string>>;
   readonly scopes: Readonly<Record<string, string>>;
+  /** Words before a request's verb: "skip" (please, can, you) or "question" (what, how, does). */
+  readonly lead: Readonly<Record<string, string>>;
 };
 
 /** How a request's action or scope and a tool's relate. */
@@ -50,6 +52,22 @@ function first(words: readonly string[], tier: Readonly<Record<string, string>>)
   for (const w of words) {
     const cls = lookup(tier, w);
     if (cls !== undefined) return cls;
+  }
+  return undefined;
+}
+
+/**
+ * The action a request asks for: the class of its first word after politeness and the agent's
+ * phrasing ("please put eggs on my todo list" → create), as English puts an imperative's verb first.
+ * Undefined for a question ("what files are in my folder?") or when that word names no action
+ * ("top stories on hacker news"): then nothing is compared.
+ */
+export function requestAction(words: readonly string[], table: ActionTable): string | undefined {
+  for (const w of words) {
+    const lead = own(table.lead, w);
+    if (lead === "skip") continue;
+    if (lead === "question") return undefined;
+    return lookup(table.seeds, w) ?? lookup(table.verbs, w) ?? lookup(table.nouns, w);
   }
   return undefined;
 }

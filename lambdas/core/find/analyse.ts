@@ -7,7 +7,7 @@ import { editDistance } from "../../../registry/contract/edit-distance.js";
 import { encodeQuery, pairs, vocabIndexOptions, type VocabRecord } from "../../../registry/contract/search-options.js";
 import { ownList, type SearchIndex } from "./postings.js";
 import { segments } from "./segment.js";
-import { STAGE_LIMITS, type QueryParams } from "./tuning.js";
+import { STAGE_LIMITS, type QueryParams } from "../../../registry/contract/find-tuning.js";
 
 /** A vocabulary term a query word may match, at a weight relative to the word itself. */
 export type Member = { term: number; w: number };
@@ -68,7 +68,7 @@ export class Analyser {
     const groups: Group[] = [];
     for (const [t, m] of mask) {
       const exact = ix.termOf(t);
-      const members: Member[] = exact !== undefined ? [{ term: exact, w: 1 }] : this.typoMembers(t);
+      const members: Member[] = exact !== undefined ? [{ term: exact, w: 1 }] : [...this.fuzzy(t)];
       if (ix.synonymWeight > 0) {
         for (const id of ownList(ix.expand, t)) if (id !== exact) members.push({ term: id, w: ix.synonymWeight });
       }
@@ -78,14 +78,6 @@ export class Analyser {
       if (members.length) groups.push({ word: t, mask: m, members });
     }
     return groups;
-  }
-
-  /** Typo candidates of a word the catalog lacks, weighed down (bridgedFuzzy) when the build bridged the word as a real one. */
-  private typoMembers(t: string): Member[] {
-    const k = this.params.bridgedFuzzy;
-    // At the default (1) every unknown word keeps its typo matches: no look-ups on the hot path.
-    if (k === 1 || !this.index.isRealWord(t)) return [...this.fuzzy(t)];
-    return k > 0 ? this.fuzzy(t).map((m) => ({ term: m.term, w: m.w * k })) : [];
   }
 
   /** Vocabulary terms a word the catalog does not contain most likely meant (FlexSearch candidates within a small edit distance). */

@@ -5,12 +5,11 @@ import type { MatchedWord } from "../../contract/find.js";
 import { encode, encodeQuery, QUOTED_TEXT, withoutLabelledInput } from "../../../registry/contract/search-options.js";
 import { COMMON_WORDS } from "./common-words.js";
 import type { SearchIndex } from "./postings.js";
+import { PREPOSITION } from "./words.js";
 
 /** Data a request brings rather than words: quoted text, and tokens holding a dot, slash, @ or digit between word characters. */
 const DATA_TOKEN = new RegExp(String.raw`${QUOTED_TEXT.source}|\S*\w[./\\@]\w\S*|\S*[A-Za-z]\d\S*|\S*\d[A-Za-z]\S*`, "g");
 
-/** Where a request's object ends: its first preposition ("flights | to rome", "the time | in Lima"). */
-const PREPOSITION = /\b(?:in|on|at|for|of|from|to|until|till|since|about|into|with|by|near|after|before|during|between|under|over)\b/i;
 /** A capitalized word after the first one: a name the request brings ("Lima", "Christmas"), not a word for what it asks. */
 const INNER_NAME = /(?<=\S\s+)\p{Lu}[\p{L}'’]*/gu;
 

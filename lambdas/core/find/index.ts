@@ -26,7 +26,7 @@ import type { Lift } from "./rerank.js";
 import type { Retrieval } from "./retrieve.js";
 import type { Judgement } from "./judge.js";
 import { toolRules, verdictReasons, type ToolTrace } from "./explain.js";
-import { DEFAULT_MIN_SCORE, DEFAULT_QUERY_PARAMS, STAGE_LIMITS, type QueryParams } from "./tuning.js";
+import { DEFAULT_MIN_SCORE, DEFAULT_QUERY_PARAMS, STAGE_LIMITS, type QueryParams } from "../../../registry/contract/find-tuning.js";
 
 export { textInput } from "./judge.js";
 export { DEFAULT_MIN_SCORE };

@@ -9,7 +9,8 @@ import type { FieldName } from "../../../registry/contract/search-options.js";
 import type { MatchedWord } from "../../contract/find.js";
 import { matchedWords, RequestWords, specificHit, strayMatch } from "./hint-rules.js";
 import type { SearchIndex } from "./postings.js";
-import { DEFAULT_MIN_SCORE, type QueryParams } from "./tuning.js";
+import { DEFAULT_MIN_SCORE, type QueryParams } from "../../../registry/contract/find-tuning.js";
+import { TEXT_PARAM } from "./words.js";
 import { hasHints, Verdict, type VerdictFeatures, type VerdictModel } from "./verdict.js";
 
 /** The fields a tool author writes for search (the stray-match rule reads only these). */
@@ -41,7 +42,6 @@ export type JudgeInput = {
   runnersUp: () => CatalogTool[];
 };
 
-const TEXT_PARAM = /^(?:text|texts|content|body|message|document|paragraph|passage)$/i;
 /** Whether a tool's input includes a free text to work on (a string parameter named like one). */
 export function textInput(t: CatalogTool): boolean {
   const props = (t.input_schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};

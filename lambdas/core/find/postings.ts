@@ -27,14 +27,11 @@ export class SearchIndex {
   readonly related: Record<string, number[]>;
   readonly capability: Record<string, number[]>;
   readonly similar: Record<string, number[]>;
-  readonly realWords: readonly string[] | undefined;
   /** The build's weights of its expansion tables (0: the table is not used). */
   readonly synonymWeight: number;
   readonly lexiconWeight: number;
   readonly capabilityWeight: number;
   readonly paraphraseWeight: number;
-  /** Per term, its query weight (absent: every term weighs 1). */
-  readonly termWeight: Float64Array | undefined;
   /** Per tool, the term ids of its name, and their summed idf. */
   readonly nameTerms: number[][];
   readonly nameMass: Float64Array;
@@ -63,10 +60,8 @@ export class SearchIndex {
     this.capability = data.capability ?? {};
     this.capabilityWeight = data.params.capabilityWeight ?? 0;
     this.similar = data.similar ?? {};
-    this.realWords = data.realWords;
     this.paraphraseWeight = data.params.paraphraseWeight ?? 0;
     this.nameTerms = data.nameTerms;
-    this.termWeight = data.termWeight.length ? Float64Array.from(data.termWeight, (w) => w / 100) : undefined;
     this.nameMass = Float64Array.from(data.nameTerms, (ts) => ts.reduce((s, t) => s + this.idf[t]!, 0));
     this.flexData = data.flex;
   }
@@ -81,14 +76,10 @@ export class SearchIndex {
     return sortedIndexOf(this.ids, doc, this.start[term]!, this.start[term + 1]!);
   }
 
-  /** A word the catalog lacks that the build bridged (WordNet, lexicon, paraphrase table) or lists in `realWords`. */
+  /** A word the catalog lacks that the build bridged (WordNet, lexicon, paraphrase table): a real word, not a typo. */
   isRealWord(t: string): boolean {
     return (
-      ownList(this.expand, t).length > 0 ||
-      ownList(this.related, t).length > 0 ||
-      ownList(this.capability, t).length > 0 ||
-      ownList(this.similar, t).length > 0 ||
-      (this.realWords !== undefined && sortedIndexOf(this.realWords, t) !== undefined)
+      ownList(this.expand, t).length > 0 || ownList(this.related, t).length > 0 || ownList(this.capability, t).length > 0 || ownList(this.similar, t).length > 0
     );
   }
 }

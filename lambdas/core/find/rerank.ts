@@ -6,7 +6,7 @@
 // step may need another family). The top tool keeps its score, so the judge's input does not change.
 import type { Analysis } from "./analyse.js";
 import type { Retrieval, Retriever } from "./retrieve.js";
-import { STAGE_LIMITS } from "./tuning.js";
+import { STAGE_LIMITS } from "../../../registry/contract/find-tuning.js";
 
 /** Which lifts a request gets (decided before retrieval: a lift lowers the floor retrieval prunes at). */
 export type LiftPlan = { stepLift: number; familyLift: number; lifts: boolean /** The score retrieval must score exactly from. */; reach: number };

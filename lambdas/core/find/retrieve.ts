@@ -5,7 +5,7 @@
 import { IMPACT_SCALE } from "../../../registry/contract/search-options.js";
 import type { Analysis, Group, Member } from "./analyse.js";
 import type { SearchIndex } from "./postings.js";
-import { STAGE_LIMITS, type QueryParams } from "./tuning.js";
+import { STAGE_LIMITS, type QueryParams } from "../../../registry/contract/find-tuning.js";
 
 const MAX_STEPS = STAGE_LIMITS.maxSteps;
 
@@ -223,7 +223,7 @@ export class Retriever {
 
   /** A query word's weight through one member (the word, a typo match, an expansion). */
   weight(m: Member): number {
-    return m.w * (this.index.termWeight?.[m.term] ?? 1) * this.index.idf[m.term]!;
+    return m.w * this.index.idf[m.term]!;
   }
 
   /**

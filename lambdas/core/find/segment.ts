@@ -1,9 +1,8 @@
 // Agents are asked for one capability per query, but some send a whole task ("create a document,
 // then convert it to PDF"). Each step is scored on its own so one step's words cannot drown another's.
+import { CONNECTIVE } from "./words.js";
 
 const SENTENCE = /(?<=[.!?;。！？；])\s+|[\n\r]+|[。！？；]/u;
-const CONNECTIVE =
-  /(?:^|,?\s+)\b(?:and\s+then|then|after\s+that|afterwards|finally|lastly|additionally|also|next|furthermore|moreover|in\s+addition|as\s+well\s+as|followed\s+by)\b[,:]?\s+/giu;
 
 /** The steps of a task-shaped query; a single-capability query comes back as one segment. */
 export function segments(query: string): string[] {

@@ -8,6 +8,10 @@
 import { QUOTED_TEXT, encodeQuery, withoutLabelledInput, type SearchIndexData } from "../../../registry/contract/search-options.js";
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
 import { SearchIndex } from "./postings.js";
+import { SIGNS } from "./words.js";
+import { VERDICT_MODEL, type VerdictModel } from "../../../registry/contract/find-tuning.js";
+
+export { VERDICT_MODEL, type VerdictModel };
 
 export type VerdictFeatures = {
   /** The top tool's calibrated score. */
@@ -36,55 +40,18 @@ export type VerdictFeatures = {
   minIdf: number;
 };
 
-/**
- * Weights over the features (log score, coverage, known, log(1 + terms), the form signs), fitted on
- * dev only: a logistic regression, then a seeded coordinate search for the operating point
- * (test/eval/verdict-fit.ts --seed 2026 --fn 4.5; README "No tool fits"). `bias` holds the threshold
- * chosen on dev (metatool single dev false-none ≤ 4.5% at the default min_score). Sixth round (README):
- * the third round's weights kept, why / hypothetical / minIdf and the bias searched on them
- * (VERDICT_KEEP=1 VERDICT_OWNFN=1 VERDICT_DROP=reasoning,named).
- */
-export const VERDICT_MODEL = {
-  logScore: 1.698,
-  coverage: 0.3764,
-  known: 2.0609,
-  logTerms: -0.2467,
-  question: -1.3484,
-  narrative: -1.7328,
-  language: -1.6087,
-  selfContained: -2.1288,
-  fresh: 0.6835,
-  why: -0.4421,
-  hypothetical: -1.1746,
-  minIdf: -0.3989,
-  bias: 2.2462,
-};
-export type VerdictModel = typeof VERDICT_MODEL;
-
-// A question sentence: a wh-word before its question mark, or a yes/no question about something other
-// than the assistant or the asker ("Can planets orbit ...?", not "Can you find ...?").
-const QUESTION =
-  /\b(?:what|why|who|whom|whose|when|where|which|how)\b[^.!?]*\?|(?:^|[.!?]\s+)(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have|had)\s+(?!(?:you|i|we|there)\b)\w[^.!?]*\?/i;
-// Freshness: the agent's knowledge stops at its training, so "now" needs a tool.
-const FRESH =
-  /\b(?:today|tonight|tomorrow|yesterday|now|currently|current|latest|recent|recently|real[- ]?time|live|upcoming|this\s+(?:week|weekend|month|year)|(?:last|past|next)\s+(?:few\s+)?(?:days?|weeks?|months?|hours?))\b/i;
 // A data blob (base64, a hash) is input, not words: it would count as dozens of unknown words.
 const BLOB = /[A-Za-z0-9+/=]{40,}/g;
 
-// Third-person narration ("John was late, so what did he ...?"): a story or riddle, not a request.
-const NARRATIVE = /\b(?:he|she|his|him|hers)\b/i;
-// Verbs and nouns of language tasks: text produced from the model's own knowledge, not an action on a
-// system (generic English, not taken from any test file).
-const LANGUAGE =
-  /\b(?:explain|describe|imagine|pretend|discuss|summari[sz]e|paraphrase|rephrase|rewrite|brainstorm|elaborate|write|compose|draft|poem|essay|joke|riddle|haiku|limerick|slogan|lyrics|opinion|advice|metaphor|analogy|story)\b/i;
-// Forms of a request the agent answers itself (generic English, chosen from MetaTool dev queries; README "Fifth round: the
-// verdict"): an explanation, a hypothetical ("if ..., I would like" is a request, not a hypothetical).
-const WHY = /\bwhy\b|\bhow come\b/i;
-const HYPOTHETICAL =
-  /(?:^|[.!?]\s+)(?:if|suppose|supposing|assume|assuming)\b[^.!?]*\b(?:would(?!\s+(?:like|love|prefer)\b)|could|might|what|how)\b|\bwhat if\b|\bwhat would happen\b|\bwould have\b/i;
-// The query brings its input with it: a text to work on, introduced by "following"/"given"/"this
-// paragraph", after a label and a colon, or on its own lines.
-const SELF_CONTAINED = /\bfollowing\b|\bgiven\b|\b(?:this|the)\s+(?:passage|text|sentence|sentences|paragraph|article|excerpt|statement|claim)\b|:\s+\S|\n/i;
+const {
+  question: QUESTION,
+  fresh: FRESH,
+  narrative: NARRATIVE,
+  language: LANGUAGE,
+  why: WHY,
+  hypothetical: HYPOTHETICAL,
+  selfContained: SELF_CONTAINED,
+} = SIGNS;
 
 /** A model's margin for a query's features: > 0 means a tool fits (at the default min_score). The fit script scores candidate models with it too. */
 export function verdictMargin(m: VerdictModel, f: VerdictFeatures): number {

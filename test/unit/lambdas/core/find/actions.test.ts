@@ -1,6 +1,17 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { actionFit, actionOf, actionWords, Fit, Scope, scopeFit, scopeOf, toolAction, type ActionTable } from "../../../../../lambdas/core/find/actions.js";
+import {
+  actionFit,
+  actionOf,
+  actionWords,
+  Fit,
+  requestAction,
+  Scope,
+  scopeFit,
+  scopeOf,
+  toolAction,
+  type ActionTable,
+} from "../../../../../lambdas/core/find/actions.js";
 import { actionTableJson, buildActionTable } from "../../../../../build/actions.js";
 
 const FILE = new URL("../../../../../build/data/actions.json", import.meta.url);
@@ -49,6 +60,27 @@ describe("action classes (issue 27's cases)", () => {
     expect(actionFit(book, tool("get-booking"))).toBe(Fit.conflict);
     expect(actionFit(request("the weather in Paris"), tool("weather.forecast"))).toBe(Fit.unknown);
     expect(actionFit(book, undefined)).toBe(Fit.unknown);
+  });
+});
+
+describe("a request's action, read from its first word", () => {
+  const first = (text: string) => requestAction(actionWords(text), table);
+
+  it("skips politeness and the agent's phrasing, and reads the verb that opens the request", () => {
+    expect(first("remind me to call mom")).toBe("create");
+    expect(first("put eggs on my todo list")).toBe("create");
+    expect(first("please book a train seat")).toBe("create");
+    expect(first("can you delete the old branch")).toBe("delete");
+    expect(first("I need to update my address")).toBe("update");
+  });
+
+  it("compares nothing for a question or a request that opens with no action word", () => {
+    // actionOf reads the nouns "view" and "changes" as actions; the first word is what the request asks.
+    expect(actionOf(actionWords("bump the page view counter by one"), table)).toBe("read");
+    expect(first("bump the page view counter by one")).toBeUndefined();
+    expect(first("do i have any uncommitted changes?")).toBeUndefined();
+    expect(first("what files are in my folder?")).toBeUndefined();
+    expect(first("top stories on hacker news")).toBeUndefined();
   });
 });
 

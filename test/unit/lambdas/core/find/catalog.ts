@@ -3,7 +3,7 @@ import { emitArtifact } from "../../../../../build/artifact.js";
 import type { CatalogTool, FamilyInfo } from "../../../../../registry/contract/artifact.js";
 import { artifactFromFiles } from "../../../../../lambdas/artifact.js";
 import { createFinder } from "../../../../../lambdas/core/find/index.js";
-import type { QueryParams } from "../../../../../lambdas/core/find/tuning.js";
+import type { QueryParams } from "../../../../../registry/contract/find-tuning.js";
 import type { Finder } from "../../../../../lambdas/core/find/types.js";
 
 type Hints = Pick<CatalogTool, "aliases" | "examples">;

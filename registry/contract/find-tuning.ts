@@ -1,7 +1,63 @@
-// Every number find's query side is tuned by, in one place: the stages (analyse, retrieve, rerank,
-// judge, present) read them from here and hold none of their own. Each value's measurement is in
-// test/eval/README.md under the section named beside it. The build-time numbers (BM25F weights, the
-// expansions' weights) are the index's: registry/contract/search-options.ts, DEFAULT_SCORER_PARAMS.
+// Every number find is tuned by, in one file: the build's BM25F and expansion weights (the index is
+// built with them: a change needs a rebuild), the query-time knobs, the judge's fit model and the
+// stages' fixed limits. The stages (lambdas/core/find/) and the build (build/search-index.ts) read them
+// from here and hold none of their own; the word lists are data files beside them. Each value's
+// measurement is in test/eval/README.md under the section named beside it.
+import type { FieldName } from "./search-options.js";
+
+/** BM25F parameters. Impacts are precomputed with them at build time; changing them needs a rebuild. */
+export type ScorerParams = {
+  k1: number;
+  weight: Record<FieldName, number>;
+  b: Record<FieldName, number>;
+  /** Weight of a WordNet synonym relative to the word itself (0 disables expansion). */
+  synonymWeight: number;
+  /**
+   * Adjacent word pairs of the description ("water qualiti") are indexed as terms of their own with
+   * this share of the description's weight, so "water quality" beats a tool with "water" and
+   * "quality" far apart. 0 disables. (Name pairs measured worse: the name-coverage boost covers them.)
+   */
+  pairWeight: number;
+  /**
+   * Adjacent word pairs within one example (`examples`, one per line) as terms of their own, with this
+   * weight (a field weight: examples 0.5, description 1.5): a request that says the author's phrase
+   * ("square root", "random winner") beats one that shares its words apart. 0 disables (optional in
+   * stored params: indexes built before it have none). 1 chosen on the example registry's dev split
+   * (test/eval/README.md, "Sixth round").
+   */
+  examplePairWeight?: number;
+  /** Weight of a word reached through the hand-written lexicon (build/lexicon.ts: save → write, folder → directory, search → 搜索). 0 disables. */
+  lexiconWeight: number;
+  /**
+   * Weight of a word reached through the lexicon's capability groups (folder → directory, chart → diagram),
+   * pairs of specific words only (build/lexicon.ts); the other pairs keep `lexiconWeight`. Absent or 0:
+   * every pair at `lexiconWeight` (artifacts built before it).
+   */
+  capabilityWeight?: number;
+  /**
+   * Weight of a word reached through the paraphrase table (build/neighbours.txt: nearest neighbours in
+   * word vectors, "hex" → hexadecimal, "ram" → memory), for requests worded without the tool's words. 0 disables.
+   */
+  paraphraseWeight?: number;
+  /** Neighbours found in more than this share of the tools (and more than 5 tools) are left out (1 keeps all). */
+  paraphraseMaxDf?: number;
+};
+
+/** Tuned on seal-tools dev and a metatool sample (see test/eval/README.md). Measured and switched off, then
+ * removed: generic-word weights (genericWeight), a background cap from two public catalogs
+ * (backgroundWeight) and real-word typo damping (realWords, bridgedFuzzy): README, "Fourth round". */
+export const DEFAULT_SCORER_PARAMS: ScorerParams = {
+  k1: 1.2,
+  weight: { name: 3, desc: 1.5, params: 0.6, family: 0.4, tags: 1, aliases: 2, examples: 0.5 },
+  b: { name: 0.3, desc: 0.75, params: 0.75, family: 0.5, tags: 0.5, aliases: 0.3, examples: 0.5 },
+  synonymWeight: 0.2,
+  pairWeight: 0.3,
+  examplePairWeight: 1,
+  lexiconWeight: 0.5,
+  capabilityWeight: 0.7,
+  paraphraseWeight: 0.4,
+  paraphraseMaxDf: 0.05,
+};
 
 /** Query-time knobs (no rebuild needed); the eval overrides them with --qparams. */
 export type QueryParams = {
@@ -13,13 +69,6 @@ export type QueryParams = {
   scale: number;
   /** For a multi-step query, the weight of each tool's best single-step score against the whole query's. */
   segmentWeight: number;
-  /**
-   * Multiplier of fuzzyWeight for a word the catalog lacks that is a real word: the build bridged it
-   * (WordNet, lexicon or paraphrase entries) or lists it in `realWords`. Its typo matches are strays
-   * ("summer" → summarize, "seat" → stat). 1 keeps them; 0 was measured and not adopted
-   * (test/eval/README.md, "Fourth round").
-   */
-  bridgedFuzzy: number;
   /**
    * Factor on a query's scores when its top tool has search hints and the query hit none of the
    * tool's authored words itself (judge rule `hint-stray`): 0.6 chosen on dev splits
@@ -59,7 +108,6 @@ export const DEFAULT_QUERY_PARAMS: QueryParams = {
   nameBoost: 0.5,
   scale: 1,
   segmentWeight: 0.5,
-  bridgedFuzzy: 1,
   hintStray: 0.6,
   hintOneHit: 0.8,
   hintEveryday: 0.6,
@@ -103,3 +151,31 @@ export const STAGE_LIMITS = {
   /** Judge: the everyday-words rule looks at this many tools after the top for a specific word. */
   everydayRunnersUp: 2,
 } as const;
+
+/**
+ * Weights over the features (log score, coverage, known, log(1 + terms), the form signs), fitted on
+ * dev only: a logistic regression, then a seeded coordinate search for the operating point
+ * (test/eval/verdict-fit.ts --seed 2026 --fn 4.5; README "No tool fits"). `bias` holds the threshold
+ * chosen on dev (metatool single dev false-none ≤ 4.5% at the default min_score). Sixth round (README):
+ * the third round's weights kept, why / hypothetical / minIdf and the bias searched on them
+ * (VERDICT_KEEP=1 VERDICT_OWNFN=1 VERDICT_DROP=reasoning,named).
+ */
+export const VERDICT_MODEL = {
+  logScore: 1.698,
+  coverage: 0.3764,
+  known: 2.0609,
+  logTerms: -0.2467,
+  question: -1.3484,
+  narrative: -1.7328,
+  language: -1.6087,
+  selfContained: -2.1288,
+  fresh: 0.6835,
+  why: -0.4421,
+  hypothetical: -1.1746,
+  minIdf: -0.3989,
+  bias: 2.2462,
+};
+export type VerdictModel = typeof VERDICT_MODEL;
+
+/** Build: a lexicon word reaches a catalog word at the capability weight only when at most this share of the tools has it. */
+export const CAPABILITY_MAX_DF = 0.1;

@@ -1,0 +1,32 @@
+// The request-word lists of data/request-words.json as the patterns the stages test: the lists are
+// data (their sources and purposes are in the file), the shapes of the patterns are code.
+import lists from "./data/request-words.json" with { type: "json" };
+
+/** `(?:a|b\s+c)`: a list's entries as alternatives, a space in a phrase matching any run of spaces. */
+const alt = (entries: readonly string[]) => `(?:${entries.map((e) => e.replace(/ (?![^[]*\])/g, String.raw`\s+`)).join("|")})`;
+const wordsRe = (entries: readonly string[], flags = "i") => new RegExp(String.raw`\b${alt(entries)}\b`, flags);
+
+const { question: q, hypothetical: h, selfContained: sc } = lists;
+
+/** The fit model's form signs (verdict.ts). */
+export const SIGNS = {
+  question: new RegExp(String.raw`\b${alt(q.whWords)}\b[^.!?]*\?|(?:^|[.!?]\s+)${alt(q.auxiliaries)}\s+(?!${alt(q.addressees)}\b)\w[^.!?]*\?`, "i"),
+  fresh: wordsRe(lists.fresh.words),
+  narrative: wordsRe(lists.narrative.words),
+  language: wordsRe(lists.language.words),
+  why: wordsRe(lists.why.words),
+  hypothetical: new RegExp(
+    String.raw`(?:^|[.!?]\s+)${alt(h.conditions)}\b[^.!?]*\b(?:would(?!\s+${alt(h.wishes)}\b)|${h.consequences.join("|")})\b|\b${alt(h.phrases)}\b`,
+    "i",
+  ),
+  selfContained: new RegExp(String.raw`\b${alt(sc.markers)}\b|\b(?:this|the)\s+${alt(sc.texts)}\b|:\s+\S|\n`, "i"),
+};
+
+/** Where a request's object ends: its first preposition (hint-rules.ts). */
+export const PREPOSITION = wordsRe(lists.prepositions.words);
+
+/** A parameter name that says the tool takes a free text (judge.ts). */
+export const TEXT_PARAM = new RegExp(`^${alt(lists.textParameters.words)}$`, "i");
+
+/** A word that starts the next step of a task, with the comma or colon around it (segment.ts). */
+export const CONNECTIVE = new RegExp(String.raw`(?:^|,?\s+)\b${alt(lists.connectives.words)}\b[,:]?\s+`, "giu");
