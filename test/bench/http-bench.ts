@@ -1,9 +1,13 @@
 // npm run bench:http -- [--json] [--seconds 5] [--connections 16] [--max-requests 30000] [--only find]
 // The local gateway (`npm start`, its own process) driven from this process with autocannon over
 // loopback, then the same requests against the bundled Lambda handlers (api and call) invoked
-// in-process, to tell HTTP server cost from handler cost. Each run is bounded by time and by count.
-// Prints requests/s, p50/p99 latency and errors per scenario, and the machine and its load.
+// in-process, to tell HTTP server cost from handler cost, and find's engine alone (createFinder on the
+// same artifact), to tell the engine's cost from the rest of a request. Each run is bounded by time
+// and by count. Prints requests/s, p50/p99 latency, errors and CPU per request per scenario, and the
+// machine and its load. CPU per request (the serving process's own CPU time over the requests it
+// served) moves far less than requests/s when other work shares the cores: compare those.
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
@@ -13,7 +17,10 @@ import { parseArgs } from "node:util";
 // @ts-expect-error no declaration file
 import autocannonUntyped from "autocannon";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
+import { loadArtifact } from "../../lambdas/artifact.js";
 import { localPolicyFile } from "../../lambdas/core/auth.js";
+import { createFinder } from "../../lambdas/core/find/index.js";
+import type { FindRequest } from "../../lambdas/core/find/types.js";
 import { startLocalDynamo } from "../../lambdas/local/dynalite.js";
 import { httpApiV2Event, lambdaContext } from "../helpers/lambda-events.js";
 import { bundleHandler } from "../infra/bundle-harness.js";
@@ -60,7 +67,37 @@ const work = await mkdtemp(join(tmpdir(), "toolbelt-bench-http-"));
 const artifactDir = join(work, "artifact");
 
 type Scenario = { name: string; method: "GET" | "POST"; path: string; body?: unknown };
-type Row = { target: "http" | "handler"; scenario: string; requests: number; rps: number; p50_ms: number; p99_ms: number; errors: number };
+type Target = "http" | "handler" | "engine";
+type Row = {
+  target: Target;
+  scenario: string;
+  requests: number;
+  rps: number;
+  p50_ms: number;
+  p99_ms: number;
+  errors: number;
+  /** CPU time of the serving process per request, µs (null where the platform does not say). */
+  cpu_us: number | null;
+};
+
+/** CPU time a process has used so far, in ms, from Linux's /proc (utime + stime, 100 ticks a second); undefined elsewhere. */
+function processCpuMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/** This process's CPU time so far, in ms. */
+const ownCpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
+const perRequestUs = (cpuMs: number | undefined, requests: number) => (cpuMs === undefined || requests === 0 ? null : Math.round((cpuMs * 1000) / requests));
 
 /** A request no tool of the example registry serves (verdict none). */
 const NONE_QUERY = "book a table for two at an italian restaurant";
@@ -94,11 +131,16 @@ function startGateway(): Promise<Gateway> {
   return new Promise((done, fail) => {
     let demoUrl = "";
     const timer = setTimeout(() => fail(new Error("the gateway did not start within 120 s")), 120_000);
-    createInterface({ input: child.stdout! }).on("line", (line) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.on("line", (line) => {
       demoUrl ||= /demo http service on (\S+)/.exec(line)?.[1] ?? "";
       const url = /listening on (http:\/\/\S+)/.exec(line)?.[1];
       if (url) {
         clearTimeout(timer);
+        // From here its log (a line per request) is drained unread: split into lines and matched, it took CPU from
+        // the load generator in this process, and a pipe read late blocks the gateway's synchronous writes.
+        lines.close();
+        child.stdout!.resume();
         done({ url, demoUrl, child });
       }
     });
@@ -118,7 +160,7 @@ async function send(base: string, method: string, path: string, body?: unknown):
   return json;
 }
 
-async function overHttp(base: string): Promise<Row[]> {
+async function overHttp(base: string, pid: number): Promise<Row[]> {
   const { session } = (await send(base, "POST", "/v1/sessions", {})) as { session: { id: string } };
   const rows: Row[] = [];
   for (const s of scenarios(session.id)) {
@@ -131,7 +173,9 @@ async function overHttp(base: string): Promise<Row[]> {
       connections: CONNECTIONS,
     };
     await autocannon({ ...opts, amount: WARMUP_REQUESTS });
+    const cpu0 = processCpuMs(pid);
     const r = await autocannon({ ...opts, duration: SECONDS, maxOverallRequests: MAX_REQUESTS });
+    const cpu1 = processCpuMs(pid);
     rows.push({
       target: "http",
       scenario: s.name,
@@ -140,6 +184,7 @@ async function overHttp(base: string): Promise<Row[]> {
       p50_ms: r.latency.p50,
       p99_ms: r.latency.p99,
       errors: r.errors + r.timeouts + r.non2xx,
+      cpu_us: perRequestUs(cpu0 === undefined || cpu1 === undefined ? undefined : cpu1 - cpu0, r.requests.total),
     });
   }
   return rows;
@@ -149,28 +194,66 @@ async function overHttp(base: string): Promise<Row[]> {
 
 type Handler = (event: APIGatewayProxyEventV2, context: unknown) => Promise<APIGatewayProxyStructuredResultV2>;
 
-/** `CONNECTIONS` loops invoking the handler back to back, until SECONDS or MAX_REQUESTS; latencies in ms. */
-async function drive(handler: Handler, s: Scenario, seconds: number, max: number): Promise<Omit<Row, "target" | "scenario">> {
+/** One request of a scenario, invoked in this process; resolves to its HTTP status. */
+type Invoke = (s: Scenario) => Promise<number>;
+
+const viaHandler =
+  (handler: Handler): Invoke =>
+  async (s) => {
+    const event = httpApiV2Event({ method: s.method, path: s.path, headers: { authorization: `Bearer ${KEY}` }, ...(s.body ? { body: s.body } : {}) });
+    return (await handler(event, lambdaContext())).statusCode ?? 500;
+  };
+
+/** `CONNECTIONS` loops invoking back to back, until SECONDS or MAX_REQUESTS; latencies in ms. A handler's event is built inside the count, as Lambda's runtime builds one per invocation. */
+async function drive(invoke: Invoke, s: Scenario, seconds: number, max: number): Promise<Omit<Row, "target" | "scenario">> {
   const latencies: number[] = [];
   let errors = 0;
   let started = 0;
   const t0 = performance.now();
+  const cpu0 = ownCpuMs();
   const end = t0 + seconds * 1000;
   const loop = async () => {
     while (performance.now() < end && started < max) {
       started++;
-      const event = httpApiV2Event({ method: s.method, path: s.path, headers: { authorization: `Bearer ${KEY}` }, ...(s.body ? { body: s.body } : {}) });
       const t = performance.now();
-      const res = await handler(event, lambdaContext());
+      const status = await invoke(s);
       latencies.push(performance.now() - t);
-      if ((res.statusCode ?? 500) >= 300) errors++;
+      if (status >= 300) errors++;
     }
   };
   await Promise.all(Array.from({ length: CONNECTIONS }, loop));
+  const cpu = ownCpuMs() - cpu0;
   const elapsed = (performance.now() - t0) / 1000;
   latencies.sort((a, b) => a - b);
   const q = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]! * 100) / 100;
-  return { requests: latencies.length, rps: Math.round(latencies.length / elapsed), p50_ms: q(0.5), p99_ms: q(0.99), errors };
+  return {
+    requests: latencies.length,
+    rps: Math.round(latencies.length / elapsed),
+    p50_ms: q(0.5),
+    p99_ms: q(0.99),
+    errors,
+    cpu_us: perRequestUs(cpu, latencies.length),
+  };
+}
+
+/** Run one scenario: a first request that must succeed, a warm-up, then the measured run. */
+async function measure(target: Target, invoke: Invoke, s: Scenario): Promise<Row> {
+  const first = await drive(invoke, s, 60, 1);
+  if (first.errors) throw new Error(`${s.name} failed against the ${target}`);
+  await drive(invoke, s, 60, WARMUP_REQUESTS);
+  return { target, scenario: s.name, ...(await drive(invoke, s, SECONDS, MAX_REQUESTS)) };
+}
+
+/** find's engine alone: the core finder on the same artifact, the same request bodies, every tool granted. */
+async function engineOnly(): Promise<Row[]> {
+  const finder = createFinder(loadArtifact(artifactDir));
+  const invoke: Invoke = async (s) => {
+    await finder.find(s.body as FindRequest);
+    return 200;
+  };
+  const rows: Row[] = [];
+  for (const s of scenarios("").filter((x) => x.path === "/v1/find")) rows.push(await measure("engine", invoke, s));
+  return rows;
 }
 
 async function inProcess(demoUrl: string): Promise<Row[]> {
@@ -195,13 +278,7 @@ async function inProcess(demoUrl: string): Promise<Row[]> {
     const opened = await api(httpApiV2Event({ method: "POST", path: "/v1/sessions", headers: { authorization: `Bearer ${KEY}` }, body: {} }), lambdaContext());
     const session = (JSON.parse(String(opened.body)) as { session: { id: string } }).session.id;
     const rows: Row[] = [];
-    for (const s of scenarios(session)) {
-      const handler = s.path === "/v1/call" ? call : api;
-      const first = await drive(handler, s, 60, 1);
-      if (first.errors) throw new Error(`${s.name} failed against the handler`);
-      await drive(handler, s, 60, WARMUP_REQUESTS);
-      rows.push({ target: "handler", scenario: s.name, ...(await drive(handler, s, SECONDS, MAX_REQUESTS)) });
-    }
+    for (const s of scenarios(session)) rows.push(await measure("handler", viaHandler(s.path === "/v1/call" ? call : api), s));
     // Pin writes the last calls left in flight (calls wait for them at most PIN_WAIT_MS), and the find-miss
     // writes still running in the background (at most 32), land before the table goes.
     await new Promise((r) => setTimeout(r, 5000));
@@ -224,21 +301,40 @@ const before = machine();
 const gateway = await startGateway();
 let rows: Row[];
 try {
-  rows = [...(await overHttp(gateway.url)), ...(await inProcess(gateway.demoUrl))];
+  rows = [...(await overHttp(gateway.url, gateway.child.pid!)), ...(await inProcess(gateway.demoUrl)), ...(await engineOnly())];
 } finally {
   gateway.child.kill("SIGTERM");
   await rm(work, { recursive: true, force: true });
 }
 const after = machine();
 
-const find = (target: Row["target"], scenario: string) =>
-  rows.find((r) => r.target === target && r.scenario === scenario) ?? { rps: Number.NaN, p99_ms: Number.NaN };
-const sessionRatio = (target: Row["target"]) => Math.round((find(target, "call http").rps / find(target, "call http, session").rps) * 100) / 100;
+const find = (target: Target, scenario: string) =>
+  rows.find((r) => r.target === target && r.scenario === scenario) ?? { rps: Number.NaN, p99_ms: Number.NaN, cpu_us: null };
+const sessionRatio = (target: Target) => Math.round((find(target, "call http").rps / find(target, "call http, session").rps) * 100) / 100;
+/** Per find scenario: the engine's CPU per request beside a whole request's, in the handler and in the HTTP server. */
+const split = scenarios("")
+  .filter((s) => s.path === "/v1/find")
+  .map((s) => {
+    const engine = find("engine", s.name).cpu_us;
+    const share = (target: Target) => {
+      const whole = find(target, s.name).cpu_us;
+      return whole && engine !== null ? Math.round((engine / whole) * 100) : null;
+    };
+    return {
+      scenario: s.name,
+      engine_cpu_us: engine,
+      handler_cpu_us: find("handler", s.name).cpu_us,
+      http_cpu_us: find("http", s.name).cpu_us,
+      engine_share_handler_pct: share("handler"),
+      engine_share_http_pct: share("http"),
+    };
+  });
 const report = {
   date: new Date().toISOString(),
   machine: { ...before, load_before: before.load, load_after: after.load },
   settings: { seconds: SECONDS, connections: CONNECTIONS, max_requests: MAX_REQUESTS },
   rows,
+  split,
   goals: {
     find_rps: find("http", "find").rps,
     find_p99_ms: find("http", "find").p99_ms,
@@ -253,10 +349,18 @@ if (values.json) console.log(JSON.stringify(report, null, 2));
 else {
   console.log(`${report.date}  ${before.cpus} × ${before.cpu}, ${before.memory_gb} GB; load ${before.load.join(" ")} → ${after.load.join(" ")}`);
   console.log(`${CONNECTIONS} connections, ${SECONDS} s or ${MAX_REQUESTS} requests per scenario\n`);
-  console.log(`${"scenario".padEnd(20)} ${"target".padEnd(8)} ${"req/s".padStart(7)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"errors".padStart(7)}`);
+  console.log(
+    `${"scenario".padEnd(20)} ${"target".padEnd(8)} ${"req/s".padStart(7)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"errors".padStart(7)} ${"cpu µs/req".padStart(11)}`,
+  );
   for (const r of rows) {
     console.log(
-      `${r.scenario.padEnd(20)} ${r.target.padEnd(8)} ${String(r.rps).padStart(7)} ${String(r.p50_ms).padStart(8)} ${String(r.p99_ms).padStart(8)} ${String(r.errors).padStart(7)}`,
+      `${r.scenario.padEnd(20)} ${r.target.padEnd(8)} ${String(r.rps).padStart(7)} ${String(r.p50_ms).padStart(8)} ${String(r.p99_ms).padStart(8)} ${String(r.errors).padStart(7)} ${String(r.cpu_us ?? "-").padStart(11)}`,
+    );
+  }
+  console.log("\nCPU per request, find's engine alone beside a whole request (the rest is HTTP, adapter, auth, JSON, logging):");
+  for (const x of split) {
+    console.log(
+      `${x.scenario.padEnd(20)} engine ${x.engine_cpu_us ?? "-"} µs · handler ${x.handler_cpu_us ?? "-"} µs (engine ${x.engine_share_handler_pct ?? "-"}%) · HTTP server ${x.http_cpu_us ?? "-"} µs (engine ${x.engine_share_http_pct ?? "-"}%)`,
     );
   }
   const g = report.goals;
