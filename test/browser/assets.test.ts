@@ -1,5 +1,8 @@
 // The console's assets: the committed module (lambdas/console/assets.ts) is what console/build.ts makes
 // of console/src today, they weigh at most 150 KB gzipped, and no handler but the console's carries them.
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import { readFile } from "node:fs/promises";
 import { build } from "esbuild";
@@ -14,6 +17,15 @@ describe("console assets", () => {
   it("lambdas/console/assets.ts is current: npm run console:build after changing console/src", async () => {
     const built = await buildConsoleAssets();
     expect(await readFile(ASSETS_MODULE, "utf8")).toBe(assetsModule(built));
+  });
+
+  it("the UI's sources type-check against the contract types they read (tsc -p console; the root tsconfig leaves console/ out)", async () => {
+    const tsc = join(PROJECT_ROOT, "node_modules/.bin/tsc");
+    const run = await promisify(execFile)(tsc, ["-p", "console", "--noEmit"], { cwd: PROJECT_ROOT }).then(
+      () => "",
+      (e: { stdout?: string }) => e.stdout ?? String(e),
+    );
+    expect(run).toBe("");
   });
 
   it("weigh at most 150 KB gzipped, script and style together", () => {

@@ -194,6 +194,7 @@ describe("views", () => {
     await expect.poll(() => row.locator("td.desc").textContent()).toBe(HTML_DESCRIPTION);
     expect(await row.locator("img, b").count()).toBe(0);
     expect(await page.locator("section.family").filter({ hasText: "Markup previews" }).locator("p").first().textContent()).toContain("<script>");
+    await expect.poll(async () => (await json(await gateway.request("/v1/admin/misses?kind=find"))).misses.length, { timeout: 10_000 }).toBeGreaterThan(0);
     await view("Misses");
     const miss = page.locator('[data-misses="find"] tr[data-miss]').filter({ hasText: "<script>" });
     await expect.poll(() => miss.count()).toBe(1);
@@ -232,6 +233,9 @@ describe("views", () => {
 
   it("sessions: a session's belt with its pins' budget share and last use, and its surface in tokens", async () => {
     await view("Sessions");
+    // The session is offered from the last hour's calls; typing its id works as well.
+    await page.locator(`button[data-recent-session="${sessionId}"]`).click();
+    await expect.poll(() => page.locator("[data-session]").getAttribute("data-session")).toBe(sessionId);
     await page.getByLabel("Session id").fill(sessionId);
     await page.getByRole("button", { name: "Show belt" }).click();
     const pin = page.locator('tr[data-tool="time.now"]');
@@ -271,6 +275,8 @@ describe("views", () => {
   it("misses: find and call-name misses, most frequent first, with the best tool, and a YAML snippet for the tool picked", async () => {
     await json(await gateway.request("/v1/find", { body: { query: "wombat telemetry flux", mode: "keyword" } }));
     await json(await gateway.request("/v1/find", { body: { query: "wombat telemetry flux", mode: "keyword" } }));
+    // Find misses are written after the answer: the view is opened once both are in the table.
+    await expect.poll(async () => (await json(await gateway.request("/v1/admin/misses?kind=find"))).misses[0]?.count, { timeout: 10_000 }).toBe(2);
     await view("Misses");
     const finds = page.locator('[data-misses="find"] tbody tr');
     await expect.poll(() => finds.first().getAttribute("data-miss")).toBe("wombat telemetry flux");

@@ -38,7 +38,7 @@ function Health({ answer }: { answer: Answer<HealthResponse> }) {
           <thead><tr><th scope="col">Name</th><th scope="col">What</th><th scope="col">State</th><th scope="col">Latency</th><th scope="col">Detail</th></tr></thead>
           <tbody>
             <${CheckRow} name="table" what="table" check=${c.table} />
-            ${c.upstreams.map((u) => html`<${CheckRow} name=${u.family} what=${`upstream (${u.kind})`} check=${u} />`)}
+            ${c.upstreams.map((u) => html`<${CheckRow} name=${u.family} what="upstream" check=${u} />`)}
             ${c.models.map((m) => html`<${CheckRow} name=${m.role} what="model role" check=${m} />`)}
           </tbody>
         </table></div>`

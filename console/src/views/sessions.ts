@@ -1,10 +1,10 @@
 // Sessions: one session's belt (why each tool is on it, its bytes and share of the pin budget, its last
 // use) and what its agent's surface costs in tokens.
 import { useState } from "preact/hooks";
-import type { AdminSessionResponse } from "../../../lambdas/contract/admin.js";
+import type { AdminSessionResponse, AuditListResponse } from "../../../lambdas/contract/admin.js";
 import type { Api } from "../api.js";
 import { html } from "../html.js";
-import { fmtPercent, fmtTime, Loading, Problem } from "../ui.js";
+import { fmtPercent, fmtTime, Loading, Problem, useLoad } from "../ui.js";
 
 function Budget({ used, budget }: { used: number; budget: number }) {
   const share = budget > 0 ? Math.min(1, used / budget) : 0;
@@ -44,18 +44,29 @@ function Belt({ session }: { session: AdminSessionResponse }) {
   </div>`;
 }
 
+/** Sessions named by the last hour's calls, newest first: quick picks (none when the audit store is off). */
+const recentSessions = (api: Api) =>
+  api.get<AuditListResponse>("v1/admin/audit", { limit: 200 }).then(
+    (r) => [...new Set(r.records.flatMap((rec) => (rec.session ? [rec.session] : [])))].slice(0, 8),
+    () => [] as string[],
+  );
+
 export function SessionsView({ api }: { api: Api }) {
   const [id, setId] = useState("");
   const [state, setState] = useState<{ loading?: boolean; session?: AdminSessionResponse; error?: unknown }>({});
-  async function submit(e: Event) {
-    e.preventDefault();
+  const recent = useLoad(() => recentSessions(api), [api]);
+  async function show(wanted: string) {
     setState({ loading: true });
     try {
-      setState({ session: await api.get<AdminSessionResponse>(`v1/admin/sessions/${encodeURIComponent(id.trim())}`) });
+      setState({ session: await api.get<AdminSessionResponse>(`v1/admin/sessions/${encodeURIComponent(wanted.trim())}`) });
     } catch (error) {
       setState({ error });
     }
   }
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void show(id);
+  };
   return html`<div>
     <form onSubmit=${submit} class="row">
       <div class="field wide">
@@ -64,6 +75,13 @@ export function SessionsView({ api }: { api: Api }) {
       </div>
       <button type="submit">Show belt</button>
     </form>
+    ${
+      recent.data?.length
+        ? html`<p>Sessions in the last hour's calls: ${recent.data.map(
+            (s) => html`<button type="button" class="small link" data-recent-session=${s} onClick=${() => (setId(s), show(s))}>${s}</button>`,
+          )}</p>`
+        : null
+    }
     <div aria-live="polite">
       ${state.loading ? html`<${Loading} what="the session" />` : null}
       ${state.error !== undefined ? html`<${Problem} error=${state.error} />` : null}
