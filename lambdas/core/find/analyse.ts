@@ -6,6 +6,7 @@ import { Document } from "flexsearch";
 import { editDistance } from "../../../registry/contract/edit-distance.js";
 import { encodeQuery, pairs, vocabIndexOptions, type VocabRecord } from "../../../registry/contract/search-options.js";
 import { ownList, type SearchIndex } from "./postings.js";
+import type { WorkUnits } from "./work.js";
 import { segments } from "./segment.js";
 import { STAGE_LIMITS, type QueryParams } from "../../../registry/contract/find-tuning.js";
 
@@ -26,6 +27,7 @@ export class Analyser {
   constructor(
     private readonly index: SearchIndex,
     private readonly params: QueryParams,
+    private readonly work?: WorkUnits,
   ) {}
 
   /** Import the FlexSearch vocabulary index (once; only queries with unknown words need it). */
@@ -77,6 +79,10 @@ export class Analyser {
       if (ix.paraphraseWeight > 0) addRelated(members, ownList(ix.similar, t), exact, ix.paraphraseWeight);
       if (members.length) groups.push({ word: t, mask: m, members });
     }
+    if (this.work) {
+      this.work.words += groups.length;
+      for (const g of groups) this.work.expansions += g.members.length - 1;
+    }
     return groups;
   }
 
@@ -86,6 +92,7 @@ export class Analyser {
     const cached = this.fuzzyCache.get(word);
     if (cached) return cached;
     const L = STAGE_LIMITS;
+    if (this.work) this.work.typoLookups++;
     const res = this.loadFuzzy().search(word, { limit: L.typoCandidates, suggest: true }) as unknown as { result: number[] }[];
     const maxEd = word.length >= L.typoTwoEdits ? 2 : 1;
     const near = this.params.fuzzyWeight;

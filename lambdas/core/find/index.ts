@@ -22,6 +22,7 @@ import { Reranker } from "./rerank.js";
 import { Judge } from "./judge.js";
 import { matchExplainer, shape } from "./present.js";
 import { topK } from "./top-k.js";
+import type { WorkUnits } from "./work.js";
 import type { Lift } from "./rerank.js";
 import type { Retrieval } from "./retrieve.js";
 import type { Judgement } from "./judge.js";
@@ -40,6 +41,10 @@ export type FinderOptions = {
   eagerFuzzy?: boolean;
   /** The fit model (verdict.ts); false turns the judge off: scores by the lexical score alone (the eval's "before"). */
   verdict?: VerdictModel | false;
+  /** A counter the stages add their work units to (work.ts); without it they count nothing. */
+  work?: WorkUnits;
+  /** Internal, for the work-unit test only: rerank passes per ranking (1; 2 is the deliberate regression it must catch). */
+  rerankPasses?: number;
 };
 
 export const DEFAULT_LIMIT = FIND_LIMITS.defaultResults;
@@ -55,12 +60,15 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
   const familyId = new Map<string, number>();
   for (const t of tools) if (!familyId.has(t.family)) familyId.set(t.family, familyId.size);
   const index = new SearchIndex(data);
-  const analyser = new Analyser(index, queryParams);
-  const retriever = new Retriever(index, queryParams);
+  const work = options.work;
+  const analyser = new Analyser(index, queryParams, work);
+  const retriever = new Retriever(index, queryParams, work);
   const reranker = new Reranker(
     retriever,
     Uint32Array.from(tools, (t) => familyId.get(t.family)!),
+    work,
   );
+  const rerankPasses = options.rerankPasses ?? 1;
   if (options.eagerFuzzy) analyser.loadFuzzy();
   const hintedCatalog = tools.filter(hasHints).length * 2 >= tools.length;
   const judge = options.verdict === false ? undefined : new Judge(index, queryParams, options.verdict ?? VERDICT_MODEL, hintedCatalog);
@@ -70,7 +78,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
     const analysis = analyser.analyse(query);
     const plan = reranker.plan(analysis, minScore);
     const retrieval = retriever.retrieve(analysis, minScore, plan.reach, plan.lifts);
-    reranker.rerank(retrieval, plan, lifted);
+    for (let i = 0; i < rerankPasses; i++) reranker.rerank(retrieval, plan, lifted);
     return retrieval;
   };
 
@@ -204,6 +212,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
       let judged: Judgement | undefined;
       if (judge && foundDocs.length && !exact) {
         const topDoc = foundDocs[0]!;
+        if (work) work.judged++;
         judged = judge.judge({
           query: req.query,
           top: tools[topDoc]!,

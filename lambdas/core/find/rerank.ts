@@ -6,6 +6,7 @@
 // step may need another family). The top tool keeps its score, so the judge's input does not change.
 import type { Analysis } from "./analyse.js";
 import type { Retrieval, Retriever } from "./retrieve.js";
+import type { WorkUnits } from "./work.js";
 import { STAGE_LIMITS } from "../../../registry/contract/find-tuning.js";
 
 /** Which lifts a request gets (decided before retrieval: a lift lowers the floor retrieval prunes at). */
@@ -23,6 +24,7 @@ export class Reranker {
     private readonly retriever: Retriever,
     /** Per tool, its family's number (0…families−1); without it there is no family lift. */
     private readonly family: Uint32Array | undefined,
+    private readonly work?: WorkUnits,
   ) {
     const families = family ? family.reduce((m, f) => Math.max(m, f + 1), 0) : 0;
     this.famStart = new Uint32Array(families + 1);
@@ -54,12 +56,14 @@ export class Reranker {
     // A top under min_score shows nothing, lifted or not (and may not be the true top: the floor pruned).
     if (!plan.lifts || r.top < 0 || r.score[r.top]! < r.minScore) return;
     const rt = this.retriever;
+    if (this.work) this.work.rerankPasses++;
     const clearRaw = -Math.log(1 - STAGE_LIMITS.clearStep) * rt.unit;
     const clear = [...new Set(r.stepTop.filter((d, s) => d >= 0 && r.stepTopRaw[s]! >= clearRaw))];
     const out = r.score;
     const { top, steps: S, stamp: ps } = r;
     const { acc, passStamp } = rt;
     const { famStart, famDocs } = this;
+    if (this.work) this.work.rerankTools += clear.length;
     for (const d of clear) {
       if (d === top) continue;
       const before = out[d]!;
@@ -80,6 +84,7 @@ export class Reranker {
       if (to - from > STAGE_LIMITS.familyMaxShare * rt.index.docs) continue;
       const headDocs = heads.filter((d) => family[d] === f);
       const head = Math.max(...headDocs.map((d) => out[d]!));
+      if (this.work) this.work.rerankTools += to - from;
       const lookUp = r.weakGroups.length > 0 && sMax + lift * (head - sMax) >= r.minScore;
       for (let i = from; i < to; i++) {
         const d = famDocs[i]!;

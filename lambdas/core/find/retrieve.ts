@@ -5,6 +5,7 @@
 import { IMPACT_SCALE } from "../../../registry/contract/search-options.js";
 import type { Analysis, Group, Member } from "./analyse.js";
 import type { SearchIndex } from "./postings.js";
+import type { WorkUnits } from "./work.js";
 import { STAGE_LIMITS, type QueryParams } from "../../../registry/contract/find-tuning.js";
 
 const MAX_STEPS = STAGE_LIMITS.maxSteps;
@@ -47,6 +48,7 @@ export class Retriever {
   constructor(
     readonly index: SearchIndex,
     readonly params: QueryParams,
+    private readonly work?: WorkUnits,
   ) {
     const n = index.docs;
     this.acc = new Float64Array(n);
@@ -78,6 +80,7 @@ export class Retriever {
     const docs: number[] = [];
     const out = this.out;
     const ps = ++this.stamp;
+    if (this.work) this.work.rankings++;
     const empty = {
       groups,
       steps: S,
@@ -106,6 +109,7 @@ export class Retriever {
     for (; weak < order.length && weakSum + bound[order[weak]!]! < floor; weak++) weakSum += bound[order[weak]!]!;
     const sequence = [...order.slice(weak).reverse(), ...order.slice(0, weak)];
     const strong = this.params.fuzzyWeight * STAGE_LIMITS.typoFarShare;
+    let read = 0;
     for (let k = 0; k < sequence.length; k++) {
       const g = groups[sequence[k]!]!;
       const onlyKnown = k >= sequence.length - weak;
@@ -121,6 +125,7 @@ export class Retriever {
           termStamp[m.term] = ps;
         }
         const f = this.weight(m) / IMPACT_SCALE;
+        read += start[m.term + 1]! - start[m.term]!;
         for (let p = start[m.term]!, end = start[m.term + 1]!; p < end; p++) {
           const d = ids[p]!;
           let v = f * imp[p]!;
@@ -156,6 +161,7 @@ export class Retriever {
     const stepTop = new Int32Array(lifts && w > 0 ? S : 0).fill(-1);
     const stepTopRaw = new Float64Array(stepTop.length);
     let top = -1;
+    let scored = 0;
     for (const d of docs) {
       // Steps score at most the whole, so under the floor there is no finishing work to do.
       if (acc[d]! < floor) {
@@ -163,6 +169,7 @@ export class Retriever {
         continue;
       }
       out[d] = this.finish(d, S, ps);
+      scored++;
       if (lifts && out[d]! > 0 && (top < 0 || out[d]! > out[top]!)) top = d;
       for (let s = 0; s < stepTop.length; s++) {
         if (this.stepRaw[s]! > stepTopRaw[s]!) {
@@ -172,6 +179,11 @@ export class Retriever {
       }
     }
     const weakGroups = order.slice(0, weak).map((i) => groups[i]!);
+    if (this.work) {
+      this.work.postings += read;
+      this.work.touched += docs.length;
+      this.work.scored += scored;
+    }
     return { docs, score: out, groups, steps: S, minScore, floor, weakGroups, weakSum, top, stepTop, stepTopRaw, stamp: ps };
   }
 
@@ -238,6 +250,7 @@ export class Retriever {
     let touched = false;
     for (const g of groups) {
       let v = 0;
+      if (this.work) this.work.rerankProbes += g.members.length;
       for (const m of g.members) {
         const p = this.index.posting(m.term, d);
         if (p !== undefined) v = Math.max(v, (this.weight(m) / IMPACT_SCALE) * imp[p]!);
