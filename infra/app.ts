@@ -49,6 +49,8 @@ const tableName = ctx("tableName");
 // `-c runtime=nodejs22.x` picks another runtime (default nodejs24.x: infra/lambda-runtimes.ts).
 const runtimeName = ctx("runtime");
 const runtime = runtimeName ? new lambda.Runtime(runtimeName, lambda.RuntimeFamily.NODEJS, { supportsInlineCode: true }) : undefined;
+// `-c auditTtlDays=30` keeps each call's audit record (the console's calls view) that many days; 0 turns the store off.
+const auditTtl = ctx("auditTtlDays");
 
 const stack = new ToolbeltStack(app, ctx("stackName") ?? "Toolbelt", {
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
@@ -75,6 +77,7 @@ const stack = new ToolbeltStack(app, ctx("stackName") ?? "Toolbelt", {
     ...(runtime ? { runtime } : {}),
     ...(architecture === "x86_64" ? { architecture: lambda.Architecture.X86_64 } : {}),
     ...(ctx("tracing") === "true" ? { tracing: true } : {}),
+    ...(auditTtl !== undefined ? { auditTtlDays: Number(auditTtl) } : {}),
     // `-c throwaway=true` for test stacks: the table and logs go with the stack.
     deletionProtection: !throwaway,
     removalPolicy: throwaway ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,

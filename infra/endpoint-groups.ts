@@ -3,7 +3,12 @@
 // group the same way (bundle, artifact, role, log group, alarms, routes).
 
 export type RouteMethod = "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "ANY";
-export type RouteSpec = { method: RouteMethod; path: string };
+export type RouteSpec = {
+  method: RouteMethod;
+  path: string;
+  /** Carries no data and must load without credentials (a page, discovery metadata): the `authorizer` prop skips it. */
+  public?: boolean;
+};
 
 /** DynamoDB actions a group's stores issue; nothing else is granted on the table. */
 export type TableAction =
@@ -56,8 +61,8 @@ export const ENDPOINT_GROUPS = {
       { method: "GET", path: "/v1/health" },
       { method: "GET", path: "/v1/openapi.json" },
       // OAuth protected resource metadata (RFC 9728): public, for MCP clients that discover the issuer from a 401.
-      { method: "GET", path: "/.well-known/oauth-protected-resource" },
-      { method: "GET", path: "/.well-known/oauth-protected-resource/{proxy+}" },
+      { method: "GET", path: "/.well-known/oauth-protected-resource", public: true },
+      { method: "GET", path: "/.well-known/oauth-protected-resource/{proxy+}", public: true },
     ],
     // Cold start parses the catalog and imports the FlexSearch index: CPU-bound work that Lambda
     // speeds up in proportion to memory (a full vCPU at 1,769 MB). 1 GB keeps a 10,000-tool
@@ -127,8 +132,10 @@ export const ENDPOINT_GROUPS = {
     // The page and its assets are public (the page asks for a key); every /v1/admin route needs an admin
     // principal, checked by the function as on the other groups. GET /v1/admin/misses stays with call.
     routes: [
-      { method: "GET", path: "/console" },
-      { method: "GET", path: "/console/{proxy+}" },
+      { method: "GET", path: "/console", public: true },
+      { method: "GET", path: "/console/{proxy+}", public: true },
+      // Liveness (the function answers, nothing probed): mounted by the console's handler, not by find's.
+      { method: "GET", path: "/v1/health/live", public: true },
       { method: "GET", path: "/v1/admin/catalog" },
       { method: "POST", path: "/v1/admin/find" },
       { method: "GET", path: "/v1/admin/sessions/{id}" },

@@ -177,7 +177,8 @@ export interface ToolbeltGatewayProps {
   readonly throttle?: { rateLimit: number; burstLimit: number };
   /**
    * An API Gateway authorizer (e.g. JWT/OIDC) in front of every route, as a second way in. Bearer
-   * keys are checked by the functions against the policy in any case.
+   * keys are checked by the functions against the policy in any case. Routes that carry no data and must
+   * load without credentials (`public` in the group's spec: the console's page, the OAuth metadata) skip it.
    */
   readonly authorizer?: apigw.IHttpRouteAuthorizer;
   /**
@@ -513,14 +514,24 @@ export class ToolbeltGateway extends Construct {
         ? new lambda.Alias(this, `${Name}Live`, { aliasName: "live", version: fn.currentVersion, provisionedConcurrentExecutions: provisionedConcurrency })
         : undefined;
     const integration = new HttpLambdaIntegration(`${Name}Integration`, alias ?? fn);
-    const routes = spec.routes.flatMap((r) =>
-      this.api.addRoutes({
+    const routes = spec.routes.flatMap((r) => {
+      const authorized = props.authorizer && !r.public;
+      const added = this.api.addRoutes({
         path: r.path,
         methods: [apigw.HttpMethod[r.method]],
         integration,
-        ...(props.authorizer ? { authorizer: props.authorizer } : {}),
-      }),
-    );
+        ...(authorized ? { authorizer: props.authorizer } : {}),
+      });
+      if (props.authorizer && !authorized) {
+        for (const route of added) {
+          Validations.of(route).acknowledge({
+            id: "AwsSolutions-APIG4",
+            reason: "A public route (the console's page and assets, OAuth metadata, liveness): it carries no data and loads before any credential exists.",
+          });
+        }
+      }
+      return added;
+    });
 
     const alarms = functionAlarms(this, Name, fn, spec, this.alarmAction);
 

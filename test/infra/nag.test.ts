@@ -78,12 +78,24 @@ describe("cdk-nag AwsSolutions", () => {
     expect(acknowledgments(stack).filter((a) => a.id === "AwsSolutions-IAM5[Resource::*]")).toHaveLength(Object.keys(ENDPOINT_GROUPS).length);
   });
 
-  it("needs no route acknowledgment when an API Gateway authorizer guards the routes", () => {
+  it("acknowledges only the public routes when an API Gateway authorizer guards the others", () => {
     const { app, stack } = synthStack({
       artifactDir: fixture.artifactDir,
       authorizer: new HttpJwtAuthorizer("Jwt", "https://issuer.example.test", { jwtAudience: ["toolbelt"] }),
     });
-    expect(acknowledgments(stack).map((a) => a.id)).not.toContain("AwsSolutions-APIG4");
+    const routeOf = (path: string) => path.replace(/^.*\/Api\//, "");
+    expect(
+      acknowledgments(stack)
+        .filter((a) => a.id === "AwsSolutions-APIG4")
+        .map((a) => routeOf(a.path))
+        .sort(),
+    ).toEqual([
+      "GET--.well-known--oauth-protected-resource",
+      "GET--.well-known--oauth-protected-resource--{proxy+}",
+      "GET--console",
+      "GET--console--{proxy+}",
+      "GET--v1--health--live",
+    ]);
     expect(new AwsSolutionsChecks(app).validateScope(stack).violations).toEqual([]);
   });
 

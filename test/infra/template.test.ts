@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { App, RemovalPolicy, Stack } from "aws-cdk-lib";
 import { Annotations, Match, Template } from "aws-cdk-lib/assertions";
+import { HttpJwtAuthorizer } from "aws-cdk-lib/aws-apigatewayv2-authorizers";
 import * as acm from "aws-cdk-lib/aws-certificatemanager";
 import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as kms from "aws-cdk-lib/aws-kms";
@@ -411,6 +412,7 @@ describe("HTTP API", () => {
       "GET /v1/approvals/{id} -> call",
       "GET /v1/credentials -> call",
       "GET /v1/health -> api",
+      "GET /v1/health/live -> console",
       "GET /v1/openapi.json -> api",
       "GET /v1/sessions/{id}/surface -> api",
       "GET /v1/tools/export -> api",
@@ -426,6 +428,21 @@ describe("HTTP API", () => {
       "PUT /v1/credentials/{family} -> call",
     ]);
     for (const i of Object.values(integrations) as Resource[]) expect(i.Properties.PayloadFormatVersion).toBe("2.0");
+  });
+
+  it("puts an authorizer in front of every route but the public ones: the console's page, OAuth metadata, liveness", () => {
+    const authorizer = new HttpJwtAuthorizer("Jwt", "https://issuer.example.test", { jwtAudience: ["toolbelt"] });
+    const { template: t } = synthStack({ artifactDir: fixture.artifactDir, authorizer });
+    const routes = Object.values(t.findResources("AWS::ApiGatewayV2::Route")) as Resource[];
+    const open = routes.filter((r) => r.Properties.AuthorizationType !== "JWT").map((r) => r.Properties.RouteKey as string);
+    expect(open.sort()).toEqual([
+      "GET /.well-known/oauth-protected-resource",
+      "GET /.well-known/oauth-protected-resource/{proxy+}",
+      "GET /console",
+      "GET /console/{proxy+}",
+      "GET /v1/health/live",
+    ]);
+    expect(routes.length - open.length).toBeGreaterThan(20);
   });
 
   it("serves one auto-deployed $default stage with throttling and access logs", () => {
