@@ -1,28 +1,23 @@
 // GET /v1/health: whether the gateway can serve, and which registry it serves; GET /v1/health/live: that it runs.
 import * as z from "../core/zod-mini.js";
-import { described, int } from "./schema.js";
+import { int } from "./schema.js";
 
 const counts = () => z.object({ families: int(), tools: int() });
-const check = {
-  ok: z.boolean(),
-  latency_ms: z.optional(z.number()),
-  error: described(z.optional(z.string()), "Why it is down"),
-  note: described(z.optional(z.string()), "Why it was not probed (then ok)"),
-};
+const check = { ok: z.boolean(), latency_ms: z.optional(z.number()), error: z.optional(z.string()), note: z.optional(z.string()) };
 
 export const HealthChecks = z.object({
   table: z.object(check),
-  upstreams: described(z.array(z.object({ family: z.string(), kind: z.string(), ...check })), "Each family's upstream: http and MCP reached, the rest ok"),
+  upstreams: z.array(z.object({ family: z.string(), ...check })),
   models: z.array(z.object({ role: z.string(), ...check })),
-  checked_at: described(z.string(), "When the probes ran: their answer is kept 30 s for every caller"),
+  checked_at: z.string(),
 });
 
 export const HealthResponse = z.object({
-  status: described(z.enum(["ok", "degraded"]), "degraded: an upstream or a model role is down (an admin key sees which); the table down is 503"),
+  status: z.enum(["ok", "degraded"]),
   artifact: z.object({
     format_version: int(),
     registry_hash: z.string(),
-    built_at: described(z.optional(z.string()), "When the artifact was written"),
+    built_at: z.optional(z.string()),
     counts: counts(),
   }),
   format_version: int(),
@@ -30,8 +25,10 @@ export const HealthResponse = z.object({
   counts: counts(),
   always_loaded: z.array(z.string()),
   skipped_families: z.array(z.string()),
-  down: described(z.optional(z.array(z.string())), "Admin key only: what is down (`upstream <family>`, `model <role>`)"),
-  checks: described(z.optional(HealthChecks), "Admin key only: every check"),
+  /** Admin key only: `upstream <family>`, `model <role>`. */
+  down: z.optional(z.array(z.string())),
+  /** Admin key only. */
+  checks: z.optional(HealthChecks),
 });
 export type HealthResponse = z.infer<typeof HealthResponse>;
 

@@ -8,13 +8,13 @@ export const HEALTH_CACHE_MS = 30_000;
 export const PROBE_TIMEOUT_MS = 2_000;
 
 export type Check = { ok: boolean; latency_ms?: number; error?: string; note?: string };
-export type UpstreamCheck = Check & { family: string; kind: string };
+export type UpstreamCheck = Check & { family: string };
 export type ModelCheck = Check & { role: string };
 export type HealthReport = { table: Check; upstreams: UpstreamCheck[]; models: ModelCheck[]; checked_at: string };
 
 type Probe = (signal: AbortSignal) => Promise<void>;
-/** What to probe for one family: a request to `url`, or nothing (exec, builtin, prompt tools; a URL that needs a caller's input) with a note. */
-export type UpstreamTarget = { family: string; kind: string; url?: string; note?: string };
+/** What to probe for one family: a request to `url`, or nothing (exec, builtin, prompt tools: ok; a URL that needs a caller's input: a note). */
+export type UpstreamTarget = { family: string; url?: string; note?: string };
 
 export type HealthPorts = {
   table: Probe;
@@ -22,35 +22,31 @@ export type HealthPorts = {
   /** Reaches a URL: resolves when it answered below 500, rejects with the reason otherwise. */
   reach: (url: string, signal: AbortSignal) => Promise<void>;
   /** Each configured role and how to ask it something cheap; `unprobed`: why this function cannot (its key is not loaded here). */
-  models: readonly { role: string; probe?: Probe; unprobed?: string }[];
+  models: readonly ({ role: string; probe: Probe; unprobed?: undefined } | { role: string; probe?: undefined; unprobed: string })[];
   now: () => number;
   cacheMs?: number;
   timeoutMs?: number;
 };
 
-const message = (e: unknown) => (e instanceof Error ? e.message || e.name : String(e)).slice(0, 200);
-
 async function timed(probe: Probe, timeoutMs: number): Promise<Check> {
   const started = performance.now();
-  const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      reject(new Error(`no answer within ${timeoutMs} ms`));
-    }, timeoutMs);
-  });
+  const signal = AbortSignal.timeout(timeoutMs);
+  // Raced, not awaited alone: a probe that ignores its signal still ends the check in time.
+  const late = new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(new Error(`no answer within ${timeoutMs} ms`))));
+  const latency_ms = () => Math.round(performance.now() - started);
   try {
-    await Promise.race([probe(controller.signal), late]);
-    return { ok: true, latency_ms: Math.round(performance.now() - started) };
+    await Promise.race([probe(signal), late]);
+    return { ok: true, latency_ms: latency_ms() };
   } catch (e) {
-    return { ok: false, latency_ms: Math.round(performance.now() - started), error: message(e) };
-  } finally {
-    clearTimeout(timer);
+    return { ok: false, latency_ms: latency_ms(), error: (e instanceof Error ? e.message : String(e)).slice(0, 200) };
   }
 }
 
 export type HealthChecks = { report(): Promise<HealthReport> };
+/** GET /v1/health's verdict for a caller (its Authorization header): status, and for an admin what is down and every check. */
+export type HealthService = {
+  answer(authorization: string | undefined): Promise<{ status: "ok" | "degraded"; down?: string[]; checks?: HealthReport }>;
+};
 
 export function createHealthChecks(ports: HealthPorts): HealthChecks {
   const cacheMs = ports.cacheMs ?? HEALTH_CACHE_MS;
@@ -60,16 +56,16 @@ export function createHealthChecks(ports: HealthPorts): HealthChecks {
     const [table, upstreams, models] = await Promise.all([
       timed(ports.table, timeoutMs),
       Promise.all(
-        ports.upstreams.map(async ({ family, kind, url, note }): Promise<UpstreamCheck> => {
-          if (!url) return { family, kind, ok: true, ...(note ? { note } : {}) };
-          return { family, kind, ...(await timed((signal) => ports.reach(url, signal), timeoutMs)) };
-        }),
+        ports.upstreams.map(
+          async ({ family, url, note }): Promise<UpstreamCheck> =>
+            url ? { family, ...(await timed((signal) => ports.reach(url, signal), timeoutMs)) } : { family, ok: true, ...(note ? { note } : {}) },
+        ),
       ),
       Promise.all(
-        ports.models.map(async ({ role, probe, unprobed }): Promise<ModelCheck> => {
-          if (!probe) return { role, ok: true, note: `not probed in this function: ${unprobed ?? "no model"}` };
-          return { role, ...(await timed(probe, timeoutMs)) };
-        }),
+        ports.models.map(
+          async ({ role, probe, unprobed }): Promise<ModelCheck> =>
+            probe ? { role, ...(await timed(probe, timeoutMs)) } : { role, ok: true, note: `not probed here: ${unprobed}` },
+        ),
       ),
     ]);
     return { table, upstreams, models, checked_at: new Date(ports.now()).toISOString() };
@@ -98,24 +94,12 @@ export function upstreamTargets(
   tools: readonly CatalogTool[],
   env: Readonly<Record<string, string | undefined>>,
 ): UpstreamTarget[] {
-  const first = new Map<string, CatalogTool>();
-  const kinds = new Map<string, Set<string>>();
-  for (const t of tools) {
-    kinds.set(t.family, (kinds.get(t.family) ?? new Set()).add(t.backend.kind));
-    const b = t.backend.kind;
-    if ((b === "http" || b === "mcp") && !first.has(t.family)) first.set(t.family, t);
-  }
-  return families.map((f) => {
-    const kindSet = kinds.get(f.name) ?? new Set<string>();
-    const kind = kindSet.size === 1 ? [...kindSet][0]! : "mixed";
-    const tool = first.get(f.name);
-    if (!tool || (tool.backend.kind !== "http" && tool.backend.kind !== "mcp")) return { family: f.name, kind };
-    const declared = f.variables ?? {};
-    const filled = tool.backend.url.replace(/\$\{(\w+)\}/g, (whole, name: string) =>
-      Object.hasOwn(declared, name) && typeof env[name] === "string" ? env[name] : whole,
-    );
-    const url = tool.backend.kind === "http" ? /^https?:\/\/[^/?#]*/.exec(filled)?.[0] : filled;
-    if (!url || /\$\{|\{\{/.test(url)) return { family: f.name, kind, note: "not probed: its URL needs a setting or an input to be known" };
-    return { family: f.name, kind, url: tool.backend.kind === "http" ? `${url}/` : url };
+  return families.map(({ name, variables = {} }) => {
+    const b = tools.find((t) => t.family === name && (t.backend.kind === "http" || t.backend.kind === "mcp"))?.backend;
+    if (b?.kind !== "http" && b?.kind !== "mcp") return { family: name };
+    const filled = b.url.replace(/\$\{(\w+)\}/g, (whole, v: string) => (Object.hasOwn(variables, v) && typeof env[v] === "string" ? env[v] : whole));
+    // An http family's base URL is its origin; an MCP family's is its endpoint.
+    const url = b.kind === "http" ? /^https?:\/\/[^/?#]*/.exec(filled)?.[0]?.concat("/") : filled;
+    return !url || /\$\{|\{\{/.test(url) ? { family: name, note: "not probed: its URL needs a setting or an input" } : { family: name, url };
   });
 }

@@ -10,7 +10,8 @@ import { loadArtifact, type Artifact } from "../artifact.js";
 import { loadConfig, type Config } from "../config.js";
 import { parsePolicy } from "../core/auth.js";
 import { parseBriefs } from "../core/deployment-files.js";
-import { createDeps, type Deps } from "../http/deps.js";
+import { createDeps, type Deps, type DepsInput } from "../http/deps.js";
+import { healthChecksFor } from "../http/routes/health.js";
 import { jsonLogger, type Logger } from "../http/logger.js";
 import type { OriginPolicy } from "../http/origin.js";
 import { createModels, type ModelsOptions } from "../models/index.js";
@@ -41,6 +42,8 @@ export type WireInput = {
   origins?: OriginPolicy;
   /** When the artifact was written; by default its manifest file's time (Lambda: the bundle's, which is the build's). */
   builtAt?: string;
+  /** GET /v1/health's probes (routes/health.ts healthChecksFor), where that route is served: given by the entry point, so other bundles leave them out. */
+  health?: DepsInput["health"];
   /** The key file sealing per-principal tokens when neither TOOLBELT_CREDENTIALS_* is set (`npm start`: .toolbelt/credentials-key; Lambda: none). */
   credentialsKeyFile?: string;
 };
@@ -68,9 +71,8 @@ export function wireDeps(input: WireInput): DepsWiring {
     logger: input.logger,
     models,
     findMisses,
-    // Health probes upstream URLs with the families' declared settings filled in.
-    env,
     ...(input.builtAt ? { builtAt: input.builtAt } : {}),
+    ...(input.health ? { health: input.health } : {}),
   });
   return { config, client, deps, findMisses };
 }
@@ -92,7 +94,6 @@ export function wireInputFromEnv(env: Record<string, string | undefined>, models
     // No roots unless the deployment names them (fileRoots): file and git tools answer 403 until then.
     defaultFileRoots: [],
     internalPaths: [config.artifactDir],
-    ...builtAtOf(config.artifactDir),
   };
 }
 
@@ -105,9 +106,11 @@ export function builtAtOf(artifactDir: string): { builtAt?: string } {
   }
 }
 
-/** The api Lambda's wiring: deps only. */
-export const depsFromEnv = (env: Record<string, string | undefined>, models: Pick<ModelsOptions, "skipMissingKeys" | "bedrock"> = {}): DepsWiring =>
-  wireDeps(wireInputFromEnv(env, models));
+/** The api (and console) Lambda's wiring: deps only, with GET /v1/health's probes (its upstreams' URLs read their settings from `env`). */
+export function depsFromEnv(env: Record<string, string | undefined>, models: Pick<ModelsOptions, "skipMissingKeys" | "bedrock"> = {}): DepsWiring {
+  const input = wireInputFromEnv(env, models);
+  return wireDeps({ ...input, ...builtAtOf(input.config.artifactDir), health: (deps) => healthChecksFor(deps, env) });
+}
 
 /** The policy with TOOLBELT_IDENTITY's identity; both naming one is refused rather than one silently winning. */
 function withIdentity(policy: PolicyFile, identityJson: string | undefined): PolicyFile {

@@ -15,7 +15,7 @@ import { createFindMissLog, type FindMissLog } from "../core/misses.js";
 import { NO_MODELS } from "../models/index.js";
 import { DECIDER_ROLE } from "../../registry/contract/model-roles.js";
 import { createSessions, type Sessions } from "../core/sessions.js";
-import { createHealthChecks, type HealthChecks, type HealthPorts, upstreamTargets } from "../core/health.js";
+import type { HealthService } from "../core/health.js";
 import type { Logger } from "./logger.js";
 import type { OriginPolicy } from "./origin.js";
 
@@ -38,8 +38,8 @@ export type Deps = {
   models: Models;
   /** Where find misses go (queries answered none or below the default min_score), in the background; absent: not recorded. */
   findMisses?: FindMissLog;
-  /** GET /v1/health's probes (table, upstreams, models), one round per 30 s whoever asks. */
-  health: HealthChecks;
+  /** GET /v1/health's probes (table, upstreams, models), one round per 30 s whoever asks; absent: it reports the artifact only (the call and MCP functions, whose group does not serve it). */
+  health?: HealthService;
   /** When the artifact was written (its manifest file's time), if known. */
   builtAt?: string;
   /** The policy's principal ids (the console's catalog says which reach each tool). */
@@ -65,52 +65,11 @@ export type DepsInput = {
   models?: Models;
   /** The find-miss log's store (DynamoMissStore with FIND_MISSES); absent: find misses are not recorded. */
   findMisses?: MissRecorder;
-  /** The environment upstream URLs read their declared `${VAR}`s from (health probes); absent: such URLs are not probed. */
-  env?: Readonly<Record<string, string | undefined>>;
   /** When the artifact was written. */
   builtAt?: string;
-  /** How health reaches an upstream URL (default: a HEAD request), and other probe settings (tests). */
-  health?: Partial<Pick<HealthPorts, "reach" | "cacheMs" | "timeoutMs" | "table">>;
+  /** Builds health's probes from the other deps (routes/health.ts healthChecksFor); passed only where /v1/health is served, so the probes stay out of the other bundles. */
+  health?: (deps: Omit<Deps, "health">) => HealthService;
 };
-
-/** Reaches a URL with HEAD, no redirect followed: any answer below 500 is up. */
-export async function httpReach(url: string, signal: AbortSignal): Promise<void> {
-  let res: Response;
-  try {
-    res = await fetch(url, { method: "HEAD", redirect: "manual", signal });
-  } catch (e) {
-    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-    throw new Error(cause?.code ?? cause?.message ?? (e as Error).message);
-  }
-  await res.body?.cancel();
-  if (res.status >= 500) throw new Error(`HTTP ${res.status}`);
-}
-
-/** A session id no session has (ids are base64url of 18 bytes, 24 characters): reading it costs one small Query. */
-const PROBE_SESSION = "health-probe-not-a-session";
-
-/** The health ports from the deps' parts: the session store's read as the table's probe, each model role asked for one token. */
-function healthPorts(input: DepsInput, models: Models, clock: Clock): HealthPorts {
-  return {
-    table: async () => {
-      await input.store.get(PROBE_SESSION);
-    },
-    upstreams: upstreamTargets(input.artifact.families, input.artifact.tools, input.env ?? {}),
-    reach: httpReach,
-    models: models.roles().map((role) => {
-      const port = models.get(role);
-      if (!port) return { role, unprobed: models.unavailable(role) ?? "no model for this role here" };
-      return {
-        role,
-        probe: async (signal: AbortSignal) => {
-          await port.complete({ messages: [{ role: "user", content: "Answer with the word ok." }], maxTokens: 1, signal });
-        },
-      };
-    }),
-    now: clock,
-    ...input.health,
-  };
-}
 
 /** A model is configured for find's decision mode (in this function or not: every entry point advertises the same surface). */
 export const hasDecider = (models: Models): boolean => models.roles().includes(DECIDER_ROLE);
@@ -120,6 +79,11 @@ const decisionFinder = (keyword: Finder & CandidateSource, models: Models, maxMo
   withDecisions(keyword, keyword, { models, ...(maxModelRequests !== undefined ? { maxModelRequests } : {}) });
 
 export function createDeps(input: DepsInput): Deps {
+  const deps = baseDeps(input);
+  return input.health ? { ...deps, health: input.health(deps) } : deps;
+}
+
+function baseDeps(input: DepsInput): Omit<Deps, "health"> {
   const { artifact, config } = input;
   const alwaysLoaded = config.alwaysLoaded ?? artifact.manifest.always_loaded;
   const isAlwaysLoaded = globMatcher(alwaysLoaded);
@@ -158,7 +122,6 @@ export function createDeps(input: DepsInput): Deps {
     clock,
     logger: input.logger,
     models,
-    health: createHealthChecks(healthPorts(input, models, clock)),
     ...(input.builtAt ? { builtAt: input.builtAt } : {}),
     principals: input.policy.principals.map((p) => p.id),
     ...(input.findMisses

@@ -127,10 +127,9 @@ export const CORE_PATHS: PathItems = {
   "/v1/health": {
     get: {
       operationId: "health",
-      summary:
-        "Whether the gateway can serve: the table, each upstream family and model role checked (probes kept 30 s for every caller), and the artifact it serves. An admin key also sees what is down and every check",
+      summary: "Checks the table, upstreams and model roles (kept 30 s); degraded names what is down to an admin key",
       security: [],
-      responses: { ...ok("ok, or degraded (an upstream or a model role is down)", HealthResponse), ...errors(414, 500, 503) },
+      responses: { ...ok("ok or degraded", HealthResponse), ...errors(414, 500, 503) },
     },
   },
   "/v1/openapi.json": {

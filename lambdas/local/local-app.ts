@@ -12,6 +12,7 @@ import { wire, type WireInput, type Wiring } from "../handlers/wiring.js";
 import { builtAtOf } from "../handlers/wiring-deps.js";
 import { createAdminModule } from "../http/routes/admin.js";
 import { liveRoutes } from "../http/routes/live.js";
+import { healthChecksFor } from "../http/routes/health.js";
 import { consoleRoutes } from "../console/routes.js";
 import { DynamoAuditReader } from "../stores/audit.js";
 
@@ -24,6 +25,8 @@ export function createLocalApp(input: Omit<WireInput, "origins"> & { port: numbe
   const { deps, call, audit, client } = wire({
     ...builtAtOf(config.artifactDir),
     ...rest,
+    // npm start serves /v1/health: its probes, with the upstreams' settings from the same environment as the tools.
+    health: (d) => healthChecksFor(d, rest.env),
     origins: { own: [...localOrigins(port), ...config.origins.own], allowed: config.origins.allowed, hosts: localHosts(port) },
   });
   // REST's /v1/call and MCP's call_tool share one gateway: one set of backends, one pool of upstream connections.

@@ -10,6 +10,7 @@ import { createApp, type RouteModule } from "../../lambdas/http/app.js";
 import { createDeps, type Deps } from "../../lambdas/http/deps.js";
 import type { MissRecorder, Models, SessionStore } from "../../lambdas/core/ports.js";
 import { memoryLogger } from "../../lambdas/http/logger.js";
+import { healthChecksFor } from "../../lambdas/http/routes/health.js";
 import type { OriginPolicy } from "../../lambdas/http/origin.js";
 import { buildTestArtifact } from "./artifact.js";
 import { startDynalite, type TestDynamo } from "./dynalite.js";
@@ -54,6 +55,8 @@ export type TestApiOptions = {
   findMisses?: MissRecorder;
   /** Listen on this port (default: any free one). */
   port?: number;
+  /** GET /v1/health's probes, as the api Lambda and npm start have them (default: none, the artifact only). */
+  health?: boolean;
 };
 
 export type TestApi = {
@@ -88,6 +91,7 @@ export async function startTestApi(opts: TestApiOptions = {}): Promise<TestApi> 
     ...(opts.clock ? { clock: opts.clock } : {}),
     ...(opts.models ? { models: opts.models } : {}),
     ...(opts.findMisses ? { findMisses: opts.findMisses } : {}),
+    ...(opts.health ? { health: (d: Omit<Deps, "health">) => healthChecksFor(d, {}) } : {}),
   });
   const app = createApp(deps, { extraRoutes: opts.extraRoutes ?? [] });
   const server = await serveApp(app, opts.port);

@@ -3,7 +3,7 @@
 // what is down and every check. GET /v1/health/live is routes/live.ts.
 import { Hono } from "hono";
 import type { HealthResponse } from "../../contract/health.js";
-import { downIn } from "../../core/health.js";
+import { createHealthChecks, downIn, type HealthPorts, type HealthService, upstreamTargets } from "../../core/health.js";
 import { ToolbeltError } from "../../core/errors.js";
 import type { Deps } from "../deps.js";
 import type { AppEnv } from "../env.js";
@@ -19,19 +19,66 @@ export function healthRoutes(deps: Deps): Hono<AppEnv> {
     always_loaded: deps.alwaysLoaded,
     skipped_families: m.skipped_families,
   };
-  app.get("/v1/health", async (c) => {
-    const report = await deps.health.report();
-    if (!report.table.ok) {
-      throw new ToolbeltError("UNAVAILABLE", "the gateway's table is unreachable: sessions, pins and calls cannot be served; retry shortly", {
-        check: "table",
-      });
-    }
-    const down = downIn(report);
-    // An invalid key on this public route is no error: it only sees what everyone sees.
-    const auth = c.req.header("authorization");
-    const admin = auth ? (await deps.policy.authenticate(auth).catch(() => undefined))?.admin === true : false;
-    const body: HealthResponse = { status: down.length ? "degraded" : "ok", ...manifest, ...(admin ? { down, checks: report } : {}) };
-    return c.json(body);
-  });
+  // Without probes (the call and MCP functions: their group does not serve this route) the artifact alone.
+  app.get("/v1/health", async (c) =>
+    c.json<HealthResponse>({ ...(deps.health ? await deps.health.answer(c.req.header("authorization")) : { status: "ok" }), ...manifest }),
+  );
   return app;
+}
+
+/** Reaches a URL with HEAD, no redirect followed: any answer below 500 is up. */
+export async function httpReach(url: string, signal: AbortSignal): Promise<void> {
+  let res: Response;
+  try {
+    res = await fetch(url, { method: "HEAD", redirect: "manual", signal });
+  } catch (e) {
+    const cause = (e as { cause?: { code?: string } }).cause;
+    throw new Error(cause?.code ?? (e as Error).message);
+  }
+  await res.body?.cancel();
+  if (res.status >= 500) throw new Error(`HTTP ${res.status}`);
+}
+
+/** A session id no session has: reading it costs one small Query. */
+const PROBE_SESSION = "health-probe-not-a-session";
+
+/**
+ * The probes from the deps (DepsInput.health): the session store's read for the table, a HEAD to each
+ * family's upstream (its declared `${VAR}`s from `env`), one token asked of each model role.
+ */
+export function healthChecksFor(
+  deps: Omit<Deps, "health">,
+  env: Readonly<Record<string, string | undefined>>,
+  options: Partial<Pick<HealthPorts, "reach" | "cacheMs" | "timeoutMs">> = {},
+): HealthService {
+  const { models } = deps;
+  const checks = createHealthChecks({
+    table: async () => {
+      await deps.store.get(PROBE_SESSION);
+    },
+    upstreams: upstreamTargets(deps.artifact.families, deps.artifact.tools, env),
+    reach: httpReach,
+    models: models.roles().map((role) => {
+      const port = models.get(role);
+      if (!port) return { role, unprobed: models.unavailable(role) ?? "no model" };
+      return {
+        role,
+        probe: async (signal: AbortSignal) => {
+          await port.complete({ messages: [{ role: "user", content: "Say ok." }], maxTokens: 1, signal });
+        },
+      };
+    }),
+    now: deps.clock,
+    ...options,
+  });
+  return {
+    async answer(authorization) {
+      const report = await checks.report();
+      if (!report.table.ok) throw new ToolbeltError("UNAVAILABLE", "the gateway's table is unreachable; retry shortly", { check: "table" });
+      const down = downIn(report);
+      // An invalid key on this public route is no error: it only sees what everyone sees.
+      const admin = authorization ? (await deps.policy.authenticate(authorization).catch(() => undefined))?.admin : false;
+      return { status: down.length ? "degraded" : "ok", ...(admin ? { down, checks: report } : {}) };
+    },
+  };
 }

@@ -98,8 +98,8 @@ describe("docs/settings.md", () => {
       "build/cli.ts: env[name]", // --max-schema-* fallbacks: SCHEMA_LIMIT_ENV's names, passed in
       "build/pull.ts: env[name]", // ${NAME} in a pulled server's URL and headers
       "lambdas/backends/templates.ts: ctx.env[name]", // a family's declared variables
-      "lambdas/core/health.ts: env[name]", // a family's declared variables in its upstream's URL (health probes)
-      "lambdas/core/health.ts: env[name]",
+      "lambdas/core/health.ts: env[v]", // a family's declared variables in its upstream's URL (health probes)
+      "lambdas/core/health.ts: env[v]",
       "lambdas/core/redaction.ts: env[n]", // the values of secret names (gateway credentials, declared secrets, TOOLBELT_SECRETS)
       "lambdas/core/redaction.ts: env[n]",
       "lambdas/http/routes/admin.ts: env[name]", // whether a family's declared variables are set (the console's catalog)
