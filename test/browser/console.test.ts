@@ -99,6 +99,9 @@ describe("serving and refusals", () => {
       ]);
     }
     expect((await gateway.request("/console/assets/app.missing.js", { as: null })).status).toBe(404);
+    // With a trailing slash the shell's relative addresses would miss: it sends the browser to /console.
+    const slash = await fetch(`${gateway.url}/console/`, { redirect: "manual" });
+    expect([slash.status, new URL(slash.headers.get("location")!, `${gateway.url}/console/`).pathname]).toEqual([308, "/console"]);
     for (const path of ["/v1/admin/catalog", "/v1/admin/audit", "/v1/admin/audit/stats", `/v1/admin/sessions/${sessionId}`, "/v1/admin/misses"]) {
       expect([path, (await gateway.request(path, { as: null })).status]).toEqual([path, 401]);
       expect([path, (await gateway.request(path, { as: "reader" })).status]).toEqual([path, 403]);

@@ -77,6 +77,8 @@ export function CatalogView({ api }: { api: Api }) {
   return html`<${Show} state=${state} what="the catalog">${(catalog: CatalogResponse) => html`<${CatalogBody} catalog=${catalog} filter=${filter} setFilter=${setFilter} />`}<//>`;
 }
 
+const MAX_ROWS = 300;
+
 function CatalogBody({ catalog, filter, setFilter }: { catalog: CatalogResponse; filter: string; setFilter(v: string): void }) {
   const needle = filter.trim().toLowerCase();
   const shown = useMemo(
@@ -84,6 +86,13 @@ function CatalogBody({ catalog, filter, setFilter }: { catalog: CatalogResponse;
     [catalog, needle],
   );
   const count = shown.reduce((n, f) => n + f.tools.length, 0);
+  // A registry of thousands of tools would make a page too slow to use: the first rows, and a search narrows.
+  let left = MAX_ROWS;
+  const rendered = shown.flatMap(({ family, tools }) => {
+    const take = tools.slice(0, Math.max(0, left));
+    left -= take.length;
+    return take.length ? [{ family, tools: take }] : [];
+  });
   const a = catalog.artifact;
   return html`<div>
     <p class="muted">Registry <code>${a.registry_hash.slice(0, 12)}</code>, format ${a.format_version}, built ${fmtTime(a.built_at)}: ${a.counts.tools} tools in ${a.counts.families} families.</p>
@@ -91,7 +100,9 @@ function CatalogBody({ catalog, filter, setFilter }: { catalog: CatalogResponse;
       <label for="catalog-search">Search tools by name</label>
       <input id="catalog-search" type="search" value=${filter} onInput=${(e: Event) => setFilter((e.currentTarget as HTMLInputElement).value)} />
     </div>
-    <p role="status" class="muted">${count} ${count === 1 ? "tool matches" : "tools match"}</p>
-    ${shown.map(({ family, tools }) => html`<${FamilySection} key=${family.name} family=${family} tools=${tools} />`)}
+    <p role="status" class="muted">
+      ${count} ${count === 1 ? "tool matches" : "tools match"}${count > MAX_ROWS ? `: the first ${MAX_ROWS} are shown, search by name to narrow` : ""}
+    </p>
+    ${rendered.map(({ family, tools }) => html`<${FamilySection} key=${family.name} family=${family} tools=${tools} />`)}
   </div>`;
 }
