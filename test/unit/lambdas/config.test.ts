@@ -35,3 +35,12 @@ describe("loadConfig: idempotency window and metrics namespace (#13 operations)"
     expect(loadConfig({ TOOLBELT_METRICS_NAMESPACE: "Toolbelt/staging" }).metricsNamespace).toBe("Toolbelt/staging");
   });
 });
+
+describe("loadConfig: the audit store (issue 29)", () => {
+  it("stores audit records for 7 days unless told otherwise, and refuses a bad value naming it", () => {
+    expect(loadConfig({}).audit).toEqual({ store: true, ttlDays: 7 });
+    expect(loadConfig({ TOOLBELT_AUDIT_STORE: "off", TOOLBELT_AUDIT_TTL_DAYS: "30" }).audit).toEqual({ store: false, ttlDays: 30 });
+    expect(() => loadConfig({ TOOLBELT_AUDIT_STORE: "yes" })).toThrow(/TOOLBELT_AUDIT_STORE must be on or off, got "yes"/);
+    expect(() => loadConfig({ TOOLBELT_AUDIT_TTL_DAYS: "0" })).toThrow(/TOOLBELT_AUDIT_TTL_DAYS must be a positive integer/);
+  });
+});
