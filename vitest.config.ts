@@ -15,7 +15,8 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       { extends: true, test: { name: "unit", include: SHARED_MODULES, isolate: false } },
-      // Handlers read their environment once, at import: each of these files gets fresh modules.
+      // Handlers read their environment once, at import: each of these files gets fresh modules. test/browser (the
+      // operator console in Debian's Chromium) runs here too: it starts a gateway on the example registry's build.
       {
         extends: true,
         test: {

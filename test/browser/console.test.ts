@@ -209,7 +209,7 @@ describe("views", () => {
   it("find playground: the ranking, scores and reasons equal POST /v1/find's for the same principal; two requests side by side", async () => {
     await view("Find playground");
     const query = "convert celsius to fahrenheit";
-    const direct = await json(await gateway.request("/v1/find", { as: "reader", body: { query, mode: "keyword", explain: true } }));
+    const direct = await json(await gateway.request("/v1/find", { as: "reader", body: { query, explain: true } }));
     expect(direct.tools.length).toBeGreaterThan(1);
     const a = page.locator('[data-pane="A"]');
     await a.getByLabel("Principal").fill(READER.id);

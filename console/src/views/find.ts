@@ -62,7 +62,7 @@ function Result({ result }: { result: FindResponse & Record<string, unknown> }) 
 }
 
 function Pane({ api, side, catalog }: { api: Api; side: string; catalog?: CatalogResponse }) {
-  const [req, setReq] = useState<Request>({ principal: "", family: "", mode: "keyword", query: "" });
+  const [req, setReq] = useState<Request>({ principal: "", family: "", mode: "", query: "" });
   const [state, setState] = useState<{ loading?: boolean; result?: FindResponse; error?: unknown }>({});
   const id = (f: string) => `find-${side}-${f}`;
   const set = (k: keyof Request) => (e: Event) => setReq({ ...req, [k]: (e.currentTarget as HTMLInputElement | HTMLSelectElement).value });
@@ -101,7 +101,7 @@ function Pane({ api, side, catalog }: { api: Api; side: string; catalog?: Catalo
       <div class="field">
         <label for=${id("mode")}>Mode</label>
         <select id=${id("mode")} value=${req.mode} onChange=${set("mode")}>
-          <option value="keyword">keyword</option><option value="decision">decision</option><option value="auto">auto</option>
+          <option value="">auto (what an agent gets by default)</option><option value="keyword">keyword</option><option value="decision">decision</option>
         </select>
       </div>
       <div class="field wide">
