@@ -231,6 +231,10 @@ describe("views", () => {
     const families = await b.locator("ol.ranking > li").evaluateAll((items) => items.map((li) => li.getAttribute("data-tool")!.split(".")[0]));
     expect(new Set(families)).toEqual(new Set(["time"]));
     expect(await a.locator("ol.ranking > li").count()).toBe(direct.tools.length);
+    // Each tool says where it stands in the other request's ranking.
+    const timeConvert = direct.tools.findIndex((t: { name: string }) => t.name === "time.convert");
+    const inB = await b.locator('li[data-tool="time.convert"] [data-elsewhere]').getAttribute("data-elsewhere");
+    expect(inB).toBe(timeConvert < 0 ? "" : String(timeConvert + 1));
     await record("find");
   });
 

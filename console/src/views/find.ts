@@ -29,7 +29,14 @@ function ScoreBar({ score }: { score: number }) {
   return html`<svg class="bar" width="100" height="10" viewBox="0 0 100 10" aria-hidden="true"><rect width="100" height="10" class="track" /><rect width=${w} height="10" class="fill" /></svg>`;
 }
 
-function Result({ result }: { result: FindResponse & Record<string, unknown> }) {
+/** Where a tool stands in the other request's ranking: the comparison the two panes are for. */
+function Elsewhere({ name, other }: { name: string; other?: { side: string; result: FindResponse } }) {
+  if (!other) return null;
+  const rank = other.result.tools.findIndex((t) => t.name === name);
+  return html`<span class="elsewhere" data-elsewhere=${rank < 0 ? "" : String(rank + 1)}>${rank < 0 ? `not in ${other.side}` : `#${rank + 1} in ${other.side}`}</span>`;
+}
+
+function Result({ result, other }: { result: FindResponse & Record<string, unknown>; other?: { side: string; result: FindResponse } }) {
   return html`<div class="result">
     <p>
       Verdict <strong class=${result.verdict === "match" ? "ok" : "bad"} data-verdict=${result.verdict}>${result.verdict}</strong>, mode ${result.mode}
@@ -44,7 +51,7 @@ function Result({ result }: { result: FindResponse & Record<string, unknown> }) 
         ? html`<ol class="ranking">${result.tools.map((t) => {
             const extra = t as typeof t & Record<string, unknown>;
             return html`<li data-tool=${t.name}>
-              <div><code class="name">${t.name}</code> <span class="score">${fmtScore(t.score)}</span> <${ScoreBar} score=${t.score} /></div>
+              <div><code class="name">${t.name}</code> <span class="score">${fmtScore(t.score)}</span> <${ScoreBar} score=${t.score} /> <${Elsewhere} name=${t.name} other=${other} /></div>
               <div class="desc">${t.description}</div>
               ${
                 t.explain?.length
@@ -61,7 +68,16 @@ function Result({ result }: { result: FindResponse & Record<string, unknown> }) 
   </div>`;
 }
 
-function Pane({ api, side, catalog }: { api: Api; side: string; catalog?: CatalogResponse }) {
+type PaneProps = {
+  api: Api;
+  side: string;
+  catalog?: CatalogResponse;
+  /** The other pane's answer, to compare with. */
+  other?: { side: string; result: FindResponse };
+  answered(result: FindResponse | undefined): void;
+};
+
+function Pane({ api, side, catalog, other, answered }: PaneProps) {
   const [req, setReq] = useState<Request>({ principal: "", family: "", mode: "", query: "" });
   const [state, setState] = useState<{ loading?: boolean; result?: FindResponse; error?: unknown }>({});
   const id = (f: string) => `find-${side}-${f}`;
@@ -70,6 +86,7 @@ function Pane({ api, side, catalog }: { api: Api; side: string; catalog?: Catalo
   async function submit(e: Event) {
     e.preventDefault();
     setState({ loading: true });
+    answered(undefined);
     try {
       const body = {
         query: req.query,
@@ -78,7 +95,9 @@ function Pane({ api, side, catalog }: { api: Api; side: string; catalog?: Catalo
         ...(req.family ? { family: req.family } : {}),
         ...(req.mode ? { mode: req.mode } : {}),
       };
-      setState({ result: await api.post<FindResponse>("v1/admin/find", body) });
+      const result = await api.post<FindResponse>("v1/admin/find", body);
+      setState({ result });
+      answered(result);
     } catch (error) {
       setState({ error });
     }
@@ -113,7 +132,7 @@ function Pane({ api, side, catalog }: { api: Api; side: string; catalog?: Catalo
     <div aria-live="polite">
       ${state.loading ? html`<${Loading} what="the ranking" />` : null}
       ${state.error !== undefined ? html`<${Problem} error=${state.error} />` : null}
-      ${state.result ? html`<${Result} result=${state.result} />` : null}
+      ${state.result ? html`<${Result} result=${state.result} other=${other} />` : null}
     </div>
   </section>`;
 }
@@ -121,12 +140,13 @@ function Pane({ api, side, catalog }: { api: Api; side: string; catalog?: Catalo
 export function FindView({ api }: { api: Api }) {
   // The catalog fills the principal and family choices; the playground works without it.
   const catalog = useLoad(() => loadCatalog(api), [api]);
+  const [results, setResults] = useState<{ A?: FindResponse; B?: FindResponse }>({});
   return html`<div>
     <p>Run a find as an agent would send it, as any principal of the policy, and compare two requests side by side.</p>
     ${catalog.error !== undefined ? html`<${Problem} error=${catalog.error} />` : null}
     <div class="panes">
-      <${Pane} api=${api} side="A" catalog=${catalog.data} />
-      <${Pane} api=${api} side="B" catalog=${catalog.data} />
+      <${Pane} api=${api} side="A" catalog=${catalog.data} other=${results.B && { side: "B", result: results.B }} answered=${(r: FindResponse | undefined) => setResults((x) => ({ ...x, A: r }))} />
+      <${Pane} api=${api} side="B" catalog=${catalog.data} other=${results.A && { side: "A", result: results.A }} answered=${(r: FindResponse | undefined) => setResults((x) => ({ ...x, B: r }))} />
     </div>
   </div>`;
 }
