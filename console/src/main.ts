@@ -1,7 +1,7 @@
 // The operator console: asks for an admin key (kept in this page's memory only), then shows one view at a
 // time, chosen from the navigation or the address's #fragment.
 import { render } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { type Api, createApi } from "./api.js";
 import { html } from "./html.js";
 import { Problem } from "./ui.js";
@@ -61,8 +61,13 @@ function Console({ api, leave }: { api: Api; leave(): void }) {
     return () => removeEventListener("hashchange", onHash);
   }, []);
   const current = VIEWS.find((v) => v.id === view) ?? VIEWS[0];
+  const main = useRef<HTMLElement>(null);
+  const shown = useRef(false);
   useEffect(() => {
     document.title = `${current.title} · Toolbelt console`;
+    // After a change of view, focus goes to it (a screen reader reads its heading); not on the first one.
+    if (shown.current) main.current?.focus();
+    shown.current = true;
   }, [current]);
   return html`<div>
     <a class="skip" href="#main">Skip to the view</a>
@@ -73,7 +78,7 @@ function Console({ api, leave }: { api: Api; leave(): void }) {
       </nav>
       <button type="button" class="small" onClick=${leave}>Forget the key</button>
     </header>
-    <main id="main" tabindex="-1" data-view=${view}>
+    <main id="main" tabindex="-1" data-view=${view} ref=${main}>
       <h2>${current.title}</h2>
       <${current.View} key=${view} api=${api} />
     </main>

@@ -150,6 +150,10 @@ describe("serving and refusals", () => {
     expect(focused).toEqual(["Skip to the view", "Catalog", "Find playground", "Sessions", "Calls", "Misses", "Health"]);
     await p.keyboard.press("Enter");
     await p.getByRole("heading", { level: 2, name: "Health" }).waitFor();
+    // The new view has the focus: the next Tab reaches its first control.
+    expect(await p.evaluate(() => document.activeElement?.id)).toBe("main");
+    await p.keyboard.press("Tab");
+    expect(await p.evaluate(() => document.activeElement?.textContent)).toBe("Check again");
     await p.close();
   });
 });
