@@ -137,6 +137,10 @@ export function splitIdentifier(s: string): string {
 // Opaque identifiers ("A1b2C3d4", "m4V1pWfTdJ": two or more letter/digit switches) carry no capability,
 // and split as camelCase they turn into random short words that happen to be rare in the catalog.
 const OPAQUE_ID = /\b(?=[A-Za-z0-9]{6,}\b)[A-Za-z0-9]*(?:[A-Za-z]\d+[A-Za-z]|\d[A-Za-z]+\d)[A-Za-z0-9]*\b/g;
+const HAS_DIGIT = /\d/;
+const ALL_DIGITS = /^\d+$/;
+/** What splitIdentifier acts on: a capital letter or a separator. */
+const IDENTIFIER_MARK = /[\p{Lu}_.\-/:]/u;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const TOKEN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[\p{L}\p{N}]+/gu;
 
@@ -158,7 +162,9 @@ export function stem(word: string): string {
  */
 export function encode(text: string, onWord?: (word: string, stem: string) => void): string[] {
   const out: string[] = [];
-  for (const m of splitIdentifier(text.replace(OPAQUE_ID, " ")).matchAll(TOKEN)) {
+  // Most requests are lower-case prose: the identifier and opaque-id passes only run when they can match.
+  const plain = HAS_DIGIT.test(text) ? text.replace(OPAQUE_ID, " ") : text;
+  for (const m of (IDENTIFIER_MARK.test(plain) ? splitIdentifier(plain) : plain).matchAll(TOKEN)) {
     const tok = m[0];
     if (CJK.test(tok)) {
       const chars = [...tok];
@@ -167,7 +173,7 @@ export function encode(text: string, onWord?: (word: string, stem: string) => vo
       continue;
     }
     const w = tok.toLowerCase();
-    if (w.length < 2 || STOPWORDS.has(w) || /^\d+$/.test(w)) continue;
+    if (w.length < 2 || STOPWORDS.has(w) || ALL_DIGITS.test(w)) continue;
     const s = stem(w);
     onWord?.(w, s);
     out.push(s);
@@ -176,7 +182,7 @@ export function encode(text: string, onWord?: (word: string, stem: string) => vo
 }
 
 /** Adjacent term pairs, the phrase terms of the index (joined by a space, which no term contains). */
-export function pairs(terms: string[]): string[] {
+export function pairs(terms: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i + 1 < terms.length; i++) out.push(`${terms[i]} ${terms[i + 1]}`);
   return out;
@@ -204,8 +210,15 @@ export function withoutLabelledInput(query: string): string {
 }
 
 /** Encode an agent's query: its preamble removed first, its arithmetic symbols spelled out. */
-export function encodeQuery(query: string): string[] {
+export function encodeQuery(query: string): readonly string[] {
+  const hit = queryCache.get(query);
+  if (hit) return hit;
   const terms = encode(spellSymbols(stripAgentPhrasing(query)));
   // A query made only of phrasing ("find a tool") keeps its words rather than becoming empty.
-  return terms.length ? terms : encode(query);
+  const out = terms.length ? terms : encode(query);
+  // One find encodes its request (and the parts the judge reads) several times: the last few are kept.
+  if (queryCache.size >= 64) queryCache.delete(queryCache.keys().next().value!);
+  queryCache.set(query, out);
+  return out;
 }
+const queryCache = new Map<string, readonly string[]>();

@@ -20,7 +20,7 @@ import { Analyser } from "./analyse.js";
 import { Retriever } from "./retrieve.js";
 import { Reranker } from "./rerank.js";
 import { Judge } from "./judge.js";
-import { matchExplainer, shape } from "./present.js";
+import { fieldTermCache, matchExplainer, shape } from "./present.js";
 import { topK } from "./top-k.js";
 import type { WorkUnits } from "./work.js";
 import type { Lift } from "./rerank.js";
@@ -122,7 +122,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
   const alwaysLoaded = (granted: GrantFilter = () => true) => alwaysIdx.filter((i) => granted(tools[i]!.name)).map((i) => tools[i]!.name);
 
   const famDesc = new Map(artifact.families.map((f) => [f.name, f.description]));
-  const familyDescription = (family: string) => famDesc.get(family) ?? "";
+  const fieldTerms = fieldTermCache((family) => famDesc.get(family) ?? "");
   const full = (t: CatalogTool, examples: boolean) => shape(t, true, examples);
   const onBeltOf = (opts?: FindOptions) => (opts?.onBelt ? { onBelt: opts.onBelt } : {});
 
@@ -206,7 +206,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
       const traces = req.explain ? foundDocs.map((d) => traceOf(d, retrieval, lifted!, exact?.includes(d) === true)) : undefined;
       // explain's matched words, computed once per query and only when asked for or needed.
       let explainQuery: ReturnType<typeof matchExplainer> | undefined;
-      const matches = (t: CatalogTool, only?: readonly FieldName[]) => (explainQuery ??= matchExplainer(analyser, familyDescription, req.query))(t, only);
+      const matches = (t: CatalogTool, only?: readonly FieldName[]) => (explainQuery ??= matchExplainer(analyser, fieldTerms, req.query))(t, only);
 
       // Stage 4: one fit factor per request (order kept) from the top tool shown; an exact name is not judged.
       let judged: Judgement | undefined;
@@ -276,7 +276,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
         ...(reasons ? { verdict_reasons: reasons } : {}),
         ...(chosen.note ? { note: chosen.note } : {}),
         // The always-loaded tools are on every belt (the surface, MCP's tools/list): listed only when everything is asked for.
-        ...(policy === "all" ? { always: alwaysIdx.filter((i) => granted(tools[i]!.name)).map((i) => shape(tools[i]!, true)) } : {}),
+        ...(policy === "all" ? { always: alwaysIdx.filter((i) => granted(tools[i]!.name)).map((i) => ({ ...shape(tools[i]!, true) })) } : {}),
       };
     },
   };

@@ -36,9 +36,18 @@ function encodeWithWords(text: string): Map<string, string> {
 /**
  * A tool as a result shows it. A result without schemas is a name and one line: the agent calls one
  * of the few with schemas, or finds another by its exact name. Schemas come as the registry declares
- * them, or without `examples` as surfaces show them (complete for calling).
+ * them, or without `examples` as surfaces show them (complete for calling). Shaped once per tool and
+ * kind, then shared: callers copy it into their answer and never change it.
  */
 export function shape(t: CatalogTool, schemas: boolean, examples = true): AlwaysTool {
+  let shapes = shaped.get(t);
+  if (!shapes) shaped.set(t, (shapes = []));
+  const kind = schemas ? (examples ? 2 : 1) : 0;
+  return (shapes[kind] ??= shapeOf(t, schemas, examples));
+}
+const shaped = new WeakMap<CatalogTool, AlwaysTool[]>();
+
+function shapeOf(t: CatalogTool, schemas: boolean, examples: boolean): AlwaysTool {
   const strip = examples ? <T>(s: T) => s : withoutExamples;
   return {
     name: t.name,
@@ -53,15 +62,15 @@ export function shape(t: CatalogTool, schemas: boolean, examples = true): Always
 /**
  * explain's matched words of a request: per query word, the tool's fields holding it, or else holding
  * the first of its expansions the tool has (the analyser's own members: typo, synonym, lexicon, any
- * later table). Returns a function of a tool (and the fields to look in).
+ * later table). Returns a function of a tool (and the fields to look in). `fieldTerms` is a tool's
+ * encoded fields, kept across requests (fieldTermCache).
  */
-export function matchExplainer(analyser: Analyser, familyDescription: (family: string) => string, query: string) {
+export function matchExplainer(analyser: Analyser, fieldTerms: (t: CatalogTool, f: FieldName) => Map<string, string>, query: string) {
   const asked = encodeWithWords(spellSymbols(query));
   for (const [t, w] of encodeWithWords(spellSymbols(stripAgentPhrasing(query)))) asked.set(t, w);
   const reach = analyser.matchable(query);
   return (t: CatalogTool, only: readonly FieldName[] = ALL_FIELDS): MatchedWord[] => {
-    const texts = toolFieldTexts(t, familyDescription(t.family));
-    const fields = only.map((f) => ({ f, terms: encodeWithWords(texts[f]) }));
+    const fields = only.map((f) => ({ f, terms: fieldTerms(t, f) }));
     const out: MatchedWord[] = [];
     for (const { term, reach: members } of reach) {
       for (const m of members) {
@@ -73,5 +82,19 @@ export function matchExplainer(analyser: Analyser, familyDescription: (family: s
       }
     }
     return out;
+  };
+}
+
+/**
+ * A tool's encoded fields (term → the surface word it came from), encoded at the first request that
+ * looks at the tool and kept: the judge's hint rules read the top tool's fields on most requests, and
+ * encoding a tool's text was half of a find's CPU on a small catalog (/tmp profile, issue 27).
+ */
+export function fieldTermCache(familyDescription: (family: string) => string): (t: CatalogTool, f: FieldName) => Map<string, string> {
+  const cache = new WeakMap<CatalogTool, { texts: Record<FieldName, string>; terms: Partial<Record<FieldName, Map<string, string>>> }>();
+  return (t, f) => {
+    let tool = cache.get(t);
+    if (!tool) cache.set(t, (tool = { texts: toolFieldTexts(t, familyDescription(t.family)), terms: {} }));
+    return (tool.terms[f] ??= encodeWithWords(tool.texts[f]));
   };
 }

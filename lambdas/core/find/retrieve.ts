@@ -133,7 +133,7 @@ export class Retriever {
             if (onlyKnown) continue;
             passStamp[d] = ps;
             acc[d] = 0;
-            if (S > 1) for (let s = d * MAX_STEPS, e = s + S; s < e; s++) stepAcc[s] = 0;
+            if (S > 1) for (let s = d * S, e = s + S; s < e; s++) stepAcc[s] = 0;
             docs.push(d);
           }
           if (!single) {
@@ -147,10 +147,10 @@ export class Retriever {
             } else continue;
           }
           acc[d] = acc[d]! + v;
-          if (oneStep >= 0) stepAcc[d * MAX_STEPS + oneStep] = stepAcc[d * MAX_STEPS + oneStep]! + v;
+          if (oneStep >= 0) stepAcc[d * S + oneStep] = stepAcc[d * S + oneStep]! + v;
           else if (S > 1) {
             for (let s = 0, bits = gm; bits; s++, bits >>>= 1) {
-              if (bits & 1) stepAcc[d * MAX_STEPS + s] = stepAcc[d * MAX_STEPS + s]! + v;
+              if (bits & 1) stepAcc[d * S + s] = stepAcc[d * S + s]! + v;
             }
           }
         }
@@ -207,7 +207,9 @@ export class Retriever {
     let hit = 0;
     for (let s = 0; s < S; s++) stepRaw[s] = 0;
     if (boost && mass > 0) {
-      for (const t of this.index.nameTerms[d]!) {
+      const names = this.index.nameTerms[d]!;
+      for (let i = 0; i < names.length; i++) {
+        const t = names[i]!;
         if (termStamp[t] !== ps) continue;
         hit += idf[t]!;
         if (S > 1) for (let s = 0, bits = termMask[t]!; bits; s++, bits >>>= 1) if (bits & 1) stepRaw[s] = stepRaw[s]! + idf[t]!;
@@ -218,7 +220,7 @@ export class Retriever {
     if (w === 0) return whole;
     let stepBest = 0;
     for (let s = 0; s < S; s++) {
-      const raw = stepAcc[d * MAX_STEPS + s]! * (1 + (boost * stepRaw[s]!) / (mass || 1));
+      const raw = stepAcc[d * S + s]! * (1 + (boost * stepRaw[s]!) / (mass || 1));
       stepRaw[s] = raw;
       if (raw > stepBest) stepBest = raw;
     }
@@ -246,7 +248,7 @@ export class Retriever {
     const { acc, stepAcc } = this;
     const { imp } = this.index;
     acc[d] = 0;
-    if (S > 1) stepAcc.fill(0, d * MAX_STEPS, d * MAX_STEPS + S);
+    if (S > 1) stepAcc.fill(0, d * S, d * S + S);
     let touched = false;
     for (const g of groups) {
       let v = 0;
@@ -258,7 +260,7 @@ export class Retriever {
       if (v === 0) continue;
       touched = true;
       acc[d] = acc[d]! + v;
-      if (S > 1) for (let s = 0, bits = g.mask; bits; s++, bits >>>= 1) if (bits & 1) stepAcc[d * MAX_STEPS + s] = stepAcc[d * MAX_STEPS + s]! + v;
+      if (S > 1) for (let s = 0, bits = g.mask; bits; s++, bits >>>= 1) if (bits & 1) stepAcc[d * S + s] = stepAcc[d * S + s]! + v;
     }
     return touched;
   }
