@@ -66,10 +66,14 @@ export class SearchIndex {
     this.flexData = data.flex;
   }
 
-  /** Id of a vocabulary term: the build sorts the terms, so a binary search (no map to build at import). */
+  /**
+   * Id of a vocabulary term. A find looks up every query word and word pair several times (retrieve,
+   * judge): a map built at the first query, not at import, replaces the binary search over the sorted terms.
+   */
   termOf(t: string): number | undefined {
-    return sortedIndexOf(this.terms, t);
+    return (this.termIds ??= new Map(this.terms.map((term, i) => [term, i]))).get(t);
   }
+  private termIds: Map<string, number> | undefined;
 
   /** Where `doc` is among the postings of `term` (a binary search: postings are in catalog order). */
   posting(term: number, doc: number): number | undefined {
