@@ -59,11 +59,11 @@ const auth = (key = KEY) => ({ authorization: `Bearer ${key}` });
  * The operator console (#29) is a group of its own: the api, call and MCP bundles may each grow by at most
  * 1 KB for it (the audit store's writer, the health checks), over what they measured when it began at
  * 25d9018: api 572,502, call 1,356,043, mcp 1,730,950. The console bundle (find's wiring, the admin routes,
- * the audit store's reader, the page) measured 630,185 bytes with the page's placeholder assets; its
- * ceiling counts its code without the page's assets (lambdas/console/assets.ts), whose weight the console's
+ * the audit store's reader, the page) measured 643,083 bytes, 595,646 without the page's assets (47,437 bytes
+ * of lambdas/console/assets.ts); its ceiling counts the code without the assets, whose weight the console's
  * own test holds to 150 KB gzipped.
  */
-const CEILING_BYTES = { api: 572_502 + 1024, call: 1_356_043 + 1024, mcp: 1_730_950 + 1024, console: 660_000 } as const;
+const CEILING_BYTES = { api: 572_502 + 1024, call: 1_356_043 + 1024, mcp: 1_730_950 + 1024, console: 625_000 } as const;
 /** The console's page and its data routes: in the console bundle only. */
 const CONSOLE_ONLY = ["lambdas/console/", "lambdas/http/routes/admin.ts"];
 
