@@ -187,7 +187,12 @@ describe("stray matches on tools with search hints", () => {
     const f = await smallFinder(specs);
     expect(await shown(f, "get me the latest bitcoin price")).toEqual([]);
     expect((await f.find({ query: "get me the latest bitcoin price", schemas: false, min_score: 0 })).tools[0]?.name).toBe("kv.read");
-    expect(await shown(await smallFinder(specs, { hintEveryday: 1 }), "get me the latest bitcoin price")).toEqual(["kv.read"]);
+    // The rule is what lowers it: off, the tool keeps its retrieval score and the verdict names no everyday rule.
+    const judged = async (g: Finder) => await g.find({ query: "get me the latest bitcoin price", schemas: false, min_score: 0, explain: true, limit: 1 });
+    const [on, off] = [await judged(f), await judged(await smallFinder(specs, { hintEveryday: 1 }))];
+    expect(on.verdict_reasons?.map((r) => r.rule)).toContain("everyday-words");
+    expect(off.verdict_reasons?.map((r) => r.rule)).not.toContain("everyday-words");
+    expect(off.tools[0]!.score).toBeGreaterThan(on.tools[0]!.score / 0.6 - 1e-3);
     // The unknown word after a preposition, or a capitalized one, is what the request brings: the tool is asked for.
     expect(await shown(f, "get the latest value for bitcoin")).toEqual(["kv.read"]);
     expect(await shown(f, "get me the latest Bitcoin value")).toEqual(["kv.read"]);
