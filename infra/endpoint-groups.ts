@@ -58,8 +58,9 @@ export const ENDPOINT_GROUPS = {
       { method: "GET", path: "/v1/sessions/{id}/surface" },
       { method: "GET", path: "/v1/tools/export" },
       { method: "POST", path: "/v1/tools/search" },
-      { method: "GET", path: "/v1/health" },
-      { method: "GET", path: "/v1/openapi.json" },
+      // Public in the app too (createApp's public paths): monitors and clients read them without a key.
+      { method: "GET", path: "/v1/health", public: true },
+      { method: "GET", path: "/v1/openapi.json", public: true },
       // OAuth protected resource metadata (RFC 9728): public, for MCP clients that discover the issuer from a 401.
       { method: "GET", path: "/.well-known/oauth-protected-resource", public: true },
       { method: "GET", path: "/.well-known/oauth-protected-resource/{proxy+}", public: true },

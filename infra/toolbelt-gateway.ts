@@ -178,7 +178,8 @@ export interface ToolbeltGatewayProps {
   /**
    * An API Gateway authorizer (e.g. JWT/OIDC) in front of every route, as a second way in. Bearer
    * keys are checked by the functions against the policy in any case. Routes that carry no data and must
-   * load without credentials (`public` in the group's spec: the console's page, the OAuth metadata) skip it.
+   * load without credentials (`public` in the group's spec: health, OpenAPI, the console's page, the OAuth
+   * metadata) skip it.
    */
   readonly authorizer?: apigw.IHttpRouteAuthorizer;
   /**
@@ -526,7 +527,8 @@ export class ToolbeltGateway extends Construct {
         for (const route of added) {
           Validations.of(route).acknowledge({
             id: "AwsSolutions-APIG4",
-            reason: "A public route (the console's page and assets, OAuth metadata, liveness): it carries no data and loads before any credential exists.",
+            reason:
+              "A public route (health, OpenAPI, the console's page and assets, OAuth metadata, liveness): it carries no caller data and loads before any credential exists.",
           });
         }
       }

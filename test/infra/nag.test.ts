@@ -94,7 +94,9 @@ describe("cdk-nag AwsSolutions", () => {
       "GET--.well-known--oauth-protected-resource--{proxy+}",
       "GET--console",
       "GET--console--{proxy+}",
+      "GET--v1--health",
       "GET--v1--health--live",
+      "GET--v1--openapi.json",
     ]);
     expect(new AwsSolutionsChecks(app).validateScope(stack).violations).toEqual([]);
   });

@@ -430,7 +430,7 @@ describe("HTTP API", () => {
     for (const i of Object.values(integrations) as Resource[]) expect(i.Properties.PayloadFormatVersion).toBe("2.0");
   });
 
-  it("puts an authorizer in front of every route but the public ones: the console's page, OAuth metadata, liveness", () => {
+  it("puts an authorizer in front of every route but the public ones: health, OpenAPI, the console's page, OAuth metadata", () => {
     const authorizer = new HttpJwtAuthorizer("Jwt", "https://issuer.example.test", { jwtAudience: ["toolbelt"] });
     const { template: t } = synthStack({ artifactDir: fixture.artifactDir, authorizer });
     const routes = Object.values(t.findResources("AWS::ApiGatewayV2::Route")) as Resource[];
@@ -440,7 +440,9 @@ describe("HTTP API", () => {
       "GET /.well-known/oauth-protected-resource/{proxy+}",
       "GET /console",
       "GET /console/{proxy+}",
+      "GET /v1/health",
       "GET /v1/health/live",
+      "GET /v1/openapi.json",
     ]);
     expect(routes.length - open.length).toBeGreaterThan(20);
   });
