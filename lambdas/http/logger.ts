@@ -41,7 +41,8 @@ export function jsonLogger(write: (line: string) => void = (l) => process.stdout
     (level: string) =>
     (message: string, fields: LogFields = {}) => {
       const out: LogFields = { level, message, time: new Date().toISOString() };
-      for (const [k, v] of Object.entries(fields)) out[k] = describe(v);
+      // Keys, not entries: no pair array per field on a line written for every request.
+      for (const k of Object.keys(fields)) out[k] = describe(fields[k]);
       // JSON.stringify leaves C1 controls and bidi characters raw: `tail -f` of the log must not run them.
       write(escapeUnsafe(JSON.stringify(out)) + "\n");
     };

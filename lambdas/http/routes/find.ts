@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { FindBody, type FindResponse } from "../../contract/find.js";
 import type { Deps } from "../deps.js";
 import { callContext, callerOf, type AppEnv } from "../env.js";
+import type { LogFields } from "../logger.js";
 import { findFacts, writeFind } from "../telemetry.js";
 import { parseJsonBody } from "../parse.js";
 
@@ -17,12 +18,10 @@ export function findRoutes(deps: Deps): Hono<AppEnv> {
     // Within a session, the tools on its belt already have their schemas on its surface: results name them only.
     const belt = record ? new Set(deps.sessions.beltNames(record, caller)) : undefined;
     const result = await deps.finder.find(request, caller.granted, belt ? { onBelt: (name) => belt.has(name) } : {});
-    writeFind(
-      deps.logger,
-      result.verdict,
-      { ...callContext(c, "rest"), ...findFacts(caller.principal, request.query, result, started), ...(session ? { session } : {}) },
-      deps.config.metricsNamespace,
-    );
+    // One object filled in order, not three spreads: on Node 20 each spread into a new literal costs microseconds (measured).
+    const fields: LogFields = Object.assign(callContext(c, "rest"), findFacts(caller.principal, request.query, result, started));
+    if (session) fields.session = session;
+    writeFind(deps.logger, result.verdict, fields, deps.config.metricsNamespace);
     // A query no tool answered well goes to the find-miss log, in the background (never waited on).
     deps.findMisses?.observe(request, result, caller);
     if (!belt) return c.json<FindResponse>(result);
