@@ -4,6 +4,7 @@
 // no backends, and the page's assets weigh on this bundle only.
 import { handle } from "hono/aws-lambda";
 import { consoleRoutes } from "../console/routes.js";
+import { CONSOLE_PATHS } from "../http/openapi-admin.js";
 import { createApp } from "../http/app.js";
 import { createAdminModule } from "../http/routes/admin.js";
 import { liveRoutes } from "../http/routes/live.js";
@@ -15,5 +16,8 @@ const { deps, client, config } = depsFromEnv(process.env, { skipMissingKeys: tru
 
 const admin = createAdminModule({ env: process.env, ...(config.audit.store ? { audit: new DynamoAuditReader(client, config.table) } : {}) });
 
-export const app = createApp(deps, { extraRoutes: [admin, consoleRoutes, liveRoutes] });
+// The console's page, documented in the OpenAPI document beside its data routes.
+const pageRoutes = { ...consoleRoutes, openapi: { ...CONSOLE_PATHS, ...consoleRoutes.openapi } };
+
+export const app = createApp(deps, { extraRoutes: [admin, pageRoutes, liveRoutes] });
 export const handler = handle(app);

@@ -1,9 +1,11 @@
-// The OpenAPI paths of the operator console's data routes (routes/admin.ts):
+// The OpenAPI paths of the console group: its data routes (routes/admin.ts), its page (lambdas/console/routes.ts)
+// and GET /v1/health/live (routes/live.ts), which the console function serves on AWS:
 // apart from the routes so the api Lambda can document them (the console Lambda serves the admin routes
 // behind the same HTTP API) without bundling them: contract schemas only.
 import { AdminFindBody, AdminSessionResponse, AuditListResponse, AuditQuery, AuditStatsQuery, AuditStatsResponse, CatalogResponse } from "../contract/admin.js";
 import { FindResponse } from "../contract/find.js";
 import { SessionId } from "../contract/sessions.js";
+import { LiveResponse } from "../contract/health.js";
 import { body, errors, ok, pathParameter, type PathItems, queryParameters } from "./openapi.js";
 
 export const ADMIN_PATHS: PathItems = {
@@ -49,3 +51,38 @@ export const ADMIN_PATHS: PathItems = {
     },
   },
 };
+
+/** The console's page and assets (lambdas/console/routes.ts): public, HTML and static files. */
+export const CONSOLE_PATHS: PathItems = {
+  "/console": {
+    get: {
+      operationId: "console",
+      summary: "The operator console's page: it asks for an admin key and keeps it in page memory",
+      security: [],
+      responses: { "200": { description: "The page (text/html)" }, ...errors(414, 500) },
+    },
+  },
+  "/console/{proxy+}": {
+    get: {
+      operationId: "consoleAsset",
+      summary: "The console's script and style (`assets/<hashed name>`)",
+      security: [],
+      parameters: [pathParameter("proxy+", "`assets/<file>`")],
+      responses: { "200": { description: "The asset" }, ...errors(404, 414, 500) },
+    },
+  },
+};
+
+export const LIVE_PATHS: PathItems = {
+  "/v1/health/live": {
+    get: {
+      operationId: "live",
+      summary: "Liveness: the process answers (nothing is probed)",
+      security: [],
+      responses: { ...ok("Alive", LiveResponse), ...errors(414, 500) },
+    },
+  },
+};
+
+/** Everything the console function serves: for the api function's document (documentOnly), as CALL_PATHS are. */
+export const CONSOLE_GROUP_PATHS: PathItems = { ...ADMIN_PATHS, ...CONSOLE_PATHS, ...LIVE_PATHS };

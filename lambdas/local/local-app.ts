@@ -14,6 +14,7 @@ import { createAdminModule } from "../http/routes/admin.js";
 import { liveRoutes } from "../http/routes/live.js";
 import { healthChecksFor } from "../http/routes/health.js";
 import { consoleRoutes } from "../console/routes.js";
+import { CONSOLE_PATHS } from "../http/openapi-admin.js";
 import { DynamoAuditReader } from "../stores/audit.js";
 
 export type LocalApp = { app: Hono<AppEnv>; deps: Deps; call: Wiring["call"]; close(): Promise<void> };
@@ -33,9 +34,11 @@ export function createLocalApp(input: Omit<WireInput, "origins"> & { port: numbe
   const shared = shareGateway(call);
   const rest_ = createCallModule(shared);
   const mcp = createMcpModule(shared);
+  // The console's page, documented in the OpenAPI document beside its data routes.
+  const pageRoutes = { ...consoleRoutes, openapi: { ...CONSOLE_PATHS, ...consoleRoutes.openapi } };
   // The operator console and its data routes (admin keys only) beside the doors.
   const admin = createAdminModule({ env: rest.env, ...(audit ? { audit: new DynamoAuditReader(client, config.table) } : {}) });
-  const app = createApp(deps, { extraRoutes: [rest_, mcp, liveRoutes, admin, consoleRoutes] });
+  const app = createApp(deps, { extraRoutes: [rest_, mcp, liveRoutes, admin, pageRoutes] });
   return {
     app,
     deps,

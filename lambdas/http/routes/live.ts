@@ -1,21 +1,10 @@
 // GET /v1/health/live (public): the process answers, nothing is probed. A route module of its own, public
 // through `publicPaths` (createApp authenticates the rest of /v1), mounted by each entry point.
 import { Hono } from "hono";
-import { LiveResponse } from "../../contract/health.js";
+import type { LiveResponse } from "../../contract/health.js";
 import type { RouteModule } from "../app.js";
 import type { AppEnv } from "../env.js";
-import { errors, ok, type PathItems } from "../openapi.js";
-
-export const LIVE_PATHS: PathItems = {
-  "/v1/health/live": {
-    get: {
-      operationId: "live",
-      summary: "Liveness: the process answers (nothing is probed)",
-      security: [],
-      responses: { ...ok("Alive", LiveResponse), ...errors(414, 500) },
-    },
-  },
-};
+import { LIVE_PATHS } from "../openapi-admin.js";
 
 export const liveRoutes: RouteModule = {
   routes: () => new Hono<AppEnv>().get("/v1/health/live", (c) => c.json<LiveResponse>({ status: "ok" })),
