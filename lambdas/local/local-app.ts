@@ -9,7 +9,6 @@ import { localHosts, localOrigins } from "../http/origin.js";
 import { createCallModule } from "../http/routes/call.js";
 import { createMcpModule } from "../http/routes/mcp.js";
 import { wire, type WireInput, type Wiring } from "../handlers/wiring.js";
-import { builtAtOf } from "../handlers/wiring-deps.js";
 import { createAdminModule } from "../http/routes/admin.js";
 import { liveRoutes } from "../http/routes/live.js";
 import { healthChecksFor } from "../http/routes/health.js";
@@ -24,7 +23,6 @@ export function createLocalApp(input: Omit<WireInput, "origins"> & { port: numbe
   const { port, ...rest } = input;
   const { config } = rest;
   const { deps, call, audit, client } = wire({
-    ...builtAtOf(config.artifactDir),
     ...rest,
     // npm start serves /v1/health: its probes, with the upstreams' settings from the same environment as the tools.
     health: (d) => healthChecksFor(d, rest.env),
