@@ -4,6 +4,7 @@
 // (noun.act: "booking", "deletion", "cancellation"). The runtime half is lambdas/core/find/actions.ts.
 //
 //   npx tsx build/actions.ts > build/data/actions.json     (regenerate; a unit test checks it is current)
+import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { dataLines } from "./lexicon.js";
 import { wordnetSynsets } from "./wordnet.js";
@@ -98,6 +99,13 @@ export async function buildActionTable(): Promise<ActionTable> {
 }
 
 const sortKeys = <T>(o: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+/** The committed table (build/data/actions.json) as the artifact carries it; read once per process. */
+let committed: ActionTable | undefined;
+export function readActionTable(): ActionTable {
+  committed ??= JSON.parse(readFileSync(new URL("./data/actions.json", import.meta.url), "utf8")) as ActionTable;
+  return committed;
+}
 
 /** The file the build writes beside the lexicon: the table as JSON, one entry a line, ending in a newline. */
 export const actionTableJson = (table: ActionTable): string => `${JSON.stringify(table, null, 1)}\n`;

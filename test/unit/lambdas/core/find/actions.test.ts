@@ -12,10 +12,11 @@ import {
   toolAction,
   type ActionTable,
 } from "../../../../../lambdas/core/find/actions.js";
-import { actionTableJson, buildActionTable } from "../../../../../build/actions.js";
+import { actionTableJson, buildActionTable, readActionTable } from "../../../../../build/actions.js";
 
 const FILE = new URL("../../../../../build/data/actions.json", import.meta.url);
-const table = JSON.parse(readFileSync(FILE, "utf8")) as ActionTable;
+// What the build hands the artifact, read as the runtime module's type.
+const table: ActionTable = readActionTable();
 const request = (text: string) => actionOf(actionWords(text), table);
 const tool = (name: string, description = "") => toolAction(actionWords(name), actionWords(description), table);
 
