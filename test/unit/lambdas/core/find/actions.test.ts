@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
+  actionFactor,
   actionFit,
   actionOf,
   actionWords,
@@ -13,6 +14,10 @@ import {
   type ActionTable,
 } from "../../../../../lambdas/core/find/actions.js";
 import { actionTableJson, buildActionTable, readActionTable } from "../../../../../build/actions.js";
+import { artifactFromFiles } from "../../../../../lambdas/artifact.js";
+import { createFinder } from "../../../../../lambdas/core/find/index.js";
+import { emitArtifact } from "../../../../../build/artifact.js";
+import { catalogFromJsonl } from "../../../../../build/sources/jsonl.js";
 
 const FILE = new URL("../../../../../build/data/actions.json", import.meta.url);
 // What the build hands the artifact, read as the runtime module's type.
@@ -82,6 +87,42 @@ describe("a request's action, read from its first word", () => {
     expect(first("do i have any uncommitted changes?")).toBeUndefined();
     expect(first("what files are in my folder?")).toBeUndefined();
     expect(first("top stories on hacker news")).toBeUndefined();
+  });
+});
+
+describe("the action rule on a real ranking (issue 27: the to-do and booking cases)", () => {
+  it("puts the tool whose action the request asks for first, where the words alone put the other first", async () => {
+    const rows = [
+      ["todo.add", "Add an item to the to-do list."],
+      ["todo.list", "List the items on the to-do list."],
+      ["create-booking", "Create a booking for a seat on a train."],
+      ["get-booking", "Get a booking for a train seat by its id."],
+    ].map(([name, description]) => ({ name: name!, description: description!, input_schema: { type: "object", properties: {} } }));
+    const catalog = catalogFromJsonl(rows, { source: "actions.jsonl" });
+    const artifact = artifactFromFiles(await emitArtifact({ families: catalog.families, tools: catalog.tools, always_loaded: [] }));
+    const finder = createFinder(artifact, { alwaysLoaded: [] });
+    const action = new Map(artifact.tools.map((t) => [t.name, tool(t.name.split(".").pop()!, t.description)]));
+    const rule = { penalty: 0.3, maxWords: 8 };
+    for (const [query, right, wrong] of [
+      ["put eggs on my todo list", "todo.add", "todo.list"],
+      ["book a train seat", "create-booking", "get-booking"],
+    ] as const) {
+      const found = (await finder.find({ query, min_score: 0, schemas: false })).tools;
+      const score = (suffix: string) => found.find((t) => t.name.endsWith(suffix))!.score;
+      // Prepare: the words alone rank the wrong tool first.
+      expect(score(wrong)).toBeGreaterThan(score(right));
+      // Act: each candidate's score times the action factor.
+      const words = actionWords(query);
+      const asks = requestAction(words, table);
+      const reranked = found
+        .map((t) => ({ name: t.name, score: t.score * actionFactor(words, asks, action.get(t.name), rule) }))
+        .sort((a, b) => b.score - a.score);
+      // Assess
+      expect(reranked[0]!.name.endsWith(right)).toBe(true);
+    }
+    // A long request is left as the words ranked it.
+    const long = actionWords("please could you put eggs and also some milk and bread on my todo list for tomorrow");
+    expect(actionFactor(long, requestAction(long, table), "read", rule)).toBe(1);
   });
 });
 
