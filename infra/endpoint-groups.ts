@@ -60,6 +60,8 @@ export const ENDPOINT_GROUPS = {
       { method: "POST", path: "/v1/tools/search" },
       // Public in the app too (createApp's public paths): monitors and clients read them without a key.
       { method: "GET", path: "/v1/health", public: true },
+      // Liveness: find's own function answers, nothing probed (a load balancer's or uptime check's route).
+      { method: "GET", path: "/v1/health/live", public: true },
       { method: "GET", path: "/v1/openapi.json", public: true },
       // OAuth protected resource metadata (RFC 9728): public, for MCP clients that discover the issuer from a 401.
       { method: "GET", path: "/.well-known/oauth-protected-resource", public: true },
@@ -135,8 +137,6 @@ export const ENDPOINT_GROUPS = {
     routes: [
       { method: "GET", path: "/console", public: true },
       { method: "GET", path: "/console/{proxy+}", public: true },
-      // Liveness (the function answers, nothing probed): mounted by the console's handler, not by find's.
-      { method: "GET", path: "/v1/health/live", public: true },
       { method: "GET", path: "/v1/admin/catalog" },
       { method: "POST", path: "/v1/admin/find" },
       { method: "GET", path: "/v1/admin/sessions/{id}" },

@@ -7,7 +7,6 @@ import { consoleRoutes } from "../console/routes.js";
 import { CONSOLE_PATHS } from "../http/openapi-admin.js";
 import { createApp } from "../http/app.js";
 import { createAdminModule } from "../http/routes/admin.js";
-import { liveRoutes } from "../http/routes/live.js";
 import { DynamoAuditReader } from "../stores/audit.js";
 import { depsFromEnv } from "./wiring-deps.js";
 
@@ -19,5 +18,5 @@ const admin = createAdminModule({ env: process.env, ...(config.audit.store ? { a
 // The console's page, documented in the OpenAPI document beside its data routes.
 const pageRoutes = { ...consoleRoutes, openapi: { ...CONSOLE_PATHS, ...consoleRoutes.openapi } };
 
-export const app = createApp(deps, { extraRoutes: [admin, pageRoutes, liveRoutes] });
+export const app = createApp(deps, { extraRoutes: [admin, pageRoutes] });
 export const handler = handle(app);

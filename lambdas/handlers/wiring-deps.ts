@@ -100,7 +100,10 @@ export function wireInputFromEnv(env: Record<string, string | undefined>, models
 /** The artifact manifest's modification time, if the file can be read. */
 export function builtAtOf(artifactDir: string): { builtAt?: string } {
   try {
-    return { builtAt: statSync(join(artifactDir, "manifest.json")).mtime.toISOString() };
+    const mtime = statSync(join(artifactDir, "manifest.json")).mtime;
+    // A Lambda asset's files all carry 1980-01-01 (the CDK zips them with a fixed time, so equal bundles
+    // hash alike): that is no build time, and health leaves it out rather than report it.
+    return mtime.getUTCFullYear() < 2000 ? {} : { builtAt: mtime.toISOString() };
   } catch {
     return {};
   }

@@ -19,6 +19,7 @@ import { DECIDER_ROLE, DECIDER_UNSET, unsetRoleWarnings } from "../../registry/c
 import { jsonLogger, readableLogger } from "../http/logger.js";
 import { localOrigins } from "../http/origin.js";
 import { createLocalApp } from "./local-app.js";
+import { builtAtOf } from "../handlers/wiring-deps.js";
 import { gatewayResources } from "../http/routes/oauth-metadata.js";
 import { credentialsKeyFile, localKey, localKeyFile } from "./local-key.js";
 import { startLocalDynamo } from "./dynalite.js";
@@ -201,6 +202,7 @@ async function main(): Promise<void> {
       env: process.env,
       client: dynamo.client,
       artifact,
+      ...builtAtOf(artifactDir),
       policy,
       briefs,
       logger,

@@ -412,7 +412,7 @@ describe("HTTP API", () => {
       "GET /v1/approvals/{id} -> call",
       "GET /v1/credentials -> call",
       "GET /v1/health -> api",
-      "GET /v1/health/live -> console",
+      "GET /v1/health/live -> api",
       "GET /v1/openapi.json -> api",
       "GET /v1/sessions/{id}/surface -> api",
       "GET /v1/tools/export -> api",

@@ -68,6 +68,9 @@ describe("the api Lambda handler with API Gateway v2 events", () => {
     expect(res.status).toBe(200);
     // The test tools' upstream is a port nothing listens on: health probes it and says so.
     expect(res.body).toMatchObject({ status: "degraded", format_version: ARTIFACT_FORMAT_VERSION, counts: { tools: 10 } });
+    // Liveness is this function's too (the one that serves find), and probes nothing.
+    const live = await invoke({ method: "GET", path: "/v1/health/live", as: null });
+    expect([live.status, live.body]).toEqual([200, { status: "ok" }]);
   });
 
   it("opens a session with a brief, reads its surface, and keeps it from another principal", async () => {
