@@ -1,7 +1,7 @@
 // Lambda entry for find, sessions and surface (API Gateway HTTP API). Everything is wired once per
-// cold start (wiring.ts); the Hono adapter turns events into Requests.
-import { handle } from "hono/aws-lambda";
+// cold start (wiring.ts); the adapter (adapter.ts) turns events into Requests.
 import { createApp } from "../http/app.js";
+import { lambdaHandler } from "./adapter.js";
 import { CALL_PATHS } from "../http/openapi-call.js";
 import { CONSOLE_GROUP_OUTLINE } from "../http/openapi-console.js";
 import { MCP_PATHS } from "../http/openapi-mcp.js";
@@ -15,4 +15,4 @@ const { deps } = depsFromEnv(process.env, { skipMissingKeys: true });
 // The call, MCP and console functions serve their routes behind the same HTTP API: documented here (the
 // console's in outline). GET /v1/health/live is this function's: the liveness of the one that serves find.
 export const app = createApp(deps, { extraRoutes: [liveRoutes], documentOnly: { ...CALL_PATHS, ...MCP_PATHS, ...CONSOLE_GROUP_OUTLINE } });
-export const handler = handle(app);
+export const handler = lambdaHandler(app, deps.logger);

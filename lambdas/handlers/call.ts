@@ -1,7 +1,7 @@
 // Lambda entry for the call group (POST /v1/call, GET /v1/admin/misses): the shared cold-start wiring
 // plus the call routes, so ajv and the backends live in this bundle only.
-import { handle } from "hono/aws-lambda";
 import { createApp } from "../http/app.js";
+import { lambdaHandler } from "./adapter.js";
 import { createCallModule } from "../http/routes/call.js";
 import { bedrockModel } from "../models/bedrock.js";
 import { loadSecretsIntoEnv } from "../secrets.js";
@@ -13,4 +13,4 @@ await loadSecretsIntoEnv(process.env);
 const { deps, call } = wireFromEnv(process.env, { bedrock: bedrockModel });
 
 export const app = createApp(deps, { extraRoutes: [createCallModule(call)] });
-export const handler = handle(app);
+export const handler = lambdaHandler(app, deps.logger);

@@ -2,12 +2,12 @@
 // routes (GET /v1/admin/catalog, POST /v1/admin/find, GET /v1/admin/sessions/{id}, GET /v1/admin/audit
 // and /v1/admin/audit/stats; admin keys only). The api function's wiring plus the audit store's reads:
 // no backends, and the page's assets weigh on this bundle only.
-import { handle } from "hono/aws-lambda";
 import { consoleRoutes } from "../console/routes.js";
 import { CONSOLE_PATHS } from "../http/openapi-admin.js";
 import { createApp } from "../http/app.js";
 import { createAdminModule } from "../http/routes/admin.js";
 import { DynamoAuditReader } from "../stores/audit.js";
+import { lambdaHandler } from "./adapter.js";
 import { depsFromEnv } from "./wiring-deps.js";
 
 // As the api function: model roles whose keys are not in the environment are unavailable here.
@@ -19,4 +19,4 @@ const admin = createAdminModule({ env: process.env, ...(config.audit.store ? { a
 const pageRoutes = { ...consoleRoutes, openapi: { ...CONSOLE_PATHS, ...consoleRoutes.openapi } };
 
 export const app = createApp(deps, { extraRoutes: [admin, pageRoutes] });
-export const handler = handle(app);
+export const handler = lambdaHandler(app, deps.logger);

@@ -2,8 +2,8 @@
 // plus the MCP routes. Its own function, not the call handler's: MCP's call_tool needs the backends
 // (so this bundle is the call bundle plus the MCP server SDK), and a separate group keeps that weight,
 // its concurrency and its alarms apart from POST /v1/call.
-import { handle } from "hono/aws-lambda";
 import { createApp } from "../http/app.js";
+import { lambdaHandler } from "./adapter.js";
 import { createMcpModule } from "../http/routes/mcp.js";
 import { bedrockModel } from "../models/bedrock.js";
 import { loadSecretsIntoEnv } from "../secrets.js";
@@ -15,4 +15,4 @@ await loadSecretsIntoEnv(process.env);
 const { deps, call } = wireFromEnv(process.env, { bedrock: bedrockModel });
 
 export const app = createApp(deps, { extraRoutes: [createMcpModule(call)] });
-export const handler = handle(app);
+export const handler = lambdaHandler(app, deps.logger);

@@ -1,16 +1,17 @@
 // npm run bench:http -- [--json] [--seconds 5] [--connections 16] [--max-requests 30000] [--only find]
 // The local gateway (`npm start`, its own process) driven from this process with autocannon over
 // loopback, then the same requests against the bundled Lambda handlers (api and call) invoked
-// in-process, to tell HTTP server cost from handler cost, and find's engine alone (createFinder on the
-// same artifact), to tell the engine's cost from the rest of a request. Each run is bounded by time
-// and by count. Prints requests/s, p50/p99 latency, errors and CPU per request per scenario, and the
-// machine and its load. CPU per request (the serving process's own CPU time over the requests it
-// served) moves far less than requests/s when other work shares the cores: compare those.
+// in-process (the api one also behind hono/aws-lambda's adapter, target `hono`), to tell HTTP server
+// cost from handler cost, and find's engine alone (createFinder on the same artifact), to tell the
+// engine's cost from the rest of a request. Each run is bounded by time and by count. Prints
+// requests/s, p50/p99 latency, errors and CPU per request per scenario, and the machine and its load.
+// CPU per request (the serving process's own CPU time over the requests it served) moves far less
+// than requests/s when other work shares the cores: compare those.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 // autocannon ships no types: the part of its API used here.
@@ -67,7 +68,8 @@ const work = await mkdtemp(join(tmpdir(), "toolbelt-bench-http-"));
 const artifactDir = join(work, "artifact");
 
 type Scenario = { name: string; method: "GET" | "POST"; path: string; body?: unknown };
-type Target = "http" | "handler" | "engine";
+/** `hono`: the api handler's app behind hono/aws-lambda's adapter instead of its own, for comparison in the same run. */
+type Target = "http" | "handler" | "hono" | "engine";
 type Row = {
   target: Target;
   scenario: string;
@@ -275,10 +277,21 @@ async function inProcess(demoUrl: string): Promise<Row[]> {
     };
     const api = await load("lambdas/handlers/api.ts", "api");
     const call = await load("lambdas/handlers/call.ts", "call");
+    // The same app behind Hono's own adapter: what the lean one saves, measured beside it.
+    const honoEntry = join(work, "api-hono.ts");
+    await writeFile(
+      honoEntry,
+      `import { handle } from ${JSON.stringify(join(root, "node_modules/hono/dist/adapter/aws-lambda/index.js"))};\n` +
+        `import { app } from ${JSON.stringify(join(root, "lambdas/handlers/api.ts"))};\nexport const handler = handle(app);\n`,
+    );
+    const apiHono = await load(relative(root, honoEntry), "api-hono");
     const opened = await api(httpApiV2Event({ method: "POST", path: "/v1/sessions", headers: { authorization: `Bearer ${KEY}` }, body: {} }), lambdaContext());
     const session = (JSON.parse(String(opened.body)) as { session: { id: string } }).session.id;
     const rows: Row[] = [];
-    for (const s of scenarios(session)) rows.push(await measure("handler", viaHandler(s.path === "/v1/call" ? call : api), s));
+    for (const s of scenarios(session)) {
+      rows.push(await measure("handler", viaHandler(s.path === "/v1/call" ? call : api), s));
+      if (s.path !== "/v1/call") rows.push(await measure("hono", viaHandler(apiHono), s));
+    }
     // Pin writes the last calls left in flight (calls wait for them at most PIN_WAIT_MS), and the find-miss
     // writes still running in the background (at most 32), land before the table goes.
     await new Promise((r) => setTimeout(r, 5000));
@@ -324,6 +337,7 @@ const split = scenarios("")
       scenario: s.name,
       engine_cpu_us: engine,
       handler_cpu_us: find("handler", s.name).cpu_us,
+      hono_adapter_cpu_us: find("hono", s.name).cpu_us,
       http_cpu_us: find("http", s.name).cpu_us,
       engine_share_handler_pct: share("handler"),
       engine_share_http_pct: share("http"),
@@ -360,7 +374,7 @@ else {
   console.log("\nCPU per request, find's engine alone beside a whole request (the rest is HTTP, adapter, auth, JSON, logging):");
   for (const x of split) {
     console.log(
-      `${x.scenario.padEnd(20)} engine ${x.engine_cpu_us ?? "-"} µs · handler ${x.handler_cpu_us ?? "-"} µs (engine ${x.engine_share_handler_pct ?? "-"}%) · HTTP server ${x.http_cpu_us ?? "-"} µs (engine ${x.engine_share_http_pct ?? "-"}%)`,
+      `${x.scenario.padEnd(20)} engine ${x.engine_cpu_us ?? "-"} µs · handler ${x.handler_cpu_us ?? "-"} µs (engine ${x.engine_share_handler_pct ?? "-"}%; with hono's adapter ${x.hono_adapter_cpu_us ?? "-"} µs) · HTTP server ${x.http_cpu_us ?? "-"} µs (engine ${x.engine_share_http_pct ?? "-"}%)`,
     );
   }
   const g = report.goals;

@@ -1,0 +1,200 @@
+// The Lambda adapter for API Gateway HTTP API (payload v2) events: hono/aws-lambda's `handle` with the
+// same results, minus the body's round trip through a stream. Hono's adapter encodes the event body into a
+// Request and the route reads it back through a ReadableStream; here the Request carries no stream and
+// answers text()/json()/arrayBuffer() from the event's body directly. Other event kinds (v1, ALB,
+// Lattice) go to Hono's adapter unchanged.
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context as LambdaContext } from "aws-lambda";
+import type { Hono } from "hono";
+import { defaultIsContentTypeBinary, handle, type LambdaEvent } from "hono/aws-lambda";
+import { decodeBase64 } from "hono/utils/encode";
+import { jsonLogger, type Logger } from "../http/logger.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: any Hono app, whatever its bindings.
+type App = Hono<any>;
+export type LambdaHandler = (event: LambdaEvent | APIGatewayProxyEventV2, lambdaContext: LambdaContext) => Promise<APIGatewayProxyStructuredResultV2>;
+
+const utf8 = new TextDecoder();
+const encoder = new TextEncoder();
+const NON_ASCII = /[\u0080-\uffff]/;
+const IDENTITY = /^identity$/i;
+
+/** The event's body as a Request would hold it: its bytes (base64 decoded, or the text's UTF-8) and its text, each made once when first asked for. */
+class EventBody {
+  #bytes: Uint8Array | undefined;
+  /** The event's text with lone surrogates as U+FFFD, as TextEncoder encodes it (base64 bodies have none). */
+  readonly #source: string | undefined;
+  #text: string | undefined;
+  readonly length: number;
+  constructor(body: string, base64: boolean) {
+    if (base64) {
+      this.#bytes = decodeBase64(body);
+      this.length = this.#bytes.length;
+    } else {
+      // ES2024, in Node since 20; the project's lib is ES2023.
+      this.#source = (body as string & { toWellFormed(): string }).toWellFormed();
+      this.length = Buffer.byteLength(this.#source, "utf8");
+    }
+  }
+  text(): string {
+    if (this.#text === undefined) {
+      // As Request.text() decodes: invalid bytes become U+FFFD and a leading BOM is dropped.
+      const source = this.#source;
+      this.#text = source === undefined ? utf8.decode(this.#bytes) : source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
+    }
+    return this.#text;
+  }
+  bytes(): Uint8Array {
+    this.#bytes ??= encoder.encode(this.#source ?? "");
+    return this.#bytes;
+  }
+}
+
+/**
+ * A Request whose body is read from the event, not through a stream. As a Request's, the body is read
+ * once: a second read, or a read after the stream was taken, is refused with the same TypeError.
+ */
+class EventRequest extends Request {
+  readonly #body: EventBody;
+  #used = false;
+  #stream: ReadableStream<Uint8Array> | undefined;
+  constructor(url: string, init: RequestInit, body: EventBody) {
+    super(url, init);
+    this.#body = body;
+  }
+  /** The body, marked read; refused if it was read before. */
+  #take(): EventBody {
+    if (this.#used || this.#stream?.locked) throw new TypeError("Body is unusable: Body has already been read");
+    this.#used = true;
+    return this.#body;
+  }
+  /** A Response holding the same bytes and content type, for the reads this class does not answer itself. */
+  #asResponse(body: EventBody): Response {
+    const type = this.headers.get("content-type");
+    return new Response(body.bytes() as Uint8Array<ArrayBuffer>, type ? { headers: { "content-type": type } } : {});
+  }
+  override text(): Promise<string> {
+    try {
+      return Promise.resolve(this.#take().text());
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+  override json(): Promise<unknown> {
+    return this.text().then((t) => JSON.parse(t));
+  }
+  override arrayBuffer(): Promise<ArrayBuffer> {
+    try {
+      const b = this.#take().bytes();
+      return Promise.resolve(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+  override blob(): Promise<Blob> {
+    return this.#read((r) => r.blob());
+  }
+  override formData(): Promise<FormData> {
+    return this.#read((r) => r.formData());
+  }
+  #read<T>(read: (r: Response) => Promise<T>): Promise<T> {
+    try {
+      return read(this.#asResponse(this.#take()));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+  override clone(): Request {
+    if (this.#used || this.#stream?.locked) throw new TypeError("Request.clone: Body has already been consumed.");
+    return new EventRequest(this.url, this, this.#body);
+  }
+  /** The body as a stream, built only for code that asks for one (after a read it still holds the bytes: a leniency no route relies on). */
+  streamed(): ReadableStream<Uint8Array> {
+    this.#stream ??= this.#asResponse(this.#body).body as ReadableStream<Uint8Array>;
+    return this.#stream;
+  }
+  isUsed(): boolean {
+    return this.#used || (this.#stream?.locked ?? false);
+  }
+}
+// Accessors on Request.prototype, so redefined on the subclass's (TypeScript types them as fields).
+Object.defineProperties(EventRequest.prototype, {
+  body: {
+    get(this: EventRequest) {
+      return this.streamed();
+    },
+  },
+  bodyUsed: {
+    get(this: EventRequest) {
+      return this.isUsed();
+    },
+  },
+});
+
+function sanitizeHeaderValue(value: string): string {
+  return NON_ASCII.test(value) ? encodeURIComponent(value) : value;
+}
+
+/** The Request Hono's v2 processor would build, with the body kept out of the stream. */
+function createRequest(event: APIGatewayProxyEventV2): Request {
+  const query = event.rawQueryString;
+  const host = event.requestContext.domainName ?? event.headers?.host;
+  const url = `https://${host}${event.rawPath}${query ? `?${query}` : ""}`;
+  const headers = new Headers();
+  if (Array.isArray(event.cookies)) headers.set("Cookie", event.cookies.join("; "));
+  if (event.headers) {
+    for (const [k, v] of Object.entries(event.headers)) if (v) headers.set(k, sanitizeHeaderValue(v));
+  }
+  const method = event.requestContext.http.method;
+  if (!event.body) return new Request(url, { method, headers });
+  const body = new EventBody(event.body, event.isBase64Encoded);
+  headers.set("content-length", String(body.length));
+  // A GET or HEAD Request may not carry a body: Hono's adapter then fails with a TypeError (a 400).
+  const upper = method.toUpperCase();
+  if (upper === "GET" || upper === "HEAD") throw new TypeError(`Request with ${upper} method cannot have body.`);
+  return new EventRequest(url, { method, headers }, body);
+}
+
+/** Hono's createResult for a v2 event: the body as text, or base64 for binary types and encoded bodies. */
+async function createResult(event: APIGatewayProxyEventV2, res: Response): Promise<APIGatewayProxyStructuredResultV2> {
+  const contentType = res.headers.get("content-type");
+  const encoding = res.headers.get("content-encoding");
+  const isBase64Encoded = (contentType ? defaultIsContentTypeBinary(contentType) : false) || (!!encoding && !IDENTITY.test(encoding));
+  const body = isBase64Encoded ? Buffer.from(await res.arrayBuffer()).toString("base64") : await res.text();
+  const headers: Record<string, string> = {};
+  const result: APIGatewayProxyStructuredResultV2 = { body, statusCode: res.status, isBase64Encoded };
+  // A v2 event has no multiValueHeaders; Hono answers in that shape for one that does, and so does this.
+  const multi = "multiValueHeaders" in event && event.multiValueHeaders ? ({} as Record<string, string[]>) : undefined;
+  if (res.headers.has("set-cookie")) result.cookies = res.headers.getSetCookie();
+  res.headers.forEach((value, key) => {
+    if (key === "set-cookie") return;
+    if (multi) multi[key] = [value];
+    else headers[key] = value;
+  });
+  if (multi) Object.assign(result, { multiValueHeaders: multi });
+  else result.headers = headers;
+  return result;
+}
+
+function isV2(event: LambdaEvent | APIGatewayProxyEventV2): event is APIGatewayProxyEventV2 {
+  return Object.hasOwn(event, "rawPath") && Object.hasOwn((event as { requestContext?: object }).requestContext ?? {}, "http");
+}
+
+/** `handle(app)` from hono/aws-lambda, with payload v2 events served without body streams. */
+export function lambdaHandler(app: App, logger: Logger = jsonLogger()): LambdaHandler {
+  const other = handle(app) as LambdaHandler;
+  return async (event, lambdaContext) => {
+    if (!isV2(event)) return other(event, lambdaContext);
+    let req: Request;
+    try {
+      req = createRequest(event);
+    } catch (error) {
+      logger.error("the event does not make a request", { error });
+      return createResult(
+        event,
+        error instanceof TypeError ? new Response("Invalid request", { status: 400 }) : new Response("Internal Server Error", { status: 500 }),
+      );
+    }
+    const res = await app.fetch(req, { event, requestContext: event.requestContext, lambdaContext });
+    return createResult(event, res);
+  };
+}
