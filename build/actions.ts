@@ -8,12 +8,13 @@ import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { dataLines } from "./lexicon.js";
 import { wordnetSynsets } from "./wordnet.js";
+import type { ActionTable } from "../registry/contract/search-options.js";
 
 /**
  * The file build/data/actions.json: word → action class, in three tiers (the seed verbs, the verbs
  * WordNet adds, the nouns that name the act), and word → scope. Read by lambdas/core/find/actions.ts.
  */
-export type ActionTable = {
+export type ActionTableFile = {
   version: 1;
   about: string;
   seeds: Record<string, string>;
@@ -48,7 +49,7 @@ function classLines(file: string): [string, string[]][] {
 }
 
 /** Derive the action table: seeds keep their class, WordNet's words join a class only when no other class reaches them. */
-export async function buildActionTable(): Promise<ActionTable> {
+export async function buildActionTable(): Promise<ActionTableFile> {
   const synsets = await wordnetSynsets();
   const verbSenses = (w: string) => synsets.of("verb", w, Number.MAX_SAFE_INTEGER).length;
   const seedLines = classLines("action-seeds.txt");
@@ -101,14 +102,20 @@ export async function buildActionTable(): Promise<ActionTable> {
 const sortKeys = <T>(o: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
 /** The committed table (build/data/actions.json) as the artifact carries it; read once per process. */
-let committed: ActionTable | undefined;
-export function readActionTable(): ActionTable {
-  committed ??= JSON.parse(readFileSync(new URL("./data/actions.json", import.meta.url), "utf8")) as ActionTable;
+let committed: ActionTableFile | undefined;
+export function readActionTable(): ActionTableFile {
+  committed ??= JSON.parse(readFileSync(new URL("./data/actions.json", import.meta.url), "utf8")) as ActionTableFile;
   return committed;
 }
 
+/** The table as the search index carries it: the word tables without the file's header. */
+export function indexActionTable(): ActionTable {
+  const { seeds, verbs, nouns, scopes, lead } = readActionTable();
+  return { seeds, verbs, nouns, scopes, lead };
+}
+
 /** The file the build writes beside the lexicon: the table as JSON, one entry a line, ending in a newline. */
-export const actionTableJson = (table: ActionTable): string => `${JSON.stringify(table, null, 1)}\n`;
+export const actionTableJson = (table: ActionTableFile): string => `${JSON.stringify(table, null, 1)}\n`;
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   process.stdout.write(actionTableJson(await buildActionTable()));

@@ -18,6 +18,7 @@ import {
 } from "../registry/contract/search-options.js";
 export { toolFieldTexts };
 import { lexiconPairs } from "./lexicon.js";
+import { indexActionTable } from "./actions.js";
 import { neighbourTable } from "./neighbours.js";
 import { wordnetSenses, wordnetSynonyms } from "./wordnet.js";
 import { CAPABILITY_MAX_DF } from "../registry/contract/find-tuning.js";
@@ -176,5 +177,7 @@ export async function buildSearchIndex(catalog: Catalog, params: ScorerParams = 
     similar,
     nameTerms,
     flex,
+    // The action table, for the action rule (lambdas/core/find/actions.ts); the same for every catalog.
+    actions: indexActionTable(),
   };
 }

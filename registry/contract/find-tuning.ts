@@ -101,6 +101,13 @@ export type QueryParams = {
    */
   stepLift: number;
   familyLift: number;
+  /**
+   * Action rule (rerank): a candidate whose action (create, read, update, delete, send) conflicts
+   * with a short request's takes the factor 1 − actionPenalty ("put eggs on my todo list": todo.add
+   * above todo.list). 0.3 on requests of ≤ `STAGE_LIMITS.actionMaxWords` words: every public set
+   * within 0.1 nDCG@10 (docs/find-decisions.md, "Actions and scope"); 0 turns it off.
+   */
+  actionPenalty: number;
 };
 
 export const DEFAULT_QUERY_PARAMS: QueryParams = {
@@ -113,6 +120,7 @@ export const DEFAULT_QUERY_PARAMS: QueryParams = {
   hintEveryday: 0.6,
   stepLift: 0.4,
   familyLift: 0.3,
+  actionPenalty: 0.3,
 };
 
 /**
@@ -148,6 +156,10 @@ export const STAGE_LIMITS = {
    * are lifted, and no lifted sibling passes it. The default min_score: such a tool is never under the floor.
    */
   clearStep: 0.4,
+  /** Rerank: the action rule applies to requests of at most this many words (a longer one often names several actions). */
+  actionMaxWords: 8,
+  /** Rerank: the action rule weighs only candidates scoring at least this share of the top score (the rest cannot reach the top). */
+  actionNear: 0.5,
   /** Judge: the everyday-words rule looks at this many tools after the top for a specific word. */
   everydayRunnersUp: 2,
 } as const;

@@ -70,6 +70,22 @@ export type SearchIndexData = {
   nameTerms: number[][];
   /** Exported FlexSearch vocabulary index (key → data). */
   flex: [string, string][];
+  /** The action table (build/data/actions.json without its header); absent in older artifacts (no action rule then). */
+  actions?: ActionTable;
+};
+
+/**
+ * Word → action class (create, read, update, delete, send) in three tiers, word → scope (own, org,
+ * repo), and the words before a request's verb: derived by build/actions.ts, read by
+ * lambdas/core/find/actions.ts.
+ */
+export type ActionTable = {
+  readonly seeds: Readonly<Record<string, string>>;
+  readonly verbs: Readonly<Record<string, string>>;
+  readonly nouns: Readonly<Record<string, string>>;
+  readonly scopes: Readonly<Record<string, string>>;
+  /** Words before a request's verb: "skip" (please, can, you) or "question" (what, how, does). */
+  readonly lead: Readonly<Record<string, string>>;
 };
 
 export const IMPACT_SCALE = 65535;

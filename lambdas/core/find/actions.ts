@@ -5,15 +5,9 @@
 // A tool's action and scope are meant to be computed once per tool when the finder loads, so the
 // per-candidate cost is one comparison (`actionFit`, `scopeFit`).
 
-/** build/data/actions.json: word → action class in three tiers, and word → scope. */
-export type ActionTable = {
-  readonly seeds: Readonly<Record<string, string>>;
-  readonly verbs: Readonly<Record<string, string>>;
-  readonly nouns: Readonly<Record<string, string>>;
-  readonly scopes: Readonly<Record<string, string>>;
-  /** Words before a request's verb: "skip" (please, can, you) or "question" (what, how, does). */
-  readonly lead: Readonly<Record<string, string>>;
-};
+import type { ActionTable } from "../../../registry/contract/search-options.js";
+
+export type { ActionTable };
 
 /** How a request's action or scope and a tool's relate. */
 export const Fit = { unknown: 0, same: 1, conflict: -1 } as const;

@@ -4,7 +4,8 @@
 // unknown word. Nothing here scores a tool.
 import { Document } from "flexsearch";
 import { editDistance } from "../../../registry/contract/edit-distance.js";
-import { encodeQuery, pairs, vocabIndexOptions, type VocabRecord } from "../../../registry/contract/search-options.js";
+import { encodeQuery, pairs, stripAgentPhrasing, vocabIndexOptions, type VocabRecord } from "../../../registry/contract/search-options.js";
+import { actionWords, requestAction } from "./actions.js";
 import { ownList, type SearchIndex } from "./postings.js";
 import type { WorkUnits } from "./work.js";
 import { segments } from "./segment.js";
@@ -15,8 +16,12 @@ export type Member = { term: number; w: number };
 /** A query word (encoded, once) with the steps it occurs in (a bit mask) and the terms it may match. */
 export type Group = { word: string; mask: number; members: Member[] };
 
-/** What analyse hands to retrieve: the steps (one for a single-capability request) and the words. */
-export type Analysis = { steps: number; groups: Group[] };
+/**
+ * What analyse hands to retrieve and rerank: the steps (one for a single-capability request), the
+ * words, and the action the request asks for (actions.ts; undefined when it names none or the
+ * artifact has no action table) with the request's length in words, agent phrasing left out.
+ */
+export type Analysis = { steps: number; groups: Group[]; action?: string | undefined; words: number };
 
 const TYPO_WORD = new RegExp(`^[a-z][a-z0-9]{${STAGE_LIMITS.typoMinLetters - 1},}$`);
 
@@ -45,7 +50,9 @@ export class Analyser {
     const max = STAGE_LIMITS.maxSteps;
     const steps = stepTexts.length > 1 ? stepTexts.slice(0, max) : [query];
     if (stepTexts.length > max) steps[max - 1] = stepTexts.slice(max - 1).join(". ");
-    return { steps: steps.length, groups: this.groups(steps) };
+    const table = this.index.data.actions;
+    const words = table ? actionWords(stripAgentPhrasing(query)) : [];
+    return { steps: steps.length, groups: this.groups(steps), action: table && requestAction(words, table), words: words.length };
   }
 
   /**

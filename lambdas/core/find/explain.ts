@@ -22,8 +22,8 @@ export type ToolTrace = {
   /** The request's steps and the weight of a tool's best step against the whole. */
   steps: number;
   segmentWeight: number;
-  /** Rerank's lifts of this tool (in order) and the names of the tools they lifted it towards. */
-  lifts: readonly (Lift & { headName: string })[];
+  /** Rerank's changes to this tool (in order): lifts with the names of the tools they lifted it towards, and the action rule. */
+  lifts: readonly ((Exclude<Lift, { rule: "action" }> & { headName: string }) | Extract<Lift, { rule: "action" }>)[];
   /** The score after rerank, and after the judge. */
   ranked: number;
   final: number;
@@ -73,6 +73,15 @@ export function toolRules(t: ToolTrace, judged: Judgement | undefined): { rules:
     detail: "score = 1 − exp(−evidence × name boost), blended with the best step for a task",
   });
   for (const l of t.lifts) {
+    if (l.rule === "action") {
+      rules.push({
+        stage: "rerank",
+        rule: "action",
+        effect: times(l.after / l.before),
+        detail: `the request asks to ${l.request}; this tool ${ACTS[l.tool] ?? l.tool}`,
+      });
+      continue;
+    }
     rules.push({
       stage: "rerank",
       rule: l.rule,
@@ -96,6 +105,9 @@ export function toolRules(t: ToolTrace, judged: Judgement | undefined): { rules:
   }
   return { rules, stages };
 }
+
+/** An action class as what a tool does. */
+const ACTS: Record<string, string> = { create: "creates", read: "reads", update: "updates", delete: "deletes", send: "sends" };
 
 const round = (x: number) => Math.round(x * 1e4) / 1e4;
 

@@ -67,6 +67,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
     retriever,
     Uint32Array.from(tools, (t) => familyId.get(t.family)!),
     work,
+    data.actions ? { table: data.actions, tools } : undefined,
   );
   const rerankPasses = options.rerankPasses ?? 1;
   if (options.eagerFuzzy) analyser.loadFuzzy();
@@ -79,6 +80,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
     const plan = reranker.plan(analysis, minScore);
     const retrieval = retriever.retrieve(analysis, minScore, plan.reach, plan.lifts);
     for (let i = 0; i < rerankPasses; i++) reranker.rerank(retrieval, plan, lifted);
+    reranker.actionRule(retrieval, analysis, lifted);
     return retrieval;
   };
 
@@ -137,7 +139,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
       nameBoost: queryParams.nameBoost,
       steps: r.steps,
       segmentWeight: retriever.segmentWeight(r.steps),
-      lifts: lifted.filter((l) => l.doc === d).map((l) => ({ ...l, headName: tools[l.head]!.name })),
+      lifts: lifted.filter((l) => l.doc === d).map((l) => (l.rule === "action" ? l : { ...l, headName: tools[l.head]!.name })),
       ranked: r.score[d]!,
       lastAsUncallable: callable[d] === 0 && anyCallable,
     };

@@ -4,7 +4,10 @@
 // longer drown another's), then the siblings of the top tool and of those step tools (the heads)
 // move `familyLift` of the way to their head's score, never past a clear step's best tool (another
 // step may need another family). The top tool keeps its score, so the judge's input does not change.
+// Then the action rule: on a short request that names an action, a candidate near the top whose own
+// action conflicts ("put eggs on my todo list" → todo.list reads) takes a factor below 1.
 import type { Analysis } from "./analyse.js";
+import { actionFit, actionWords, Fit, toolAction, type ActionTable } from "./actions.js";
 import type { Retrieval, Retriever } from "./retrieve.js";
 import type { WorkUnits } from "./work.js";
 import { STAGE_LIMITS } from "../../../registry/contract/find-tuning.js";
@@ -12,20 +15,33 @@ import { STAGE_LIMITS } from "../../../registry/contract/find-tuning.js";
 /** Which lifts a request gets (decided before retrieval: a lift lowers the floor retrieval prunes at). */
 export type LiftPlan = { stepLift: number; familyLift: number; lifts: boolean /** The score retrieval must score exactly from. */; reach: number };
 
-/** A lift the rerank made, for explain: the tool, its score before and after, and why. */
-export type Lift = { doc: number; rule: "step-lift" | "family-lift"; before: number; after: number; head: number };
+/**
+ * A change the rerank made, for explain: the tool, its score before and after, and why (a lift
+ * towards `head`'s score, or the action rule: the request's action and the tool's).
+ */
+export type Lift =
+  | { doc: number; rule: "step-lift" | "family-lift"; before: number; after: number; head: number }
+  | { doc: number; rule: "action"; before: number; after: number; request: string; tool: string };
+
+/** What the action rule reads of a tool: its name and description. */
+export type ActionTool = { readonly name: string; readonly description: string };
 
 export class Reranker {
   /** Per family, its tools (famDocs[famStart[f]…famStart[f+1]]). */
   private readonly famStart: Uint32Array;
   private readonly famDocs: Uint32Array;
+  /** Per tool, its action class, computed at its first use (undefined: not yet; null: none). */
+  private readonly toolActs: (string | null | undefined)[];
 
   constructor(
     private readonly retriever: Retriever,
     /** Per tool, its family's number (0…families−1); without it there is no family lift. */
     private readonly family: Uint32Array | undefined,
     private readonly work?: WorkUnits,
+    /** The artifact's action table and the tools (the action rule); without a table there is no action rule. */
+    private readonly actions?: { table: ActionTable; tools: readonly ActionTool[] },
   ) {
+    this.toolActs = new Array<string | null | undefined>(actions?.tools.length ?? 0);
     const families = family ? family.reduce((m, f) => Math.max(m, f + 1), 0) : 0;
     this.famStart = new Uint32Array(families + 1);
     for (const f of family ?? []) this.famStart[f + 1]!++;
@@ -101,6 +117,42 @@ export class Reranker {
         out[d] = raised < cap || clear.includes(d) ? raised : Math.max(s, cap * (1 - 1e-9));
         lifted?.push({ doc: d, rule: "family-lift", before: s, after: out[d]!, head: headDocs.find((h) => out[h] === head) ?? top });
       }
+    }
+  }
+
+  /** A tool's action: from the last segment of its name, else its description (once per tool). */
+  toolAction(d: number): string | undefined {
+    const a = this.actions;
+    if (!a) return undefined;
+    let act = this.toolActs[d];
+    if (act === undefined) {
+      const t = a.tools[d]!;
+      act = toolAction(actionWords(t.name.slice(t.name.lastIndexOf(".") + 1)), actionWords(t.description), a.table) ?? null;
+      this.toolActs[d] = act;
+    }
+    return act ?? undefined;
+  }
+
+  /**
+   * The action rule, in place: on a request of few words that names an action, each candidate
+   * scoring at least `actionNear` of the top score whose action conflicts takes 1 − `actionPenalty`.
+   */
+  actionRule(r: Retrieval, q: Analysis, lifted?: Lift[]): void {
+    const penalty = this.retriever.params.actionPenalty;
+    const L = STAGE_LIMITS;
+    if (!this.actions || penalty <= 0 || q.action === undefined || q.words > L.actionMaxWords) return;
+    const out = r.score;
+    let top = 0;
+    for (const d of r.docs) if (out[d]! > top) top = out[d]!;
+    if (top <= 0) return;
+    const near = top * L.actionNear;
+    for (const d of r.docs) {
+      const before = out[d]!;
+      if (before < near) continue;
+      const tool = this.toolAction(d);
+      if (actionFit(q.action, tool) !== Fit.conflict) continue;
+      out[d] = before * (1 - penalty);
+      lifted?.push({ doc: d, rule: "action", before, after: out[d]!, request: q.action, tool: tool! });
     }
   }
 }

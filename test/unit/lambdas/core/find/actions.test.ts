@@ -90,39 +90,52 @@ describe("a request's action, read from its first word", () => {
   });
 });
 
-describe("the action rule on a real ranking (issue 27: the to-do and booking cases)", () => {
-  it("puts the tool whose action the request asks for first, where the words alone put the other first", async () => {
-    const rows = [
-      ["todo.add", "Add an item to the to-do list."],
-      ["todo.list", "List the items on the to-do list."],
-      ["create-booking", "Create a booking for a seat on a train."],
-      ["get-booking", "Get a booking for a train seat by its id."],
-    ].map(([name, description]) => ({ name: name!, description: description!, input_schema: { type: "object", properties: {} } }));
+describe("the action rule in find's rerank (issue 27: the to-do and booking cases)", () => {
+  const rows = [
+    ["todo.add", "Add an item to the to-do list."],
+    ["todo.list", "List the items on the to-do list."],
+    ["create-booking", "Create a booking for a seat on a train."],
+    ["get-booking", "Get a booking for a train seat by its id."],
+  ].map(([name, description]) => ({ name: name!, description: description!, input_schema: { type: "object", properties: {} } }));
+  const finderOf = async (query: { actionPenalty?: number } = {}) => {
     const catalog = catalogFromJsonl(rows, { source: "actions.jsonl" });
     const artifact = artifactFromFiles(await emitArtifact({ families: catalog.families, tools: catalog.tools, always_loaded: [] }));
-    const finder = createFinder(artifact, { alwaysLoaded: [] });
-    const action = new Map(artifact.tools.map((t) => [t.name, tool(t.name.split(".").pop()!, t.description)]));
-    const rule = { penalty: 0.3, maxWords: 8 };
-    for (const [query, right, wrong] of [
-      ["put eggs on my todo list", "todo.add", "todo.list"],
-      ["book a train seat", "create-booking", "get-booking"],
-    ] as const) {
-      const found = (await finder.find({ query, min_score: 0, schemas: false })).tools;
-      const score = (suffix: string) => found.find((t) => t.name.endsWith(suffix))!.score;
-      // Prepare: the words alone rank the wrong tool first.
-      expect(score(wrong)).toBeGreaterThan(score(right));
-      // Act: each candidate's score times the action factor.
-      const words = actionWords(query);
-      const asks = requestAction(words, table);
-      const reranked = found
-        .map((t) => ({ name: t.name, score: t.score * actionFactor(words, asks, action.get(t.name), rule) }))
-        .sort((a, b) => b.score - a.score);
+    return createFinder(artifact, { alwaysLoaded: [], query });
+  };
+  const cases = [
+    ["put eggs on my todo list", "todo.add", "todo.list"],
+    ["book a train seat", "create-booking", "get-booking"],
+  ] as const;
+
+  it("puts the tool whose action the request asks for first, where the words alone put the other first", async () => {
+    // Prepare
+    const [wired, wordsOnly] = [await finderOf(), await finderOf({ actionPenalty: 0 })];
+    for (const [query, right, wrong] of cases) {
+      // Act
+      const first = async (f: typeof wired) => (await f.find({ query, min_score: 0, schemas: false })).tools[0]!.name;
       // Assess
-      expect(reranked[0]!.name.endsWith(right)).toBe(true);
+      expect(await first(wordsOnly)).toMatch(new RegExp(`${wrong}$`));
+      expect(await first(wired)).toMatch(new RegExp(`${right}$`));
     }
-    // A long request is left as the words ranked it.
-    const long = actionWords("please could you put eggs and also some milk and bread on my todo list for tomorrow");
-    expect(actionFactor(long, requestAction(long, table), "read", rule)).toBe(1);
+  });
+
+  it("says in explain which tool the rule lowered, and why", async () => {
+    const r = await (await finderOf()).find({ query: "put eggs on my todo list", min_score: 0, schemas: false, explain: true });
+    const list = r.tools.find((t) => t.name.endsWith("todo.list"))!;
+    expect(list.rules).toContainEqual({ stage: "rerank", rule: "action", effect: "×0.70", detail: "the request asks to create; this tool reads" });
+    const [retrieved, reranked] = list.stages!;
+    expect(reranked!.score).toBeCloseTo(retrieved!.score * 0.7, 3);
+    expect(r.tools.find((t) => t.name.endsWith("todo.add"))!.rules!.some((x) => x.rule === "action")).toBe(false);
+  });
+
+  it("leaves a long request as its words ranked it", async () => {
+    const f = await finderOf();
+    const query = "please could you put eggs and also some milk and bread on my todo list for tomorrow";
+    const r = await f.find({ query, min_score: 0, schemas: false, explain: true });
+    expect(r.tools.flatMap((t) => t.rules!.filter((x) => x.rule === "action"))).toEqual([]);
+    // The factor the rule uses, as a pure function.
+    const long = actionWords(query);
+    expect(actionFactor(long, requestAction(long, table), "read", { penalty: 0.3, maxWords: 8 })).toBe(1);
   });
 });
 
