@@ -6,7 +6,7 @@
 // dev halves as verdict-fit.ts draws them, the everyday requests): never a held-out split.
 import { join } from "node:path";
 import { DEFAULT_SCORER_PARAMS, type ScorerParams } from "../../registry/contract/search-options.js";
-import type { QueryParams } from "../../lambdas/core/find/scorer.js";
+import type { QueryParams } from "../../registry/contract/find-tuning.js";
 import { everydayRequests } from "./all.js";
 import { answerQuery, evalFinder, goldGroups, loadJsonlTools, loadRegistry, loadTools, readJsonl, sample, type EvalQuery, type Loaded } from "./harness.js";
 import { loadSet, readSetQueries, readSuite } from "./suite.js";

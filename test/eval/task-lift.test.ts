@@ -1,4 +1,4 @@
-// The task lifts (scorer.ts, `stepLift` and `familyLift`; 0.4 / 0.3 by default, test/eval/README.md "Fifth
+// The task lifts (rerank.ts, `stepLift` and `familyLift`; 0.4 / 0.3 by default, test/eval/README.md "Fifth
 // round: ranking") over the own cases' slice of the LiveMCPBench catalog: 33 servers, so families of related tools.
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
