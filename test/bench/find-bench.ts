@@ -1,4 +1,4 @@
-// npm run bench -- [--json]
+// npm run bench -- [--json] [--only 10k]
 // In-process find latency (p50/p99 µs) beside SQLite FTS5 on the same tools and queries, artifact
 // bytes, and artifact import time in a fresh process, for ~500, ~4,000 and ~10,000 tools.
 import { execFileSync } from "node:child_process";
@@ -15,7 +15,8 @@ import { Fts5, loadJsonlTools, loadTools, readJsonl, sample, scale, type EvalQue
 import { DEFAULT_SCORER_PARAMS, type ScorerParams } from "../../registry/contract/search-options.js";
 import { formatColdStart, measureColdStart } from "./cold-start-bench.js";
 
-const USAGE = "usage: npm run bench -- [--json] [--queries N] [--cold-runs N] [--params JSON] [--qparams JSON]";
+const USAGE = "usage: npm run bench -- [--json] [--queries N] [--cold-runs N] [--params JSON] [--qparams JSON] [--only livemcpbench,seal-tools,10k]";
+const SETS = ["livemcpbench", "seal-tools", "10k"];
 let parsed;
 try {
   parsed = parseArgs({
@@ -29,6 +30,8 @@ try {
       qparams: { type: "string" },
       // Build-time scorer parameters over the defaults (rebuilds index.json), as the eval's --params.
       params: { type: "string" },
+      // Some catalogs only (the 10,000-tool goal alone: --only 10k, about a third of the run).
+      only: { type: "string", default: SETS.join(",") },
     },
   });
 } catch (e) {
@@ -39,6 +42,11 @@ const { values } = parsed;
 if (values.help) {
   console.log(USAGE);
   process.exit(0);
+}
+const only = new Set(values.only.split(","));
+if ([...only].some((s) => !SETS.includes(s))) {
+  console.error(`--only takes ${SETS.join(", ")}\n${USAGE}`);
+  process.exit(2);
 }
 const EVAL = process.env.TOOLBELT_EVAL_DIR ?? join(import.meta.dirname, "../../../shared/eval");
 const MAX_Q = Number(values.queries);
@@ -126,15 +134,14 @@ const queryText = (file: string, keep: (q: EvalQuery & { difficulty?: string }) 
   return sample(qs, MAX_Q, 1).map((q) => q.query);
 };
 
-const live = loadJsonlTools(join(EVAL, "livemcpbench/tools.jsonl"));
 const seal = loadJsonlTools(join(EVAL, "seal-tools/tools.jsonl"));
-const liveQ = queryText(join(EVAL, "livemcpbench/queries.jsonl"));
 const sealQ = queryText(join(EVAL, "seal-tools/queries.jsonl"));
 const sealOne = queryText(join(EVAL, "seal-tools/queries.jsonl"), (q) => q.difficulty === "easy");
 const rows: Row[] = [];
-rows.push(await bench("livemcpbench", live, liveQ));
-rows.push(await bench("seal-tools", seal, sealQ, sealOne));
-rows.push(await bench("seal-tools x2.5", scale(seal, 10_000), sealQ, sealOne));
+if (only.has("livemcpbench"))
+  rows.push(await bench("livemcpbench", loadJsonlTools(join(EVAL, "livemcpbench/tools.jsonl")), queryText(join(EVAL, "livemcpbench/queries.jsonl"))));
+if (only.has("seal-tools")) rows.push(await bench("seal-tools", seal, sealQ, sealOne));
+if (only.has("10k")) rows.push(await bench("seal-tools x2.5", scale(seal, 10_000), sealQ, sealOne));
 
 const coldRuns = Number(values["cold-runs"]);
 const cold = coldRuns > 0 ? await measureColdStart({ catalogs: artifactDirs, runs: coldRuns }) : undefined;

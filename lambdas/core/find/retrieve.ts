@@ -32,6 +32,41 @@ export type Retrieval = Ranked & {
   stamp: number;
 };
 
+/**
+ * The tools a ranking must score exactly beyond those that can reach min_score: the `k` best that
+ * `counts` lets through (the caller's eligible, granted tools of the best tier). Every other tool whose
+ * score cannot reach `fall` × the k-th best of those is left unfinished (score 0), so a top-k selection
+ * by tier and score over the tools `counts` accepts sees what it would see with every tool finished.
+ * The rerank's lifts only raise scores; `fall` is the lowest factor a later stage may multiply a score
+ * by before that selection (1 − the action rule's penalty; 1 when nothing lowers a score).
+ */
+export type Keep = { k: number; counts: (d: number) => boolean; fall: number };
+
+/** The raw evidence of a step's clear best tool (STAGE_LIMITS.clearStep, as the rerank reads it). */
+const clearRaw = (unit: number) => -Math.log(1 - STAGE_LIMITS.clearStep) * unit;
+
+/**
+ * The evidence under which a tool's score cannot reach `score` (0: none): whole ≤ 1 − exp(−acc·(1 + boost) / unit)
+ * and a step's evidence never exceeds the whole's; a relative margin keeps rounding from dropping a tie.
+ */
+function evidenceFor(score: number, unit: number, boost: number): number {
+  return score > 0 && score < 1 ? ((-Math.log(1 - score) * unit) / (1 + boost)) * (1 - 1e-9) : 0;
+}
+
+/** Adds `v` to the ascending k best `kept[0…held)`, the weakest leaving when all k are held; returns the new count. */
+function insertKept(kept: Float64Array, held: number, k: number, v: number): number {
+  if (held < k) {
+    let i = held;
+    for (; i > 0 && kept[i - 1]! > v; i--) kept[i] = kept[i - 1]!;
+    kept[i] = v;
+    return held + 1;
+  }
+  let i = 0;
+  for (; i + 1 < k && kept[i + 1]! < v; i++) kept[i] = kept[i + 1]!;
+  kept[i] = v;
+  return held;
+}
+
 export class Retriever {
   // Scratch space reused across queries; stamps stand in for clearing arrays.
   readonly acc: Float64Array;
@@ -43,6 +78,7 @@ export class Retriever {
   private readonly termStamp: Uint32Array;
   private readonly termMask: Uint32Array;
   private readonly stepRaw = new Float64Array(MAX_STEPS);
+  private kept = new Float64Array(0);
   private stamp = 0;
 
   constructor(
@@ -73,9 +109,10 @@ export class Retriever {
    * the whole query's score, so one step's words cannot drown another's.
    * The raw evidence is calibrated to [0,1] against the catalog's rarest word (1 − exp(−raw / idfMax)),
    * so one `min_score` means the same for every query and catalog size. Tools that cannot reach
-   * `reach` (the request's min_score, or lower when a rerank may lift tools) get 0.
+   * `reach` (the request's min_score, or lower when a rerank may lift tools) get 0. With `keep`, a tool
+   * that cannot reach the k-th best score `keep` counts is not finished either (score 0; see Keep).
    */
-  retrieve(q: Analysis, minScore: number, reach: number, lifts: boolean): Retrieval {
+  retrieve(q: Analysis, minScore: number, reach: number, lifts: boolean, keep?: Keep): Retrieval {
     const { groups, steps: S } = q;
     const docs: number[] = [];
     const out = this.out;
@@ -162,19 +199,48 @@ export class Retriever {
     const stepTopRaw = new Float64Array(stepTop.length);
     let top = -1;
     let scored = 0;
+    // The top-k threshold: `kept` holds the k best scores `keep` counts (ascending); once full, a tool whose
+    // score's upper bound, 1 − exp(−acc·(1 + boost) / unit), is under `fall` × the k-th of them is not finished.
+    const k = keep ? Math.max(0, Math.floor(keep.k)) : 0;
+    const kept = this.kept.length >= k ? this.kept : (this.kept = new Float64Array(k));
+    let held = 0;
+    let dyn = 0; // the evidence under which a tool cannot reach the k-th best score (0 until k are held)
+    // With a step lift, a tool that may be a step's clear best tool is finished whatever its whole score.
+    const clearStep = stepTop.length ? (clearRaw(unit) / (1 + boost)) * (1 - 1e-9) : Infinity;
     for (const d of docs) {
       // Steps score at most the whole, so under the floor there is no finishing work to do.
-      if (acc[d]! < floor) {
+      if (acc[d]! < floor || (acc[d]! < dyn && !this.mayClear(d, S, clearStep))) {
         out[d] = 0;
         continue;
       }
       out[d] = this.finish(d, S, ps);
       scored++;
+      if (k > 0 && (held < k || out[d]! > kept[0]!) && keep!.counts(d)) {
+        held = insertKept(kept, held, k, out[d]!);
+        if (held === k) dyn = evidenceFor(kept[0]! * keep!.fall, unit, boost);
+      }
       if (lifts && out[d]! > 0 && (top < 0 || out[d]! > out[top]!)) top = d;
       for (let s = 0; s < stepTop.length; s++) {
         if (this.stepRaw[s]! > stepTopRaw[s]!) {
           stepTopRaw[s] = this.stepRaw[s]!;
           stepTop[s] = d;
+        }
+      }
+    }
+    // The rerank finishes a family's tools under the returned floor, and a step's clear best tool it
+    // lifted must not be finished again: tools between the lowest clear one and the threshold are finished here.
+    let under = Math.max(floor, dyn);
+    if (under > floor) {
+      for (let s = 0; s < stepTop.length; s++) {
+        const d = stepTop[s]!;
+        if (d >= 0 && stepTopRaw[s]! >= clearRaw(unit) && acc[d]! < under) under = Math.max(floor, acc[d]!);
+      }
+      if (under < dyn) {
+        for (const d of docs) {
+          if (out[d] === 0 && acc[d]! >= under && acc[d]! >= floor) {
+            out[d] = this.finish(d, S, ps);
+            scored++;
+          }
         }
       }
     }
@@ -184,7 +250,14 @@ export class Retriever {
       this.work.touched += docs.length;
       this.work.scored += scored;
     }
-    return { docs, score: out, groups, steps: S, minScore, floor, weakGroups, weakSum, top, stepTop, stepTopRaw, stamp: ps };
+    return { docs, score: out, groups, steps: S, minScore, floor: under, weakGroups, weakSum, top, stepTop, stepTopRaw, stamp: ps };
+  }
+
+  /** Whether a tool's evidence in some step may reach `clear` (a step's clear best tool), for the top-k threshold. */
+  private mayClear(d: number, S: number, clear: number): boolean {
+    if (clear === Infinity) return false;
+    for (let s = d * S, e = s + S; s < e; s++) if (this.stepAcc[s]! >= clear) return true;
+    return false;
   }
 
   /** The weight of a tool's best step against the whole query's (0 for a single step). */

@@ -4,6 +4,7 @@
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
 import { withoutExamples } from "../../../registry/contract/surface-entry.js";
 import { FIND_MAX_TOKENS, FIND_SCHEMA_TOP, NONE_NOTE, type FoundTool } from "../../contract/find.js";
+import { shape } from "./present.js";
 
 export type SchemaChoice = {
   policy: "top" | "all" | "none";
@@ -31,7 +32,46 @@ const schemaCost = (t: CatalogTool) => t.tokens ?? Math.ceil(bytes([withoutExamp
  * What the answer costs without schemas: bytes / 3.4, under the densest answer measured (500 answers of the
  * bench's five sets without schemas: 3.49-5.14 bytes an o200k token, mean 4.2), so the budget holds without a tokenizer.
  */
-const lightCost = (tools: readonly FoundTool[]) => Math.ceil(bytes({ mode: "keyword", verdict: "match", tools }) / 3.4) + 8;
+export const lightCost = (tools: readonly FoundTool[], byName: ReadonlyMap<string, CatalogTool>) => Math.ceil(answerBytes(tools, byName) / 3.4) + 8;
+
+const EMPTY_ANSWER = bytes({ mode: "keyword", verdict: "match", tools: [] });
+const SCORE_KEY = ',"score":'.length;
+
+/**
+ * The UTF-8 bytes of JSON.stringify({mode: "keyword", verdict: "match", tools}) without serializing it on
+ * every find: a result that is its tool's light shape (the same keys in the same order, the same values)
+ * followed by its score costs the shape's cached size and the score's digits; any other result is serialized.
+ */
+function answerBytes(tools: readonly FoundTool[], byName: ReadonlyMap<string, CatalogTool>): number {
+  let n = EMPTY_ANSWER + Math.max(0, tools.length - 1);
+  for (const f of tools) {
+    const t = byName.get(f.name);
+    const light = t && lightSize(t);
+    n += light && isLightEntry(f, light.keys, shape(t, false)) ? light.bytes + SCORE_KEY + JSON.stringify(f.score).length : bytes(f);
+  }
+  return n;
+}
+
+function isLightEntry(f: FoundTool, keys: readonly string[], light: object): boolean {
+  const own = Object.keys(f);
+  if (own.length !== keys.length + 1 || own[keys.length] !== "score") return false;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    if (own[i] !== k || (f as Record<string, unknown>)[k] !== (light as Record<string, unknown>)[k]) return false;
+  }
+  return true;
+}
+
+/** A tool's light shape: its keys, and the bytes of its JSON (a non-empty object's). */
+function lightSize(t: CatalogTool): { keys: string[]; bytes: number } {
+  let size = lightSizes.get(t);
+  if (!size) {
+    const light = shape(t, false);
+    lightSizes.set(t, (size = { keys: Object.keys(light), bytes: bytes(light) }));
+  }
+  return size;
+}
+const lightSizes = new WeakMap<CatalogTool, { keys: string[]; bytes: number }>();
 
 /** The note that says which schemas were left out for the budget, and how to get one. */
 const leftOutNote = (names: readonly string[], max: number) =>
@@ -54,7 +94,7 @@ export function chooseSchemas(
   if (choice.policy === "none") return { tools: [...light] };
   if (choice.policy === "all") return { tools: light.map((f) => ({ ...f, ...full(byName.get(f.name)!, true) })) };
   const max = choice.maxTokens ?? FIND_MAX_TOKENS;
-  let spent = lightCost(light);
+  let spent = lightCost(light, byName);
   const leftOut: string[] = [];
   const tools = light.map((f, i) => {
     const t = byName.get(f.name)!;

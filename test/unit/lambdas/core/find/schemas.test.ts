@@ -6,6 +6,8 @@ import { countTokens } from "../../../../../build/tokens.js";
 import { FIND_MAX_TOKENS } from "../../../../../lambdas/contract/find.js";
 import { createSchemaValidator } from "../../../../../lambdas/core/call/validate.js";
 import { createFinder } from "../../../../../lambdas/core/find/index.js";
+import { shape } from "../../../../../lambdas/core/find/present.js";
+import { lightCost } from "../../../../../lambdas/core/find/schemas.js";
 import { memoryTestArtifact, testArtifactInput, testTool } from "../../../../helpers/artifact.js";
 
 /** An object schema of n described string fields, each with an example. */
@@ -74,5 +76,28 @@ describe("find's schemas by default", () => {
     expect(validator.check(shown, args, "input").valid).toBe(true);
     expect(validator.check(schema, args, "input").valid).toBe(true);
     expect(validator.check(shown, { field_3: "x" }, "input").valid).toBe(false);
+  });
+
+  it("sizes the light answer from each tool's cached size exactly as serializing it would (explain's results and unknown tools serialized)", async () => {
+    const tools = [
+      testTool("tax.form", { description: "Submit the tax form — déclaration d'impôts, 税表.", input_schema: big(3) }),
+      testTool("tax.list", { description: "x".repeat(400), callable: false } as Partial<ReturnType<typeof testTool>>),
+      ...others.slice(0, 5),
+    ];
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    const serialized = (found: readonly object[]) =>
+      Math.ceil(new TextEncoder().encode(JSON.stringify({ mode: "keyword", verdict: "match", tools: found })).length / 3.4) + 8;
+    const scores = [1, 0.4, 0.1234, 1e-7, 0.99995, 0];
+    const light = tools.map((t, i) => ({ ...shape(t, false), score: scores[i % scores.length]! }));
+    expect(lightCost(light, byName)).toBe(serialized(light));
+    expect(lightCost([], byName)).toBe(serialized([]));
+    const odd = [
+      { ...light[0]!, explain: [{ word: "tax", fields: ["name" as const] }] },
+      { ...shape(tools[1]!, false), description: "changed", score: 0.5 },
+      { score: 0.5, ...shape(tools[2]!, false) },
+      { name: "not.in.catalog", model_name: "not_in_catalog", family: "not", description: "", score: 0.5 },
+      light[3]!,
+    ];
+    expect(lightCost(odd, byName)).toBe(serialized(odd));
   });
 });
