@@ -206,8 +206,10 @@ const viaHandler =
     return (await handler(event, lambdaContext())).statusCode ?? 500;
   };
 
+type Sample = { latencies: number[]; errors: number; cpuMs: number; seconds: number };
+
 /** `CONNECTIONS` loops invoking back to back, until SECONDS or MAX_REQUESTS; latencies in ms. A handler's event is built inside the count, as Lambda's runtime builds one per invocation. */
-async function drive(invoke: Invoke, s: Scenario, seconds: number, max: number): Promise<Omit<Row, "target" | "scenario">> {
+async function sample(invoke: Invoke, s: Scenario, seconds: number, max: number): Promise<Sample> {
   const latencies: number[] = [];
   let errors = 0;
   let started = 0;
@@ -224,26 +226,51 @@ async function drive(invoke: Invoke, s: Scenario, seconds: number, max: number):
     }
   };
   await Promise.all(Array.from({ length: CONNECTIONS }, loop));
-  const cpu = ownCpuMs() - cpu0;
-  const elapsed = (performance.now() - t0) / 1000;
+  return { latencies, errors, cpuMs: ownCpuMs() - cpu0, seconds: (performance.now() - t0) / 1000 };
+}
+
+function summary({ latencies, errors, cpuMs, seconds }: Sample): Omit<Row, "target" | "scenario"> {
   latencies.sort((a, b) => a - b);
   const q = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]! * 100) / 100;
   return {
     requests: latencies.length,
-    rps: Math.round(latencies.length / elapsed),
+    rps: Math.round(latencies.length / seconds),
     p50_ms: q(0.5),
     p99_ms: q(0.99),
     errors,
-    cpu_us: perRequestUs(cpu, latencies.length),
+    cpu_us: perRequestUs(cpuMs, latencies.length),
   };
 }
 
+const drive = async (invoke: Invoke, s: Scenario, seconds: number, max: number) => summary(await sample(invoke, s, seconds, max));
+
 /** Run one scenario: a first request that must succeed, a warm-up, then the measured run. */
 async function measure(target: Target, invoke: Invoke, s: Scenario): Promise<Row> {
+  await warm(target, invoke, s);
+  return { target, scenario: s.name, ...(await drive(invoke, s, SECONDS, MAX_REQUESTS)) };
+}
+
+async function warm(target: Target, invoke: Invoke, s: Scenario): Promise<void> {
   const first = await drive(invoke, s, 60, 1);
   if (first.errors) throw new Error(`${s.name} failed against the ${target}`);
   await drive(invoke, s, 60, WARMUP_REQUESTS);
-  return { target, scenario: s.name, ...(await drive(invoke, s, SECONDS, MAX_REQUESTS)) };
+}
+
+/** Two targets on one scenario in alternating half-second turns, SECONDS each: a drift in the machine's load weighs on both alike. */
+async function measurePair(targets: [Target, Invoke][], s: Scenario): Promise<Row[]> {
+  for (const [target, invoke] of targets) await warm(target, invoke, s);
+  const totals = targets.map((): Sample => ({ latencies: [], errors: 0, cpuMs: 0, seconds: 0 }));
+  for (let turn = 0; turn < SECONDS * 2; turn++) {
+    for (const [i, [, invoke]] of targets.entries()) {
+      const t = await sample(invoke, s, 0.5, MAX_REQUESTS / (SECONDS * 2));
+      const total = totals[i]!;
+      total.latencies.push(...t.latencies);
+      total.errors += t.errors;
+      total.cpuMs += t.cpuMs;
+      total.seconds += t.seconds;
+    }
+  }
+  return targets.map(([target], i) => ({ target, scenario: s.name, ...summary(totals[i]!) }));
 }
 
 /** find's engine alone: the core finder on the same artifact, the same request bodies, every tool granted. */
@@ -289,8 +316,17 @@ async function inProcess(demoUrl: string): Promise<Row[]> {
     const session = (JSON.parse(String(opened.body)) as { session: { id: string } }).session.id;
     const rows: Row[] = [];
     for (const s of scenarios(session)) {
-      rows.push(await measure("handler", viaHandler(s.path === "/v1/call" ? call : api), s));
-      if (s.path !== "/v1/call") rows.push(await measure("hono", viaHandler(apiHono), s));
+      if (s.path === "/v1/call") rows.push(await measure("handler", viaHandler(call), s));
+      else
+        rows.push(
+          ...(await measurePair(
+            [
+              ["handler", viaHandler(api)],
+              ["hono", viaHandler(apiHono)],
+            ],
+            s,
+          )),
+        );
     }
     // Pin writes the last calls left in flight (calls wait for them at most PIN_WAIT_MS), and the find-miss
     // writes still running in the background (at most 32), land before the table goes.

@@ -54,6 +54,23 @@ function echoApp(): Hono<Env> {
   app.get("/gzip", (c) => c.body("not really gzip", 200, { "content-type": "text/plain", "content-encoding": "gzip" }));
   app.get("/identity", (c) => c.body("plain", 200, { "content-type": "text/plain", "content-encoding": "identity" }));
   app.get("/none", (c) => c.body(null, 204));
+  app.get("/bom", (c) => c.body(new Uint8Array([0xef, 0xbb, 0xbf, 0x68, 0xff, 0x69]), 200, { "content-type": "text/plain" }));
+  app.get("/chunks", () => {
+    // "é" split across two chunks, then more chunks: the body is read whole before it is decoded.
+    const parts = [new Uint8Array([0x61, 0xc3]), new Uint8Array([0xa9, 0x62]), new TextEncoder().encode("ç".repeat(5000))];
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const next = parts.shift();
+        if (next) controller.enqueue(next);
+        else controller.close();
+      },
+    });
+    return new Response(stream, { headers: { "content-type": "application/json" } });
+  });
+  app.get(
+    "/binary-chunks",
+    () => new Response(new Blob([new Uint8Array([1, 2]), new Uint8Array([3, 0xff])]).stream(), { headers: { "content-type": "application/octet-stream" } }),
+  );
   app.get("/untyped", () => new Response("no content type"));
   return app;
 }
@@ -149,6 +166,18 @@ describe("the payload v2 adapter, beside hono/aws-lambda's", () => {
     expect((await same(app, v2({ method: "GET", path: "/gzip" }))).isBase64Encoded).toBe(true);
     expect((await same(app, v2({ method: "GET", path: "/identity" }))).isBase64Encoded).toBe(false);
     expect((await same(app, v2({ method: "GET", path: "/untyped" }))).isBase64Encoded).toBe(false);
+  });
+
+  it("reads streamed and oddly encoded answers as Hono does: chunks, a split character, a BOM, invalid UTF-8", async () => {
+    expect((await same(app, v2({ method: "GET", path: "/chunks" }))).body).toMatch(/^aéb(ç)+$/);
+    expect((await same(app, v2({ method: "GET", path: "/bom" }))).body).toBe("h\ufffdi");
+    expect((await same(app, v2({ method: "GET", path: "/binary-chunks" }))).body).toBe(Buffer.from([1, 2, 3, 0xff]).toString("base64"));
+  });
+
+  it("builds the same headers from names in any case, the cookie header beside v2 cookies", async () => {
+    const event = v2({ method: "POST", path: "/text", body: "h", cookies: ["a=1"] });
+    const res = await same(app, { ...event, headers: { ...event.headers, "X-Case": "upper", "x-case": "lower", cookie: "from-header=1", "x-empty": "" } });
+    expect(bodyOf(res).headers).toMatchObject({ "x-case": "lower", cookie: "from-header=1" });
   });
 
   it("answers empty bodies, 204s and HEAD as Hono does", async () => {
