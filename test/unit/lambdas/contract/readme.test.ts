@@ -2,6 +2,7 @@
 // (optional ones marked `?`, nested objects and arrays of objects too) and the limits it states.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { AdminSessionResponse, AuditListResponse, AuditStatsResponse, CatalogResponse } from "../../../../lambdas/contract/admin.js";
 import { CALL_LIMITS, CallBody, CallResponse } from "../../../../lambdas/contract/call.js";
 import { FIND_LIMITS, FindBody, FindResponse } from "../../../../lambdas/contract/find.js";
 import { jsonSchema } from "../../../../lambdas/contract/schema.js";
@@ -16,6 +17,11 @@ const CONTRACT: Record<string, { request?: z.ZodMiniType; answer: z.ZodMiniType 
   "POST /v1/sessions": { request: OpenSessionBody, answer: SessionResponse },
   "GET /v1/sessions/{id}/surface": { answer: SessionResponse },
   "POST /v1/call": { request: CallBody, answer: CallResponse },
+  // The console's data routes (their query parameters are listed in the path, as the page writes them).
+  "GET /v1/admin/catalog": { answer: CatalogResponse },
+  "GET /v1/admin/sessions/{id}": { answer: AdminSessionResponse },
+  "GET /v1/admin/audit?since=<ISO>&principal=&tool=&family=&outcome=&limit=&cursor=": { answer: AuditListResponse },
+  "GET /v1/admin/audit/stats?minutes=60": { answer: AuditStatsResponse },
 };
 
 /** `{a, b?, c: [{d}], e: {f}}` → the fields at each level, optional ones with `?`, as sorted strings. */
