@@ -108,6 +108,14 @@ export type QueryParams = {
    * within 0.1 nDCG@10 (docs/find-decisions.md, "Actions and scope"); 0 turns it off.
    */
   actionPenalty: number;
+  /**
+   * Factor on a request's scores when it met its top tool in one word only, found only in the body of
+   * a long description (judge rule `description-body`: one incidental word in an imported operation's
+   * long text is no confident match, issue 27); 1 turns it off. 0.8: no public set moves, everyday
+   * requests answered none +0.5 to +1.5 on three catalogs, one more false-none on travel and on mcp-dev
+   * (docs/find-decisions.md, "Long descriptions").
+   */
+  bodyOneWord: number;
 };
 
 export const DEFAULT_QUERY_PARAMS: QueryParams = {
@@ -121,6 +129,7 @@ export const DEFAULT_QUERY_PARAMS: QueryParams = {
   stepLift: 0.4,
   familyLift: 0.3,
   actionPenalty: 0.3,
+  bodyOneWord: 0.8,
 };
 
 /**
@@ -160,6 +169,8 @@ export const STAGE_LIMITS = {
   actionMaxWords: 8,
   /** Rerank: the action rule weighs only candidates scoring at least this share of the top score (the rest cannot reach the top). */
   actionNear: 0.5,
+  /** Judge: a description whose body (after its first sentence) has at least this many words is long (the description-body rule). */
+  longBodyWords: 20,
   /** Judge: the everyday-words rule looks at this many tools after the top for a specific word. */
   everydayRunnersUp: 2,
 } as const;

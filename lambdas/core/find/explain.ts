@@ -146,6 +146,14 @@ function judgeRules(j: Judgement, on: "tool" | "answer"): ExplainRule[] {
   else if (j.hinted && on === "answer") {
     out.push({ stage: "judge", rule: "hint-rules", effect: "×1.00", detail: "judged by its author's words (search hints): no hint rule fired" });
   }
+  if (j.body) {
+    out.push({
+      stage: "judge",
+      rule: "description-body",
+      effect: times(j.body.factor),
+      detail: `the request's specific words ("${j.body.word}") met the top tool only after the first sentence of its long description, where words are often incidental`,
+    });
+  }
   return out;
 }
 

@@ -5,12 +5,13 @@
 // them. c multiplies every shown score, so the order is kept; a tool stays when c·score ≥ min_score,
 // and the answer is `none` when none stays. A tool asked for by its exact name is not judged.
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
-import type { FieldName } from "../../../registry/contract/search-options.js";
+import { encode, type FieldName } from "../../../registry/contract/search-options.js";
 import type { MatchedWord } from "../../contract/find.js";
 import { matchedWords, RequestWords, specificHit, strayMatch } from "./hint-rules.js";
 import type { SearchIndex } from "./postings.js";
-import { DEFAULT_MIN_SCORE, type QueryParams } from "../../../registry/contract/find-tuning.js";
+import { DEFAULT_MIN_SCORE, STAGE_LIMITS, type QueryParams } from "../../../registry/contract/find-tuning.js";
 import { TEXT_PARAM } from "./words.js";
+import { COMMON_WORDS } from "./common-words.js";
 import { hasHints, Verdict, type VerdictFeatures, type VerdictModel } from "./verdict.js";
 
 /** The fields a tool author writes for search (the stray-match rule reads only these). */
@@ -28,7 +29,18 @@ export type Judgement = {
   hint?: HintRule;
   /** Whether the hint rules were consulted (a hinted top tool or catalog), fired or not. */
   hinted: boolean;
+  /** The description-body rule, when it fired: its factor and the one word met in a long description's body. */
+  body?: { factor: number; word: string };
 };
+
+/** A tool's description split for the description-body rule: whether its body is long, and its first sentence's terms. */
+type DescriptionParts = { long: boolean; summary: ReadonlySet<string> };
+
+/** A description's first sentence and the rest ("" for one sentence). */
+export function splitDescription(text: string): [summary: string, body: string] {
+  const m = /[.!?](?:\s+|$)|\n/.exec(text);
+  return m ? [text.slice(0, m.index), text.slice(m.index + m[0].length)] : [text, ""];
+}
 
 /** What the judge asks of the other stages about a request's top tool. */
 export type JudgeInput = {
@@ -51,6 +63,7 @@ export function textInput(t: CatalogTool): boolean {
 export class Judge {
   private readonly verdict: Verdict;
   private readonly words: RequestWords;
+  private readonly parts = new WeakMap<CatalogTool, DescriptionParts>();
 
   constructor(
     index: SearchIndex,
@@ -81,7 +94,31 @@ export class Judge {
     const consult = hinted || this.hintedCatalog;
     const hint = consult ? this.hintRule(q) : undefined;
     if (hint) factor *= hint.factor;
-    return { factor, hinted: consult, ...(model ? { model } : {}), ...(hint ? { hint } : {}) };
+    const word = this.params.bodyOneWord < 1 ? this.bodyWord(q) : undefined;
+    const body = word === undefined ? undefined : { factor: this.params.bodyOneWord, word };
+    if (body) factor *= body.factor;
+    return { factor, hinted: consult, ...(model ? { model } : {}), ...(hint ? { hint } : {}), ...(body ? { body } : {}) };
+  }
+
+  /**
+   * The description-body rule: every specific word (not everyday English) the request met the top tool
+   * in is only in the body of its long description (after its first sentence), where words are often
+   * incidental ("retry a failed payment" → a webhook whose description says deliveries are retried).
+   * Returns the first such word (undefined: the rule does not fire).
+   */
+  private bodyWord(q: JudgeInput): string | undefined {
+    let parts = this.parts.get(q.top);
+    if (!parts) {
+      const [summary, body] = splitDescription(q.top.description);
+      parts = { long: encode(body).length >= STAGE_LIMITS.longBodyWords, summary: new Set(encode(summary)) };
+      this.parts.set(q.top, parts);
+    }
+    if (!parts.long) return undefined;
+    const summary = parts.summary;
+    // A match outside the body: another field, or the description's first sentence.
+    const anchored = (m: MatchedWord) => m.fields.some((f) => f !== "description") || encode(m.expansion ?? m.word).some((t) => summary.has(t));
+    const specific = q.matches(q.top).filter((m) => encode(m.word).some((t) => !COMMON_WORDS.has(t)));
+    return specific.length > 0 && !specific.some(anchored) ? specific[0]!.word : undefined;
   }
 
   /** The first hint rule that fires on the request's top tool, in the order of their strength. */
