@@ -1,8 +1,8 @@
 // The Lambda adapter for API Gateway HTTP API (payload v2) events: hono/aws-lambda's `handle` with the
-// same results, minus the body's round trip through a stream. Hono's adapter encodes the event body into a
-// Request and the route reads it back through a ReadableStream; here the Request carries no stream and
-// answers text()/json()/arrayBuffer() from the event's body directly. Other event kinds (v1, ALB,
-// Lattice) go to Hono's adapter unchanged.
+// same results, minus the request body's round trip through a stream. Hono's adapter encodes the event
+// body into a Request and the route reads it back through a ReadableStream; here the Request carries no
+// stream and answers text()/json()/arrayBuffer() from the event's body directly, and the answer's body
+// is read off its stream once. Other event kinds (v1, ALB, Lattice) go to Hono's adapter unchanged.
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context as LambdaContext } from "aws-lambda";
 import type { Hono } from "hono";
 import { defaultIsContentTypeBinary, handle, type LambdaEvent } from "hono/aws-lambda";

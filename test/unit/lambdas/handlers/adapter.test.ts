@@ -189,7 +189,9 @@ describe("the payload v2 adapter, beside hono/aws-lambda's", () => {
     expect(head).toMatchObject({ statusCode: 200, body: "" });
   });
 
-  it("refuses what cannot be a Request with 400, as Hono does (a GET with a body, a bad header)", async () => {
+  it("refuses what cannot be a Request with 400, as Hono does (a GET with a body, a bad header), and bad base64 with 500", async () => {
+    const bad = { ...v2({ method: "POST", path: "/text", body: "x" }), body: "not base64!", isBase64Encoded: true };
+    expect((await same(app, bad)).statusCode).toBe(500);
     expect((await same(app, v2({ method: "GET", path: "/text", body: "x" }))).statusCode).toBe(400);
     expect((await same(app, v2({ method: "get", path: "/text", body: "x" }))).statusCode).toBe(400);
     expect((await same(app, v2({ method: "POST", path: "/text", body: "x", headers: { "bad header": "v" } }))).statusCode).toBe(400);
