@@ -79,6 +79,8 @@ export class Retriever {
   private readonly termMask: Uint32Array;
   private readonly stepRaw = new Float64Array(MAX_STEPS);
   private kept = new Float64Array(0);
+  /** Per step, the evidence a tool needs to become the step's clear best tool (Infinity: no step lift). */
+  private readonly need = new Float64Array(MAX_STEPS);
   private stamp = 0;
 
   constructor(
@@ -205,11 +207,14 @@ export class Retriever {
     const kept = this.kept.length >= k ? this.kept : (this.kept = new Float64Array(k));
     let held = 0;
     let dyn = 0; // the evidence under which a tool cannot reach the k-th best score (0 until k are held)
-    // With a step lift, a tool that may be a step's clear best tool is finished whatever its whole score.
-    const clearStep = stepTop.length ? (clearRaw(unit) / (1 + boost)) * (1 - 1e-9) : Infinity;
+    // With a step lift, a tool that may still become a step's clear best tool is finished whatever its whole
+    // score: per step, the evidence it needs to pass both the clear level and the step's best so far.
+    const need = this.need;
+    const clear = stepTop.length ? (clearRaw(unit) / (1 + boost)) * (1 - 1e-9) : Infinity;
+    for (let s = 0; s < S; s++) need[s] = clear;
     for (const d of docs) {
       // Steps score at most the whole, so under the floor there is no finishing work to do.
-      if (acc[d]! < floor || (acc[d]! < dyn && !this.mayClear(d, S, clearStep))) {
+      if (acc[d]! < floor || (acc[d]! < dyn && !this.mayLead(d, S))) {
         out[d] = 0;
         continue;
       }
@@ -224,6 +229,7 @@ export class Retriever {
         if (this.stepRaw[s]! > stepTopRaw[s]!) {
           stepTopRaw[s] = this.stepRaw[s]!;
           stepTop[s] = d;
+          need[s] = Math.max(clear, (stepTopRaw[s]! / (1 + boost)) * (1 - 1e-9));
         }
       }
     }
@@ -253,10 +259,13 @@ export class Retriever {
     return { docs, score: out, groups, steps: S, minScore, floor: under, weakGroups, weakSum, top, stepTop, stepTopRaw, stamp: ps };
   }
 
-  /** Whether a tool's evidence in some step may reach `clear` (a step's clear best tool), for the top-k threshold. */
-  private mayClear(d: number, S: number, clear: number): boolean {
-    if (clear === Infinity) return false;
-    for (let s = d * S, e = s + S; s < e; s++) if (this.stepAcc[s]! >= clear) return true;
+  /**
+   * Whether a tool's evidence in some step may reach that step's `need` (a clear best tool, ahead of the
+   * step's best so far: a step's evidence is at most its accumulated evidence × (1 + boost)), for the top-k threshold.
+   */
+  private mayLead(d: number, S: number): boolean {
+    const { need, stepAcc } = this;
+    for (let s = 0; s < S; s++) if (stepAcc[d * S + s]! >= need[s]!) return true;
     return false;
   }
 

@@ -26,7 +26,14 @@ const bytes = (v: unknown) => encoder.encode(JSON.stringify(v)).length;
  * and the schemas without examples, so a little more than the schemas), or bytes / 3.5 of those schemas
  * without a count (JSON schemas run 3.6-4.4 bytes a token: measured on the example and livemcpbench tools).
  */
-const schemaCost = (t: CatalogTool) => t.tokens ?? Math.ceil(bytes([withoutExamples(t.input_schema), withoutExamples(t.output_schema ?? null)]) / 3.5);
+const schemaCost = (t: CatalogTool) => {
+  if (t.tokens !== undefined) return t.tokens;
+  let cost = schemaCosts.get(t);
+  if (cost === undefined) schemaCosts.set(t, (cost = Math.ceil(bytes([withoutExamples(t.input_schema), withoutExamples(t.output_schema ?? null)]) / 3.5)));
+  return cost;
+};
+/** Per tool, its schemas' cost without a build count (computed at its first answer with schemas, then kept). */
+const schemaCosts = new WeakMap<CatalogTool, number>();
 
 /**
  * What the answer costs without schemas: bytes / 3.4, under the densest answer measured (500 answers of the
