@@ -166,13 +166,16 @@ describe("views", () => {
 
   // Health goes first: the gateway keeps one round of probes for 30 s whoever asks (on its own clock,
   // which a test cannot move), so the upstream is stopped now and the last test sees it red.
-  it("health: every check shown, all up", async () => {
+  it("health: every check shown, the table and upstreams up, the unconfigured model role down", async () => {
     await view("Health");
     const everything = page.locator('tr[data-check^="upstream"][data-name="everything"]');
     await expect.poll(() => everything.getAttribute("data-ok")).toBe("true");
     expect(await page.locator('tr[data-check="table"]').getAttribute("data-ok")).toBe("true");
     expect(await page.locator('tr[data-check^="upstream"][data-name="notes"]').getAttribute("data-ok")).toBe("true");
-    expect(await page.locator("p[data-status]").getAttribute("data-status")).toBe("ok");
+    // The example's writing tools ask model role `prompt`, which this gateway has no model for: degraded, and why.
+    expect(await page.locator('tr[data-check^="model"][data-name="prompt"]').getAttribute("data-ok")).toBe("false");
+    expect(await page.locator("p[data-status]").getAttribute("data-status")).toBe("degraded");
+    expect(await page.locator("p[data-status]").textContent()).toContain("model prompt");
     await record("health");
     await gateway.mcpUpstream.stop();
     await view("Catalog");

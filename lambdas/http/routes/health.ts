@@ -5,6 +5,7 @@ import { Hono } from "hono";
 import type { HealthResponse } from "../../contract/health.js";
 import { createHealthChecks, downIn, type HealthPorts, type HealthService, upstreamTargets } from "../../core/health.js";
 import { ToolbeltError } from "../../core/errors.js";
+import { MODELS_ENV, promptRoles } from "../../../registry/contract/model-roles.js";
 import type { Deps } from "../deps.js";
 import type { AppEnv } from "../env.js";
 
@@ -58,16 +59,25 @@ export function healthChecksFor(
     },
     upstreams: upstreamTargets(deps.artifact.families, deps.artifact.tools, env),
     reach: httpReach,
-    models: models.roles().map((role) => {
-      const port = models.get(role);
-      if (!port) return { role, unprobed: models.unavailable(role) ?? "no model" };
-      return {
-        role,
-        probe: async (signal: AbortSignal) => {
-          await port.complete({ messages: [{ role: "user", content: "Say ok." }], maxTokens: 1, signal });
-        },
-      };
-    }),
+    models: [
+      ...models.roles().map((role) => {
+        const port = models.get(role);
+        if (!port) return { role, unprobed: models.unavailable(role) ?? "no model" };
+        return {
+          role,
+          probe: async (signal: AbortSignal) => {
+            await port.complete({ messages: [{ role: "user", content: "Say ok." }], maxTokens: 1, signal });
+          },
+        };
+      }),
+      // A role the registry's prompt tools ask and nobody configured: those tools answer 503, so health says so.
+      ...[...promptRoles(deps.artifact.tools)]
+        .filter(([role]) => !models.roles().includes(role))
+        .map(([role, tools]) => ({
+          role,
+          probe: () => Promise.reject(new Error(`not configured (${MODELS_ENV} has no model for it): ${tools.length} prompt tool(s) answer 503`)),
+        })),
+    ],
     now: deps.clock,
     ...options,
   });
