@@ -23,8 +23,17 @@ export function topK(docs: number[], score: Float64Array, tier: (d: number) => n
       i = m;
     }
   };
+  // The root (weakest kept) is read once per change, not once per document: most documents of a large
+  // ranking are weaker than it, and each check then costs one tier and one score.
+  let rootTier = -Infinity;
+  let rootScore = -Infinity;
   for (const d of docs) {
-    if (heap.length === k && !weaker(heap[0]!, d)) continue;
+    if (heap.length === k) {
+      const t = tier(d);
+      if (t < rootTier || (t === rootTier && (score[d]! < rootScore || (score[d] === rootScore && d > heap[0]!)))) continue;
+      // NaN scores and equal documents fall through to the exact comparison.
+      if (!weaker(heap[0]!, d)) continue;
+    }
     if (!accept(d)) continue;
     if (heap.length < k) {
       heap.push(d);
@@ -37,6 +46,10 @@ export function topK(docs: number[], score: Float64Array, tier: (d: number) => n
     } else {
       heap[0] = d;
       down(0);
+    }
+    if (heap.length === k) {
+      rootTier = tier(heap[0]!);
+      rootScore = score[heap[0]!]!;
     }
   }
   return heap.sort((a, b) => (weaker(a, b) ? 1 : weaker(b, a) ? -1 : 0));
