@@ -104,8 +104,9 @@ export type QueryParams = {
   /**
    * Action rule (rerank): a candidate whose action (create, read, update, delete, send) conflicts
    * with a short request's takes the factor 1 − actionPenalty ("put eggs on my todo list": todo.add
-   * above todo.list). 0.3 on requests of ≤ `STAGE_LIMITS.actionMaxWords` words: every public set
-   * within 0.1 nDCG@10 (docs/find-decisions.md, "Actions and scope"); 0 turns it off.
+   * above todo.list). 0.4 on requests of ≤ `STAGE_LIMITS.actionMaxWords` words: every public set
+   * within 0.1 nDCG@10, and the to-do case right beside other families too (0.3 left todo.list first
+   * there; 0.5 cost analyst a false-none): docs/find-decisions.md, "Actions and scope"; 0 turns it off.
    */
   actionPenalty: number;
   /**
@@ -128,7 +129,7 @@ export const DEFAULT_QUERY_PARAMS: QueryParams = {
   hintEveryday: 0.6,
   stepLift: 0.4,
   familyLift: 0.3,
-  actionPenalty: 0.3,
+  actionPenalty: 0.4,
   bodyOneWord: 0.8,
 };
 

@@ -122,9 +122,9 @@ describe("the action rule in find's rerank (issue 27: the to-do and booking case
   it("says in explain which tool the rule lowered, and why", async () => {
     const r = await (await finderOf()).find({ query: "put eggs on my todo list", min_score: 0, schemas: false, explain: true });
     const list = r.tools.find((t) => t.name.endsWith("todo.list"))!;
-    expect(list.rules).toContainEqual({ stage: "rerank", rule: "action", effect: "×0.70", detail: "the request asks to create; this tool reads" });
+    expect(list.rules).toContainEqual({ stage: "rerank", rule: "action", effect: "×0.60", detail: "the request asks to create; this tool reads" });
     const [retrieved, reranked] = list.stages!;
-    expect(reranked!.score).toBeCloseTo(retrieved!.score * 0.7, 3);
+    expect(reranked!.score).toBeCloseTo(retrieved!.score * 0.6, 3);
     expect(r.tools.find((t) => t.name.endsWith("todo.add"))!.rules!.some((x) => x.rule === "action")).toBe(false);
   });
 
