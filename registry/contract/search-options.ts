@@ -13,7 +13,7 @@ import WORDS from "./find-tuning-words.json" with { type: "json" };
 export { DEFAULT_SCORER_PARAMS, type ScorerParams };
 
 /** Bump when the encoder, the scorer's statistics or the FlexSearch options change. */
-export const SEARCH_INDEX_VERSION = 5;
+export const SEARCH_INDEX_VERSION = 6;
 
 /** FlexSearch record: one vocabulary term (a stem) per record, id = its index in `terms`; `s` repeats it. */
 export type VocabRecord = { id: number; t: string; s: string };
@@ -160,6 +160,11 @@ const IDENTIFIER_MARK = /[\p{Lu}_.\-/:]/u;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const TOKEN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[\p{L}\p{N}]+/gu;
 
+/** A hyphenated pair of words; one whose part is a function word or a letter is also one word (to-do → todo, e-mail → email, check-in → checkin). */
+const COMPOUND = /(?<![\p{L}-])(\p{L}+)-(\p{L}+)(?![\p{L}-])/gu;
+const functionPart = (w: string) => w.length === 1 || STOPWORDS.has(w.toLowerCase());
+const joinCompound = (m: string, a: string, b: string) => (functionPart(a) || functionPart(b) ? `${m} ${a}${b}` : m);
+
 /** Stem of one lower-case Latin word (memoized: the stemmer is the hot part of query encoding). */
 const stemCache = new Map<string, string>();
 export function stem(word: string): string {
@@ -179,7 +184,8 @@ export function stem(word: string): string {
 export function encode(text: string, onWord?: (word: string, stem: string) => void): string[] {
   const out: string[] = [];
   // Most requests are lower-case prose: the identifier and opaque-id passes only run when they can match.
-  const plain = HAS_DIGIT.test(text) ? text.replace(OPAQUE_ID, " ") : text;
+  const digitless = HAS_DIGIT.test(text) ? text.replace(OPAQUE_ID, " ") : text;
+  const plain = digitless.includes("-") ? digitless.replace(COMPOUND, joinCompound) : digitless;
   for (const m of (IDENTIFIER_MARK.test(plain) ? splitIdentifier(plain) : plain).matchAll(TOKEN)) {
     const tok = m[0];
     if (CJK.test(tok)) {

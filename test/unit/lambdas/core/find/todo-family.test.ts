@@ -2,13 +2,14 @@
 // createFinder. "put eggs on my todo list" met todo.list in its name ("list") and todo.add only in its
 // description; the request asks to add, so the action rule puts todo.add first.
 import { describe, expect, it } from "vitest";
+import { encode } from "../../../../../registry/contract/search-options.js";
 import { smallFinder } from "./catalog.js";
 
 const REGISTRY = {
-  "todo.add": "Add an item to the todo list.",
-  "todo.list": "List the items on the todo list.",
+  "todo.add": "Add an item to the to-do list.",
+  "todo.list": "List the items on the to-do list.",
   "todo.done": "Mark an item of the todo list as done.",
-  "todo.remove": "Remove an item from the todo list.",
+  "todo.remove": "Remove an item from the to-do list.",
   "weather.forecast": "Get the weather forecast for a city.",
   "notes.create": "Create a note with a title and text.",
   "mail.send": "Send an email to a contact.",
@@ -36,5 +37,13 @@ describe("a to-do family in a registry of one's own (issue 27)", () => {
   it("show my todo list: the list stays first (a read asks for the reading tool)", async () => {
     const r = await (await smallFinder(REGISTRY)).find({ query: "show my todo list", schemas: false });
     expect(r.tools[0]!.name).toBe("todo.list");
+  });
+
+  it("reads a hyphenated word with a function-word or one-letter part as one word too: 'todo' meets 'to-do'", () => {
+    expect(encode("Add an item to the to-do list.")).toEqual(["add", "item", "todo", "list"]);
+    expect(encode("send an e-mail")).toEqual(["send", "mail", "email"]);
+    expect(encode("check-in at the hotel")).toContain("checkin");
+    // Two content words stay two words, as in a tool name.
+    expect(encode("get-booking")).toEqual(["get", "book"]);
   });
 });
