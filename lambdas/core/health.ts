@@ -1,6 +1,9 @@
 // GET /v1/health's checks: the table (with its latency), each upstream family's reach, each model
 // role's answer. One report serves every caller for CACHE_MS, and one probe round runs at a time: a
-// caller asking in a loop cannot make the gateway probe its upstreams in a loop.
+// caller asking in a loop cannot make the gateway probe its upstreams in a loop. Stale while
+// revalidating: once a report is older than CACHE_MS, callers get it still while one round refreshes it
+// in the background, so only the first request ever waits for probes (up to the timeout when an
+// upstream is down) on this public route.
 import type { CatalogTool, FamilyInfo } from "../../registry/contract/artifact.js";
 
 export const HEALTH_CACHE_MS = 30_000;
@@ -51,7 +54,10 @@ export type HealthService = {
 export function createHealthChecks(ports: HealthPorts): HealthChecks {
   const cacheMs = ports.cacheMs ?? HEALTH_CACHE_MS;
   const timeoutMs = ports.timeoutMs ?? PROBE_TIMEOUT_MS;
-  let last: { at: number; report: Promise<HealthReport> } | undefined;
+  /** The last finished round, kept from when it started. */
+  let last: { at: number; report: HealthReport } | undefined;
+  /** The round under way, if any: never two at once. */
+  let round: Promise<HealthReport> | undefined;
   const run = async (): Promise<HealthReport> => {
     const [table, upstreams, models] = await Promise.all([
       timed(ports.table, timeoutMs),
@@ -70,12 +76,26 @@ export function createHealthChecks(ports: HealthPorts): HealthChecks {
     ]);
     return { table, upstreams, models, checked_at: new Date(ports.now()).toISOString() };
   };
+  const refresh = (): Promise<HealthReport> => {
+    if (!round) {
+      const at = ports.now();
+      round = run()
+        .then((report) => {
+          last = { at, report };
+          return report;
+        })
+        .finally(() => {
+          round = undefined;
+        });
+    }
+    return round;
+  };
   return {
     report() {
-      const now = ports.now();
-      // One round at a time, its answer kept for cacheMs from when it started.
-      if (!last || now - last.at >= cacheMs) last = { at: now, report: run() };
-      return last.report;
+      // The first request ever waits for a round; later ones answer from the last finished report.
+      if (!last) return refresh();
+      if (ports.now() - last.at >= cacheMs) refresh().catch(() => undefined);
+      return Promise.resolve(last.report);
     },
   };
 }

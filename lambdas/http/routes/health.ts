@@ -8,6 +8,7 @@ import { ToolbeltError } from "../../core/errors.js";
 import { MODELS_ENV, promptRoles } from "../../../registry/contract/model-roles.js";
 import type { Deps } from "../deps.js";
 import type { AppEnv } from "../env.js";
+import { gatewayResources } from "./oauth-metadata.js";
 
 export function healthRoutes(deps: Deps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -53,6 +54,8 @@ export function healthChecksFor(
   options: Partial<Pick<HealthPorts, "reach" | "cacheMs" | "timeoutMs">> = {},
 ): HealthService {
   const { models } = deps;
+  // The gateway's own resources, as app.ts authenticates with: a JWT for this gateway is an admin's here too.
+  const resources = gatewayResources(deps.config.origins.own);
   const checks = createHealthChecks({
     table: async () => {
       await deps.store.get(PROBE_SESSION);
@@ -87,7 +90,7 @@ export function healthChecksFor(
       if (!report.table.ok) throw new ToolbeltError("UNAVAILABLE", "the gateway's table is unreachable; retry shortly", { check: "table" });
       const down = downIn(report);
       // An invalid key on this public route is no error: it only sees what everyone sees.
-      const admin = authorization ? (await deps.policy.authenticate(authorization).catch(() => undefined))?.admin : false;
+      const admin = authorization ? (await deps.policy.authenticate(authorization, resources).catch(() => undefined))?.admin : false;
       return { status: down.length ? "degraded" : "ok", ...(admin ? { down, checks: report } : {}) };
     },
   };

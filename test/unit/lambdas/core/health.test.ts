@@ -1,4 +1,5 @@
-// core/health.ts with in-memory probes: one round of probes per 30 s whoever asks, a probe that never
+// core/health.ts with in-memory probes: one round of probes per 30 s whoever asks, the last report
+// answering while the next round runs, a probe that never
 // answers ends its check in time, and where each family's upstream is.
 import { describe, expect, it } from "vitest";
 import type { CatalogTool, FamilyInfo } from "../../../../registry/contract/artifact.js";
@@ -31,11 +32,17 @@ describe("createHealthChecks", () => {
     const [a, b] = await Promise.all([health.report(), health.report()]);
     expect(a).toBe(b);
     p.at.now += 29_999;
-    await health.report();
+    expect(await health.report()).toBe(a);
     expect(p.calls).toEqual(["table", "https://crm.example/"]);
     p.at.now += 1;
-    const c = await health.report();
+    // Stale while revalidating: the expired report answers, one round refreshes it behind.
+    const [stale, alsoStale] = await Promise.all([health.report(), health.report()]);
+    expect(stale).toBe(a);
+    expect(alsoStale).toBe(a);
+    await new Promise((r) => setTimeout(r, 0));
     expect(p.calls).toHaveLength(4);
+    const c = await health.report();
+    expect(c).not.toBe(a);
     expect(c).toMatchObject({
       table: { ok: true },
       upstreams: [
@@ -45,6 +52,30 @@ describe("createHealthChecks", () => {
       models: [{ role: "decider", ok: true, note: "not probed here: its key is not loaded here" }],
     });
     expect(downIn(c)).toEqual([]);
+  });
+
+  it("answers from the last report while a refresh hangs on a down upstream, and starts no second round meanwhile", async () => {
+    let release: () => void = () => undefined;
+    let rounds = 0;
+    const p = ports({
+      reach: (url) => {
+        rounds += 1;
+        // The first round answers; the refresh hangs until released (as an upstream not answering would, until the timeout).
+        return rounds === 1 ? Promise.resolve() : new Promise<void>((resolve) => (release = () => resolve(void url)));
+      },
+    });
+    const health = createHealthChecks(p);
+    const first = await health.report();
+    p.at.now += 30_000;
+    expect(await health.report()).toBe(first);
+    expect(await health.report()).toBe(first);
+    expect(rounds).toBe(2);
+    release();
+    await new Promise((r) => setTimeout(r, 0));
+    const fresh = await health.report();
+    expect(fresh).not.toBe(first);
+    expect(fresh.checked_at).toBe(new Date(p.at.now).toISOString());
+    expect(rounds).toBe(2);
   });
 
   it("marks a probe that fails or never answers as down, with why, and names it", async () => {
