@@ -1,5 +1,6 @@
-// Per-minute pictures of one family's calls: bars for calls (errors in red on top of them) and lines for
-// latency p50 and p95. Plain SVG with a text summary for screen readers; no chart library.
+// Pictures of one family's calls per bucket (the stats answer's `bucket_secs`: a minute for an hour,
+// wider for longer windows): bars for calls (errors in red on top of them) and lines for latency p50 and
+// p95. Plain SVG with a text summary for screen readers; no chart library.
 import type { AuditStatsResponse } from "../../lambdas/contract/admin.js";
 import { html } from "./html.js";
 import { fmtMs } from "./ui.js";
@@ -34,13 +35,16 @@ function Axes({ max, buckets, ms }: { max: number; buckets: Bucket[]; ms?: boole
   </g>`;
 }
 
-export function CallsChart({ family, buckets }: { family: string; buckets: Bucket[] }) {
+/** How long a bucket is, in words: the answer's `bucket_secs` (a minute for an hour, wider for longer windows). */
+const span = (secs: number) => (secs % 60 ? `${secs} seconds` : secs === 60 ? "minute" : `${secs / 60} minutes`);
+
+export function CallsChart({ family, buckets, bucketSecs }: { family: string; buckets: Bucket[]; bucketSecs: number }) {
   const calls = buckets.reduce((n, b) => n + b.calls, 0);
   const errors = buckets.reduce((n, b) => n + b.errors, 0);
   const max = ceiling(Math.max(1, ...buckets.map((b) => b.calls)));
   const slot = plotW / Math.max(1, buckets.length);
   const y = (v: number) => PAD.top + plotH - (v / max) * plotH;
-  const label = `${family}: ${calls} calls and ${errors} errors over ${buckets.length} minutes`;
+  const label = `${family}: ${calls} calls and ${errors} errors over ${Math.round((buckets.length * bucketSecs) / 60)} minutes, per ${span(bucketSecs)}`;
   return html`<svg class="chart" viewBox=${`0 0 ${W} ${H}`} width=${W} height=${H} role="img" aria-label=${label} data-chart="calls" data-family=${family}>
     <${Axes} max=${max} buckets=${buckets} />
     ${buckets.map((b, i) =>
@@ -54,7 +58,7 @@ export function CallsChart({ family, buckets }: { family: string; buckets: Bucke
   </svg>`;
 }
 
-export function LatencyChart({ family, buckets }: { family: string; buckets: Bucket[] }) {
+export function LatencyChart({ family, buckets, bucketSecs }: { family: string; buckets: Bucket[]; bucketSecs: number }) {
   const used = buckets.map((b, i) => ({ b, i })).filter(({ b }) => b.calls > 0);
   const max = ceiling(Math.max(1, ...used.map(({ b }) => b.p95_ms)));
   const slot = plotW / Math.max(1, buckets.length);
@@ -62,7 +66,7 @@ export function LatencyChart({ family, buckets }: { family: string; buckets: Buc
   const y = (v: number) => PAD.top + plotH - (v / max) * plotH;
   const line = (key: "p50_ms" | "p95_ms") => used.map(({ b, i }) => `${x(i).toFixed(1)},${y(b[key]).toFixed(1)}`).join(" ");
   const worst = used.reduce((m, { b }) => Math.max(m, b.p95_ms), 0);
-  const label = `${family}: latency per minute, p95 at most ${fmtMs(worst)}`;
+  const label = `${family}: latency per ${span(bucketSecs)}, p95 at most ${fmtMs(worst)}`;
   return html`<svg class="chart" viewBox=${`0 0 ${W} ${H}`} width=${W} height=${H} role="img" aria-label=${label} data-chart="latency" data-family=${family}>
     <${Axes} max=${max} buckets=${buckets} ms />
     <polyline class="p95" points=${line("p95_ms")} />

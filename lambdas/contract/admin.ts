@@ -75,7 +75,9 @@ const isoTime = (what: string) =>
   described(z.optional(z.string().check(z.refine((s) => !Number.isNaN(Date.parse(s)), "an ISO 8601 time such as 2026-12-07T01:00:00Z"))), what);
 
 export const AuditQuery = z.strictObject({
-  since: isoTime(`Oldest record to list (default: an hour ago; at most ${AUDIT_LIMITS.maxHours} hours ago)`),
+  since: isoTime(
+    `Oldest record to list (default: an hour ago; at most ${AUDIT_LIMITS.maxHours} hours ago, earlier is read as ${AUDIT_LIMITS.maxHours} hours back)`,
+  ),
   principal: z.optional(z.string().check(z.maxLength(255))),
   tool: z.optional(z.string().check(z.maxLength(256))),
   family: z.optional(z.string().check(z.maxLength(64))),
@@ -114,13 +116,13 @@ export const AuditStatsQuery = z.strictObject({
   ),
 });
 
-export const StatsBucket = z.object({ t: described(z.string(), "The minute's start"), calls: int(), errors: int(), p50_ms: z.number(), p95_ms: z.number() });
+export const StatsBucket = z.object({ t: described(z.string(), "The bucket's start"), calls: int(), errors: int(), p50_ms: z.number(), p95_ms: z.number() });
 export const AuditStatsResponse = z.object({
   minutes: int(),
-  bucket_secs: int(),
+  bucket_secs: described(int(), "Seconds per bucket: 60 up to 60 minutes, 300 up to 360, 900 above"),
   families: described(
     z.array(z.object({ family: z.string(), buckets: z.array(StatsBucket) })),
-    "One entry per family called in the window, every minute listed",
+    "One entry per family called in the window, every bucket listed, oldest first",
   ),
   truncated: described(z.optional(z.literal(true)), "More records than one answer reads were in the window: the figures cover the newest ones"),
 });

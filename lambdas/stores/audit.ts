@@ -56,6 +56,8 @@ export type AuditPoint = { time: string; family: string; outcome: string; latenc
 /** Most items one answer reads (a list page with narrow filters, or a stats window): bounded work per request. */
 export const MAX_ITEMS_READ = 20_000;
 
+/** The start of the hour after partition `pk`'s: above every sort key in it. */
+const hourEnd = (pk: string): string => new Date(Date.parse(`${pk.slice(AUDIT_PK.length)}:00:00Z`) + HOUR_MS).toISOString();
 const encodeCursor = (pk: string, sk: string) => Buffer.from(JSON.stringify([pk, sk])).toString("base64url");
 function decodeCursor(cursor: string): { pk: string; sk: string } | undefined {
   try {
@@ -72,6 +74,8 @@ export class DynamoAuditReader {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly table: string,
+    /** Most items one answer reads; tests lower it. */
+    private readonly maxItemsRead = MAX_ITEMS_READ,
   ) {}
 
   private fail(err: unknown, op: string): ToolbeltError {
@@ -87,12 +91,15 @@ export class DynamoAuditReader {
 
   /**
    * Records at or after `sinceMs`, newest first, matching every filter given. `cursor` continues a page;
-   * undefined is returned for a cursor this store did not write (the route answers 400).
+   * undefined is returned for a cursor this store did not write or that is outside the window (the route
+   * answers 400; DynamoDB would refuse a start key before `since` with a 500). At most `maxItemsRead` items
+   * are read, checked after every Query: a week of non-matching records answers what it found and `next`.
    */
   async list(sinceMs: number, nowMs: number, filter: AuditFilter, limit: number, cursor?: string): Promise<AuditPage<ListedAudit> | undefined> {
-    const start = cursor === undefined ? undefined : decodeCursor(cursor);
-    if (cursor !== undefined && !start) return undefined;
     const since = new Date(sinceMs).toISOString();
+    const hours = DynamoAuditReader.hours(sinceMs, nowMs);
+    const start = cursor === undefined ? undefined : decodeCursor(cursor);
+    if (cursor !== undefined && !(start && hours.includes(start.pk) && start.sk >= since)) return undefined;
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = { ":since": since, ":now": Math.floor(nowMs / 1000) };
     const conditions = ["expires_at > :now"];
@@ -104,9 +111,9 @@ export class DynamoAuditReader {
     }
     const records: ListedAudit[] = [];
     let read = 0;
-    const hours = DynamoAuditReader.hours(sinceMs, nowMs).filter((pk) => !start || pk <= start.pk);
+    const todo = hours.filter((pk) => !start || pk <= start.pk);
     try {
-      for (const pk of hours) {
+      for (const [h, pk] of todo.entries()) {
         let exclusive: Record<string, unknown> | undefined = start && pk === start.pk ? { pk, sk: start.sk } : undefined;
         do {
           const out = await this.client.send(
@@ -117,7 +124,7 @@ export class DynamoAuditReader {
               ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
               ExpressionAttributeValues: { ...values, ":pk": pk },
               ScanIndexForward: false,
-              Limit: Math.min(1000, Math.max(limit - records.length, 50)),
+              Limit: Math.min(1000, Math.max(limit - records.length, 50), this.maxItemsRead - read),
               ...(exclusive ? { ExclusiveStartKey: exclusive } : {}),
             }),
           );
@@ -127,7 +134,11 @@ export class DynamoAuditReader {
             if (records.length === limit) return { records, next: encodeCursor(pk, String(item.sk)) };
           }
           exclusive = out.LastEvaluatedKey;
-          if (exclusive && read >= MAX_ITEMS_READ) return { records, next: encodeCursor(pk, String(exclusive.sk)) };
+          if (read < this.maxItemsRead) continue;
+          if (exclusive) return { records, next: encodeCursor(pk, String(exclusive.sk)) };
+          // This hour is done: the next page starts at the top of the older one (a start key above its records).
+          const older = todo[h + 1];
+          return older ? { records, next: encodeCursor(older, hourEnd(older)) } : { records };
         } while (exclusive);
       }
     } catch (err) {
@@ -152,7 +163,7 @@ export class DynamoAuditReader {
               ExpressionAttributeNames: { "#time": "time", "#family": "family", "#outcome": "outcome", "#latency": "latency_ms" },
               ExpressionAttributeValues: { ":pk": pk, ":since": new Date(sinceMs).toISOString(), ":now": Math.floor(nowMs / 1000) },
               ScanIndexForward: false,
-              Limit: Math.min(1000, MAX_ITEMS_READ - points.length),
+              Limit: Math.min(1000, this.maxItemsRead - points.length),
               ...(exclusive ? { ExclusiveStartKey: exclusive } : {}),
             }),
           );
@@ -165,7 +176,7 @@ export class DynamoAuditReader {
             });
           }
           exclusive = out.LastEvaluatedKey;
-          if (exclusive && points.length >= MAX_ITEMS_READ) return { points, truncated: true };
+          if (exclusive && points.length >= this.maxItemsRead) return { points, truncated: true };
         } while (exclusive);
       }
     } catch (err) {

@@ -32,8 +32,8 @@ function Charts({ api }: { api: Api }) {
                 f.buckets.reduce((n, b) => n + b.errors, 0),
                 "error",
               )}</span></figcaption>
-              <${CallsChart} family=${f.family} buckets=${f.buckets} />
-              <${LatencyChart} family=${f.family} buckets=${f.buckets} />
+              <${CallsChart} family=${f.family} buckets=${f.buckets} bucketSecs=${s.bucket_secs} />
+              <${LatencyChart} family=${f.family} buckets=${f.buckets} bucketSecs=${s.bucket_secs} />
             </figure>`,
           )}</div>${s.truncated ? html`<p class="muted">More calls than one answer reads: the figures cover the newest.</p>` : null}`
         : html`<p>No calls in the last ${s.minutes} minutes.</p>`}<//>

@@ -225,9 +225,21 @@ describe("the admin data routes", () => {
     const second = await list(`?limit=2&cursor=${first.next}`);
     expect([...first.records, ...second.records]).toEqual(all.records.slice(0, 4));
     expect((await list(`?since=${new Date(now + 60_000).toISOString()}`)).records).toEqual([]);
-    for (const bad of ["?limit=0", "?since=yesterday", "?cursor=bm9wZQ", "?colour=red", `?since=${new Date(now - 8 * 86_400_000).toISOString()}`]) {
+    for (const bad of ["?limit=0", "?since=yesterday", "?cursor=bm9wZQ", "?colour=red"]) {
       const res = await api.request(`/v1/admin/audit${bad}`, { as: "carol" });
       expect([bad, res.status, (await json(res)).error.code]).toEqual([bad, 400, "INVALID_REQUEST"]);
+    }
+    // The console's "a week ago" is the browser's clock: a minute (or a day) past 168 hours is read as 168 hours back, not refused.
+    for (const early of [now - 168 * 3_600_000 - 60_000, now - 8 * 86_400_000]) {
+      expect((await list(`?limit=100&since=${new Date(early).toISOString()}`)).records).toEqual(all.records);
+    }
+    // A forged cursor (sort key before `since`, or an hour outside the window) is a 400 naming `cursor`, not DynamoDB's 500.
+    const forged = (pk: string, sk: string) => Buffer.from(JSON.stringify([pk, sk])).toString("base64url");
+    const hour = (ms: number) => `AUDIT#${new Date(ms).toISOString().slice(0, 13)}`;
+    for (const cursor of [forged(hour(now), "2000-01-01T00:00:00.000Z#00"), forged(hour(now - 3 * 3_600_000), new Date(now).toISOString())]) {
+      const res = await api.request(`/v1/admin/audit?cursor=${cursor}`, { as: "carol" });
+      const body = await json(res);
+      expect([res.status, body.error.code, body.error.message]).toEqual([400, "INVALID_REQUEST", expect.stringContaining("cursor")]);
     }
 
     const stats = await json(await api.request("/v1/admin/audit/stats?minutes=5", { as: "carol" }));
@@ -237,5 +249,18 @@ describe("the admin data routes", () => {
     const total = (name: string, key: "calls" | "errors") => family(name).buckets.reduce((n: number, b: Record<string, number>) => n + b[key]!, 0);
     expect([total("notes", "calls"), total("notes", "errors"), total("other", "calls"), total("other", "errors")]).toEqual([3, 1, 3, 0]);
     expect((await api.request("/v1/admin/audit/stats?minutes=2000", { as: "carol" })).status).toBe(400);
+    // Longer windows get wider buckets (a day at a minute each was 6.5 MB for 60 families): bucket_secs says which.
+    for (const [minutes, bucket_secs, length] of [
+      [61, 300, 13],
+      [360, 300, 72],
+      [1440, 900, 96],
+    ] as const) {
+      const wide = await json(await api.request(`/v1/admin/audit/stats?minutes=${minutes}`, { as: "carol" }));
+      expect(wide).toMatchObject({ minutes, bucket_secs });
+      const notes = wide.families.find((f: { family: string }) => f.family === "notes");
+      expect(notes.buckets).toHaveLength(length);
+      expect(Date.parse(notes.buckets[1].t) - Date.parse(notes.buckets[0].t)).toBe(bucket_secs * 1000);
+      expect(notes.buckets.reduce((n: number, b: { calls: number }) => n + b.calls, 0)).toBe(total("notes", "calls"));
+    }
   });
 });
