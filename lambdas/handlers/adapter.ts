@@ -3,6 +3,8 @@
 // body into a Request and the route reads it back through a ReadableStream; here the Request carries no
 // stream and answers text()/json()/arrayBuffer() from the event's body directly, and the answer's body
 // is read off its stream once. Other event kinds (v1, ALB, Lattice) go to Hono's adapter unchanged.
+// Lambda freezes the process once the handler returns, so work the app leaves running (audit writes)
+// is awaited, bounded, before the answer goes back: the `settle` option.
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context as LambdaContext } from "aws-lambda";
 import type { Hono } from "hono";
 import { defaultIsContentTypeBinary, handle, type LambdaEvent } from "hono/aws-lambda";
@@ -12,6 +14,17 @@ import { jsonLogger, type Logger } from "../http/logger.js";
 // biome-ignore lint/suspicious/noExplicitAny: any Hono app, whatever its bindings.
 type App = Hono<any>;
 export type LambdaHandler = (event: LambdaEvent | APIGatewayProxyEventV2, lambdaContext: LambdaContext) => Promise<APIGatewayProxyStructuredResultV2>;
+
+/** How long the answer may wait for `settle` at most (ms), unless told otherwise. */
+export const SETTLE_MAX_MS = 200;
+/** Time left to the invocation that `settle` never eats into (ms): the answer still goes back before the deadline. */
+export const SETTLE_MARGIN_MS = 100;
+
+export type AdapterOptions = {
+  /** Work to finish before the answer goes back (pending audit writes), waited at most `settleMaxMs` and never into the invocation's last SETTLE_MARGIN_MS. */
+  settle?: () => Promise<unknown>;
+  settleMaxMs?: number;
+};
 
 const utf8 = new TextDecoder();
 const encoder = new TextEncoder();
@@ -51,19 +64,26 @@ class EventBody {
 
 /**
  * A Request whose body is read from the event, not through a stream. As a Request's, the body is read
- * once: a second read, or a read after the stream was taken, is refused with the same TypeError.
+ * once: a second read, or a read after the stream was taken, is refused with the same TypeError. The
+ * Request underneath holds a stream that makes the bytes only when pulled, so what reads the inner body
+ * (`new Request(req)`, `req.body`) gets them too; nothing else pulls it.
  */
 class EventRequest extends Request {
   readonly #body: EventBody;
   #used = false;
-  #stream: ReadableStream<Uint8Array> | undefined;
   constructor(url: string, init: RequestInit, body: EventBody) {
-    super(url, init);
+    const inner = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(body.bytes().slice());
+        controller.close();
+      },
+    });
+    super(url, { ...init, body: inner, duplex: "half" } as RequestInit);
     this.#body = body;
   }
   /** The body, marked read; refused if it was read before. */
   #take(): EventBody {
-    if (this.#used || this.#stream?.locked) throw new TypeError("Body is unusable: Body has already been read");
+    if (this.isUsed()) throw new TypeError("Body is unusable: Body has already been read");
     this.#used = true;
     return this.#body;
   }
@@ -81,6 +101,14 @@ class EventRequest extends Request {
   }
   override json(): Promise<unknown> {
     return this.text().then((t) => JSON.parse(t));
+  }
+  // Node 20's and 24's Request has bytes(): without this override it would read the (empty) inner body.
+  override bytes(): Promise<Uint8Array<ArrayBuffer>> {
+    try {
+      return Promise.resolve(this.#take().bytes().slice() as Uint8Array<ArrayBuffer>);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
   override arrayBuffer(): Promise<ArrayBuffer> {
     try {
@@ -104,29 +132,21 @@ class EventRequest extends Request {
     }
   }
   override clone(): Request {
-    if (this.#used || this.#stream?.locked) throw new TypeError("Request.clone: Body has already been consumed.");
-    return new EventRequest(this.url, this, this.#body);
+    if (this.isUsed()) throw new TypeError("Request.clone: Body has already been consumed.");
+    const { method, headers, signal, redirect, referrer, referrerPolicy, mode, credentials, cache, integrity, keepalive } = this;
+    const init = { method, headers, signal, redirect, referrer, referrerPolicy, mode, credentials, cache, integrity, keepalive };
+    return new EventRequest(this.url, init, this.#body);
   }
-  /** The body as a stream, built only for code that asks for one (after a read it still holds the bytes: a leniency no route relies on). */
-  streamed(): ReadableStream<Uint8Array> {
-    this.#stream ??= this.#asResponse(this.#body).body as ReadableStream<Uint8Array>;
-    return this.#stream;
-  }
+  /** Read through this class, or its inner stream taken or read (after a read here the inner stream still holds the bytes: a leniency no route relies on). */
   isUsed(): boolean {
-    return this.#used || (this.#stream?.locked ?? false);
+    // Request's own bodyUsed (the inner stream read), looked up from Request.prototype past this class's.
+    return this.#used || Reflect.get(Request.prototype, "bodyUsed", this) === true || (this.body?.locked ?? false);
   }
 }
-// Accessors on Request.prototype, so redefined on the subclass's (TypeScript types them as fields).
-Object.defineProperties(EventRequest.prototype, {
-  body: {
-    get(this: EventRequest) {
-      return this.streamed();
-    },
-  },
-  bodyUsed: {
-    get(this: EventRequest) {
-      return this.isUsed();
-    },
+// An accessor on Request.prototype, so redefined on the subclass's (TypeScript types it as a field).
+Object.defineProperty(EventRequest.prototype, "bodyUsed", {
+  get(this: EventRequest) {
+    return this.isUsed();
   },
 });
 
@@ -198,16 +218,50 @@ function isV2(event: LambdaEvent | APIGatewayProxyEventV2): event is APIGatewayP
   return Object.hasOwn(event, "rawPath") && Object.hasOwn((event as { requestContext?: object }).requestContext ?? {}, "http");
 }
 
+/** The name of the first header a Request refuses, if any: logged instead of the error's message, which holds the value. */
+function refusedHeader(event: APIGatewayProxyEventV2): string | undefined {
+  for (const k in event.headers ?? {}) {
+    const v = event.headers[k];
+    if (!v) continue;
+    try {
+      new Headers([[k, sanitizeHeaderValue(v)]]);
+    } catch {
+      return k.toLowerCase();
+    }
+  }
+  return undefined;
+}
+
+/** Waits for `settle`, at most `maxMs` and never into the invocation's last SETTLE_MARGIN_MS; a failure or a late end is logged, never thrown. */
+async function settled(settle: () => Promise<unknown>, lambdaContext: LambdaContext, maxMs: number, logger: Logger): Promise<void> {
+  const remaining = typeof lambdaContext?.getRemainingTimeInMillis === "function" ? lambdaContext.getRemainingTimeInMillis() : Number.POSITIVE_INFINITY;
+  const bound = Math.max(0, Math.min(maxMs, remaining - SETTLE_MARGIN_MS));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), bound);
+  });
+  const done = settle().then(
+    () => true,
+    () => true,
+  );
+  const finished = await Promise.race([done, late]);
+  clearTimeout(timer);
+  if (!finished) logger.warn("answered before pending work finished", { waited_ms: bound });
+}
+
 /** `handle(app)` from hono/aws-lambda, with payload v2 events served without body streams. */
-export function lambdaHandler(app: App, logger: Logger = jsonLogger()): LambdaHandler {
+export function lambdaHandler(app: App, logger: Logger = jsonLogger(), options: AdapterOptions = {}): LambdaHandler {
   const other = handle(app) as LambdaHandler;
-  return async (event, lambdaContext) => {
+  const { settle, settleMaxMs = SETTLE_MAX_MS } = options;
+  const serve: LambdaHandler = async (event, lambdaContext) => {
     if (!isV2(event)) return other(event, lambdaContext);
     let req: Request;
     try {
       req = createRequest(event);
     } catch (error) {
-      logger.error("the event does not make a request", { error });
+      // The name only: a header's TypeError quotes its value (an Authorization key with a NUL in it).
+      const header = error instanceof TypeError ? refusedHeader(event) : undefined;
+      logger.error("the event does not make a request", { error: error instanceof Error ? error.name : typeof error, ...(header ? { header } : {}) });
       return createResult(
         event,
         error instanceof TypeError ? new Response("Invalid request", { status: 400 }) : new Response("Internal Server Error", { status: 500 }),
@@ -215,5 +269,13 @@ export function lambdaHandler(app: App, logger: Logger = jsonLogger()): LambdaHa
     }
     const res = await app.fetch(req, { event, requestContext: event.requestContext, lambdaContext });
     return createResult(event, res);
+  };
+  if (!settle) return serve;
+  return async (event, lambdaContext) => {
+    try {
+      return await serve(event, lambdaContext);
+    } finally {
+      await settled(settle, lambdaContext, settleMaxMs, logger);
+    }
   };
 }

@@ -10,7 +10,8 @@ import { wireFromEnv } from "./wiring.js";
 // Upstream secrets (`${NAME}` in tool templates, model keys) come from SSM before the first request.
 await loadSecretsIntoEnv(process.env);
 
-const { deps, call } = wireFromEnv(process.env, { bedrock: bedrockModel });
+const { deps, call, audit } = wireFromEnv(process.env, { bedrock: bedrockModel });
 
 export const app = createApp(deps, { extraRoutes: [createCallModule(call)] });
-export const handler = lambdaHandler(app, deps.logger);
+// Each call's audit record is written in the background: waited for (bounded) before Lambda freezes.
+export const handler = lambdaHandler(app, deps.logger, audit ? { settle: () => audit.idle() } : {});

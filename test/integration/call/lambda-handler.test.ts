@@ -6,6 +6,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_KEYS, testPolicy } from "../../helpers/api.js";
 import { buildTestArtifact, testArtifactInput } from "../../helpers/artifact.js";
@@ -90,6 +91,24 @@ describe("the call Lambda handler", () => {
     const res = await invoke(handler, "POST", "/v1/call", "bob", { tool: "git.status", args: {} });
     expect(res).toEqual({ status: 200, body: { tool: "git.status", result: { status: "clean", auth: "Bearer [redacted]" } } });
     expect(seenAuth.at(-1)).toBe(`Bearer ${TOKEN}`);
+  });
+
+  it("answers only after the call's audit record is in the table (regression: Lambda froze with the write pending)", async () => {
+    const audited = async () =>
+      (
+        await dynamo.client.send(
+          new ScanCommand({
+            TableName: dynamo.table,
+            FilterExpression: "#type = :audit AND tool = :tool",
+            ExpressionAttributeNames: { "#type": "type" },
+            ExpressionAttributeValues: { ":audit": "audit", ":tool": "toolbelt.reshape" },
+          }),
+        )
+      ).Items ?? [];
+    const before = (await audited()).length;
+    const res = await invoke(handler, "POST", "/v1/call", "alice", { tool: "toolbelt.reshape", args: { data: { a: 2 }, mapping: { x: "a" } } });
+    expect(res.status).toBe(200);
+    expect(await audited()).toHaveLength(before + 1);
   });
 
   it("records misses in the table and lists them to admins", async () => {

@@ -34,6 +34,9 @@ function echoApp(): Hono<Env> {
   app.post("/json", async (c) => c.json({ json: await c.req.json() }));
   app.post("/bytes", async (c) => c.json({ bytes: Buffer.from(await c.req.arrayBuffer()).toString("hex") }));
   app.post("/raw", async (c) => c.json({ raw: await c.req.raw.text() }));
+  // Node 20's and 24's Request.bytes(), and a Request made from the app's (as middleware that rewraps one does).
+  app.post("/raw-bytes", async (c) => c.json({ bytes: Buffer.from(await (c.req.raw as Request & { bytes(): Promise<Uint8Array> }).bytes()).toString("hex") }));
+  app.post("/rewrap", async (c) => c.json({ rewrapped: await new Request(c.req.raw).text() }));
   app.post("/twice", async (c) => c.json({ text: await c.req.raw.text(), again: await c.req.raw.arrayBuffer() }));
   app.post("/clone", async (c) => c.json({ clone: await c.req.raw.clone().text(), text: await c.req.raw.text() }));
   app.post("/stream", async (c) => c.json({ streamed: await new Response(c.req.raw.body).text() }));
@@ -142,6 +145,14 @@ describe("the payload v2 adapter, beside hono/aws-lambda's", () => {
     expect(bodyOf(blob)).toEqual({ blob: "blob", type: "text/plain" });
   });
 
+  it("answers Request.bytes() and a Request made from the app's with the body, as Hono does (regression: 0 bytes, no body)", async () => {
+    const bytes = Buffer.from([0, 1, 0xff, 0x80]);
+    const raw = await same(app, { ...v2({ method: "POST", path: "/raw-bytes", body: "x" }), body: bytes.toString("base64"), isBase64Encoded: true });
+    expect(bodyOf(raw)).toEqual({ bytes: "0001ff80" });
+    expect(bodyOf(await same(app, v2({ method: "POST", path: "/raw-bytes", body: "héllo" })))).toEqual({ bytes: Buffer.from("héllo").toString("hex") });
+    expect(bodyOf(await same(app, v2({ method: "POST", path: "/rewrap", body: '{"a":1}' })))).toEqual({ rewrapped: '{"a":1}' });
+  });
+
   it("reads a body once, as a Request does: a second read fails the same way", async () => {
     expect((await same(app, v2({ method: "POST", path: "/twice", body: "once" }))).statusCode).toBe(500);
   });
@@ -197,6 +208,14 @@ describe("the payload v2 adapter, beside hono/aws-lambda's", () => {
     expect((await same(app, v2({ method: "POST", path: "/text", body: "x", headers: { "bad header": "v" } }))).statusCode).toBe(400);
   });
 
+  it("logs a refused header by its name, never its value (regression: a key in Authorization reached the log)", async () => {
+    const logger = memoryLogger();
+    const event = v2({ method: "POST", path: "/text", body: "x", headers: { authorization: "Bearer secret-key-0123\u0000" } });
+    expect((await lambdaHandler(app, logger)(event, context)).statusCode).toBe(400);
+    expect(logger.entries).toEqual([{ level: "error", message: "the event does not make a request", fields: { error: "TypeError", header: "authorization" } }]);
+    expect(JSON.stringify(logger.entries)).not.toContain("secret-key");
+  });
+
   it("answers with multiValueHeaders to an event that carries them, as Hono does", async () => {
     const res = await same(app, { ...v2({ method: "GET", path: "/cookies" }), multiValueHeaders: {} });
     expect(res).toHaveProperty("multiValueHeaders");
@@ -228,6 +247,35 @@ describe("the payload v2 adapter, beside hono/aws-lambda's", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("settle: work the app leaves running, before Lambda freezes", () => {
+  const app = echoApp();
+  const event = v2({ method: "POST", path: "/text", body: "x" });
+
+  it("answers only once pending work finished", async () => {
+    let finished = false;
+    const settle = () =>
+      new Promise<void>((resolve) =>
+        setImmediate(() => {
+          finished = true;
+          resolve();
+        }),
+      );
+    expect((await lambdaHandler(app, memoryLogger(), { settle })(event, context)).statusCode).toBe(200);
+    expect(finished).toBe(true);
+  });
+
+  it("answers without it when the work hangs (bounded, and never into the invocation's last 100 ms), and says so", async () => {
+    const logger = memoryLogger();
+    const hung = { settle: () => new Promise(() => undefined), settleMaxMs: 10 };
+    expect((await lambdaHandler(app, logger, hung)(event, context)).statusCode).toBe(200);
+    const closing = { ...context, getRemainingTimeInMillis: () => 50 };
+    const failing = lambdaHandler(app, logger, { settle: () => new Promise(() => undefined), settleMaxMs: 60_000 });
+    expect((await failing(event, closing)).statusCode).toBe(200);
+    expect(logger.entries.map((e) => e.message)).toEqual(["answered before pending work finished", "answered before pending work finished"]);
+    expect(logger.entries[1]?.fields).toEqual({ waited_ms: 0 });
   });
 });
 
