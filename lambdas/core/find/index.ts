@@ -24,7 +24,7 @@ import { fieldTermCache, matchExplainer, shape } from "./present.js";
 import { topK } from "./top-k.js";
 import type { WorkUnits } from "./work.js";
 import type { Lift } from "./rerank.js";
-import type { Retrieval } from "./retrieve.js";
+import type { Keep, Retrieval } from "./retrieve.js";
 import type { Judgement } from "./judge.js";
 import { toolRules, verdictReasons, type ToolTrace } from "./explain.js";
 import { DEFAULT_MIN_SCORE, DEFAULT_QUERY_PARAMS, STAGE_LIMITS, type QueryParams } from "../../../registry/contract/find-tuning.js";
@@ -75,10 +75,12 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
   const judge = options.verdict === false ? undefined : new Judge(index, queryParams, options.verdict ?? VERDICT_MODEL, hintedCatalog);
 
   /** Stages 1–3: the request's scores over the tools it touched (valid until the next ranking). */
-  const rank = (query: string, minScore: number, lifted?: Lift[]) => {
+  const rank = (query: string, minScore: number, lifted?: Lift[], keep?: Keep) => {
     const analysis = analyser.analyse(query);
     const plan = reranker.plan(analysis, minScore);
-    const retrieval = retriever.retrieve(analysis, minScore, plan.reach, plan.lifts);
+    // The action rule (rerank) is the one later step that lowers a score, on short requests naming an action.
+    const acts = data.actions && analysis.action !== undefined && analysis.words <= STAGE_LIMITS.actionMaxWords;
+    const retrieval = retriever.retrieve(analysis, minScore, plan.reach, plan.lifts, keep && { ...keep, fall: acts ? 1 - queryParams.actionPenalty : 1 });
     for (let i = 0; i < rerankPasses; i++) reranker.rerank(retrieval, plan, lifted);
     reranker.actionRule(retrieval, analysis, lifted);
     return retrieval;
@@ -97,6 +99,10 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
   const callable = Uint8Array.from(tools, (t) => (isCallable(t) ? 1 : 0));
   const byCallable = (d: number) => callable[d]!;
   const anyCallable = callable.includes(1);
+  // Retrieve's top-k threshold (Keep): the k best of the best tier are all a top-k selection can show
+  // (`fall` is set per request in rank).
+  const bestTier = (d: number) => callable[d] === (anyCallable ? 1 : 0);
+  const fall = 1;
   // Exact name lookup: an agent that already knows the name (full or verb, any separators) gets it first.
   // A key holds its one tool as a number (an array only where names collide): no Set or array per
   // tool at import.
@@ -147,7 +153,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
   /** explain: the best tool the caller may see, before the judge (ranked again without the bar when none reached it). */
   const bestOf = (query: string, foundDocs: number[], raw: number[], eligible: (d: number) => boolean, granted: GrantFilter) => {
     if (foundDocs.length) return { best: { name: tools[foundDocs[0]!]!.name, score: raw[0]! } };
-    const again = rank(query, 0);
+    const again = rank(query, 0, undefined, { k: 1, counts: (x) => bestTier(x) && eligible(x) && granted(tools[x]!.name), fall });
     const [d] = topK(again.docs, again.score, byCallable, 1, (x) => again.score[x]! > 0 && eligible(x) && granted(tools[x]!.name));
     return d === undefined ? {} : { best: { name: tools[d]!.name, score: again.score[d]! } };
   };
@@ -158,7 +164,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
     schemas: (found, policy, opts) => chooseSchemas(found, artifact.byName, full, { policy, bar: DEFAULT_MIN_SCORE, ...onBeltOf(opts) }),
     candidates(req, k, granted) {
       const eligible = (d: number) => !unranked[d] && !retired[d] && (req.family === undefined || tools[d]!.family === req.family) && granted(tools[d]!.name);
-      const { docs, score } = rank(req.query, 0);
+      const { docs, score } = rank(req.query, 0, undefined, { k, counts: (d) => bestTier(d) && eligible(d), fall });
       const ranked = topK(docs, score, byCallable, k, (d) => score[d]! > 0 && eligible(d));
       // A catalog that fits is asked whole (the keyword-ranked tools first); a larger one only its k best matches.
       const rest: number[] = [];
@@ -176,7 +182,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
         !unranked[d] && (!retired[d] || exact?.includes(d) === true) && (req.family === undefined || tools[d]!.family === req.family);
 
       const lifted: Lift[] | undefined = req.explain ? [] : undefined;
-      const retrieval = rank(req.query, minScore, lifted);
+      const retrieval = rank(req.query, minScore, lifted, { k: limit, counts: (d) => bestTier(d) && eligible(d) && granted(tools[d]!.name), fall });
       const { docs, score } = retrieval;
       // A tool asked for by its name comes first, callable or not.
       const tier = exact ? (d: number) => (exact.includes(d) ? 2 : callable[d]!) : byCallable;
@@ -223,7 +229,11 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
           matches,
           runnersUp: () => {
             // Ranked afresh without the bar: the tools just behind the top.
-            const again = rank(req.query, 0);
+            const again = rank(req.query, 0, undefined, {
+              k: STAGE_LIMITS.everydayRunnersUp + 1,
+              counts: (d) => bestTier(d) && eligible(d) && granted(tools[d]!.name),
+              fall,
+            });
             const next = topK(
               again.docs,
               again.score,
