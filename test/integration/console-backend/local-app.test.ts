@@ -2,8 +2,6 @@
 // through REST and MCP (a real MCP SDK client) land in the audit store and show in GET /v1/admin/audit;
 // the page, the admin routes and /v1/health/live are served; an audit store that cannot be written
 // neither fails nor holds a call, and the failure is logged with its cause.
-import { serve } from "@hono/node-server";
-import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../../lambdas/config.js";
 import { sha256Hex } from "../../../lambdas/core/auth.js";
@@ -14,6 +12,7 @@ import { createDynamoClient } from "../../../lambdas/stores/dynamodb.js";
 import type { PolicyFile } from "../../../registry/contract/policy.js";
 import { memoryTestArtifact, testArtifactInput } from "../../helpers/artifact.js";
 import { startDynalite, type TestDynamo } from "../../helpers/dynalite.js";
+import { serveApp } from "../../helpers/server.js";
 import { catalogTool, metaTools, startLoopback, type Loopback } from "../call/helpers.js";
 import { connect } from "../mcp/fixture.js";
 
@@ -51,15 +50,13 @@ async function startGateway(client = dynamo.client): Promise<Gateway> {
     internalPaths: [],
     port,
   });
-  const server = serve({ fetch: local.app.fetch, hostname: "127.0.0.1", port }) as Server;
-  await new Promise<void>((done) => (server.listening ? done() : server.once("listening", () => done())));
+  const server = await serveApp(local.app, port);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.url,
     local,
     logger,
     async close() {
-      server.closeAllConnections();
-      await new Promise((done) => server.close(done));
+      await server.close();
       await local.close();
     },
   };
