@@ -1,0 +1,63 @@
+// The GitHub eval set stays usable: its catalog comes out of the importer whole and keyed by operationId,
+// and every request names only operations that catalog has.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { readJsonl, type EvalQuery } from "../../harness.js";
+import { GITHUB_SPEC, githubCatalog, type GithubTool } from "./catalog.js";
+
+type SetQuery = EvalQuery & { difficulty?: string };
+
+const queries = readJsonl<SetQuery>(join(import.meta.dirname, "queries.jsonl"));
+const normal = (q: string) =>
+  q
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+
+describe("github catalog", () => {
+  let tools: GithubTool[];
+  beforeAll(async () => {
+    tools = await githubCatalog();
+  });
+
+  it("holds more than 1,000 tools with unique ids and names, in the importer's order", () => {
+    expect(tools.length).toBeGreaterThan(1000);
+    expect(new Set(tools.map((t) => t.id)).size).toBe(tools.length);
+    expect(new Set(tools.map((t) => t.name)).size).toBe(tools.length);
+    const names = tools.map((t) => t.name);
+    expect(names).toEqual([...names].sort());
+  });
+
+  it("keys each tool by an operationId of the document", () => {
+    const doc = JSON.parse(readFileSync(GITHUB_SPEC, "utf8")) as { paths: Record<string, Record<string, { operationId?: string }>> };
+    const ids = new Set(Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op?.operationId)));
+    expect(tools.filter((t) => !ids.has(t.id)).map((t) => t.id)).toEqual([]);
+    expect(tools.find((t) => t.id === "pulls/create")).toMatchObject({ name: "pulls.create", description: "Create a pull request" });
+  });
+
+  it("has every gold operation of queries.jsonl", () => {
+    const ids = new Set(tools.map((t) => t.id));
+    const missing = queries.flatMap((q) =>
+      (q.gold_ids ?? [])
+        .flat()
+        .filter((id) => !ids.has(id))
+        .map((id) => `${q.id}: ${id}`),
+    );
+    expect(missing).toEqual([]);
+  });
+});
+
+describe("github queries", () => {
+  it("are well formed: unique ids and requests, dev split, gold on answerable requests only", () => {
+    expect(new Set(queries.map((q) => q.id)).size).toBe(queries.length);
+    expect(new Set(queries.map((q) => normal(q.query))).size).toBe(queries.length);
+    for (const q of queries) {
+      expect(q.split, q.id).toBe("dev");
+      expect(["easy", "medium", "hard"], q.id).toContain(q.difficulty);
+      expect(["answerable", "near_miss", "unanswerable"], q.id).toContain(q.kind);
+      if (q.kind === "answerable") expect(q.gold_ids?.length && q.gold_ids.every((g) => g.length > 0), q.id).toBeTruthy();
+      else expect(q.gold_ids, q.id).toBeUndefined();
+    }
+  });
+});
