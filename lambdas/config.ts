@@ -6,6 +6,7 @@ import type { SurfaceBounds } from "./core/ports.js";
 import { parseModelRoles, type ModelRoles } from "./models/roles.js";
 import { DEFAULT_CONTINUATION_TTL_SECS, DEFAULT_RESULT_BUDGET_TOKENS } from "./contract/call.js";
 import type { DeprecatedCalls } from "./core/deprecated.js";
+import { HEALTH_CACHE_MS } from "./core/health.js";
 
 export type HttpLimits = {
   /** Request bodies above this many bytes get 413. */
@@ -37,6 +38,8 @@ export type Config = {
   approvalTtlSecs: number;
   /** The oldest an MCP upstream's cached tools/list may be when a call is checked against its pinned definitions (TOOLBELT_MCP_LIST_MAX_AGE_SECS, default 5 min). */
   mcpListMaxAgeSecs: number;
+  /** How long GET /v1/health serves one round of probes before it probes again (TOOLBELT_HEALTH_CACHE_SECS, default 30 s). */
+  healthCacheSecs: number;
   /** Bounded results: o200k tokens of an answer before it is cut (TOOLBELT_RESULT_BUDGET_TOKENS), and how long its continuation lives (TOOLBELT_CONTINUATION_TTL_SECS). */
   results: { budgetTokens: number; continuationTtlSecs: number };
   /** A call to a deprecated tool: refused with 410 TOOL_DEPRECATED, or run with a warning (TOOLBELT_DEPRECATED_CALLS). */
@@ -219,6 +222,7 @@ const EnvSchema = z.object({
   TOOLBELT_IDEMPOTENCY_TTL_SECS: positiveInt(DEFAULT_IDEMPOTENCY_TTL_SECS),
   TOOLBELT_APPROVAL_TTL_SECS: positiveInt(DEFAULT_APPROVAL_TTL_SECS),
   TOOLBELT_MCP_LIST_MAX_AGE_SECS: positiveInt(300),
+  TOOLBELT_HEALTH_CACHE_SECS: positiveInt(HEALTH_CACHE_MS / 1000),
   TOOLBELT_RESULT_BUDGET_TOKENS: positiveInt(DEFAULT_RESULT_BUDGET_TOKENS),
   TOOLBELT_CONTINUATION_TTL_SECS: positiveInt(DEFAULT_CONTINUATION_TTL_SECS),
   TOOLBELT_DEPRECATED_CALLS: z.pipe(
@@ -280,6 +284,7 @@ export function loadConfig(env: Env = process.env): Config {
     idempotencyTtlSecs: e.TOOLBELT_IDEMPOTENCY_TTL_SECS,
     approvalTtlSecs: e.TOOLBELT_APPROVAL_TTL_SECS,
     mcpListMaxAgeSecs: e.TOOLBELT_MCP_LIST_MAX_AGE_SECS,
+    healthCacheSecs: e.TOOLBELT_HEALTH_CACHE_SECS,
     results: { budgetTokens: e.TOOLBELT_RESULT_BUDGET_TOKENS, continuationTtlSecs: e.TOOLBELT_CONTINUATION_TTL_SECS },
     deprecatedCalls: e.TOOLBELT_DEPRECATED_CALLS,
     ...(e.TOOLBELT_METRICS_NAMESPACE ? { metricsNamespace: e.TOOLBELT_METRICS_NAMESPACE } : {}),

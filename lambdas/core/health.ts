@@ -6,6 +6,7 @@
 // upstream is down) on this public route.
 import type { CatalogTool, FamilyInfo } from "../../registry/contract/artifact.js";
 
+/** CACHE_MS unless the gateway sets its own (TOOLBELT_HEALTH_CACHE_SECS, lambdas/config.ts). */
 export const HEALTH_CACHE_MS = 30_000;
 /** A probe not answered within this is down (the whole report waits at most this long). */
 export const PROBE_TIMEOUT_MS = 2_000;

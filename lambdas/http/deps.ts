@@ -31,7 +31,7 @@ export type Deps = {
   isAlwaysLoaded: (name: string) => boolean;
   /** The deployment's briefs by name (the MCP endpoint lists a brief's declared tools). */
   briefs: ReadonlyMap<string, BriefFile>;
-  config: { http: HttpLimits; surface: SurfaceBounds; sessionTtlSecs: number; metricsNamespace?: string; origins: OriginPolicy };
+  config: { http: HttpLimits; surface: SurfaceBounds; sessionTtlSecs: number; metricsNamespace?: string; origins: OriginPolicy; healthCacheSecs?: number };
   clock: Clock;
   logger: Logger;
   /** Models by role: prompt tools (and find's decision mode) ask them. */
@@ -58,6 +58,8 @@ export type DepsInput = {
     findMissesPerMinute?: number;
     /** Which pages may call (origin.ts); default: none but requests without `Origin`. */
     origins?: OriginPolicy;
+    /** Config.healthCacheSecs (default core/health.ts HEALTH_CACHE_MS). */
+    healthCacheSecs?: number;
   };
   logger: Logger;
   clock?: Clock;
@@ -118,6 +120,7 @@ function baseDeps(input: DepsInput): Omit<Deps, "health"> {
       sessionTtlSecs: config.sessionTtlSecs,
       ...(config.metricsNamespace ? { metricsNamespace: config.metricsNamespace } : {}),
       origins: config.origins ?? { own: [], allowed: [] },
+      ...(config.healthCacheSecs !== undefined ? { healthCacheSecs: config.healthCacheSecs } : {}),
     },
     clock,
     logger: input.logger,

@@ -29,6 +29,8 @@ export const KEYS = { admin: "console-admin-key", reader: "console-reader-key" }
 export const READER = { id: "reader", allow: ["notes.*", "time.*", "convert.*"] };
 /** A registry string that would run script if the page parsed it as HTML. */
 export const HTML_DESCRIPTION = 'Preview <img src="x" onerror="window.__injected = 1"> markup as <b>bold</b> text & more.';
+/** How long the gateway keeps a round of health probes (TOOLBELT_HEALTH_CACHE_SECS). */
+export const HEALTH_CACHE_SECS = 1;
 export const SCREENSHOTS = fileURLToPath(new URL("./screenshots/", import.meta.url));
 
 /** Debian's Chromium (`.ci/run` installs it): the tests fail, never skip, when it is missing. */
@@ -135,7 +137,8 @@ export async function startConsoleGateway(): Promise<ConsoleGateway> {
   const policy = localPolicyFile(KEYS.admin, "operator");
   policy.principals.push({ id: READER.id, description: "notes and time", keys: [sha256Hex(KEYS.reader)], allow: READER.allow, deny: [], admin: false });
   const local = createLocalApp({
-    config: loadConfig({ TOOLBELT_TABLE: dynamo.table }),
+    // One round of health probes is kept for a second, not 30: the health test sees a stopped upstream red at once.
+    config: loadConfig({ TOOLBELT_TABLE: dynamo.table, TOOLBELT_HEALTH_CACHE_SECS: String(HEALTH_CACHE_SECS) }),
     env: { DEMO_SERVICE_URL: demo.url, DEMO_SERVICE_TOKEN: demo.token, EVERYTHING_MCP_URL: mcpUpstream.url },
     client: dynamo.client,
     artifact,

@@ -82,6 +82,7 @@ export function healthChecksFor(
         })),
     ],
     now: deps.clock,
+    ...(deps.config.healthCacheSecs !== undefined ? { cacheMs: deps.config.healthCacheSecs * 1000 } : {}),
     ...options,
   });
   return {

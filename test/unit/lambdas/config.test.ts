@@ -44,3 +44,11 @@ describe("loadConfig: the audit store (issue 29)", () => {
     expect(() => loadConfig({ TOOLBELT_AUDIT_TTL_DAYS: "0" })).toThrow(/TOOLBELT_AUDIT_TTL_DAYS must be a positive integer/);
   });
 });
+
+describe("loadConfig: health's probes", () => {
+  it("keeps a round of probes 30 s unless told otherwise, and refuses a bad value naming it", () => {
+    expect(loadConfig({}).healthCacheSecs).toBe(30);
+    expect(loadConfig({ TOOLBELT_HEALTH_CACHE_SECS: "5" }).healthCacheSecs).toBe(5);
+    expect(() => loadConfig({ TOOLBELT_HEALTH_CACHE_SECS: "0" })).toThrow(/TOOLBELT_HEALTH_CACHE_SECS must be a positive integer/);
+  });
+});
