@@ -65,27 +65,40 @@ class EventBody {
 /**
  * A Request whose body is read from the event, not through a stream. As a Request's, the body is read
  * once: a second read, or a read after the stream was taken, is refused with the same TypeError. The
- * Request underneath holds a stream that makes the bytes only when pulled, so what reads the inner body
- * (`new Request(req)`, `req.body`) gets them too; nothing else pulls it.
+ * Request underneath holds no body: a body stream costs a ReadableStream per request (about a tenth of
+ * a find's CPU), so `body` makes one only when asked for. The one thing that cannot see the body is
+ * `new Request(req)` without a body of its own; no route does that (Hono's body limit passes one).
  */
 class EventRequest extends Request {
   readonly #body: EventBody;
   #used = false;
+  #stream: ReadableStream<Uint8Array> | undefined;
   constructor(url: string, init: RequestInit, body: EventBody) {
-    const inner = new ReadableStream<Uint8Array>({
+    super(url, init);
+    this.#body = body;
+  }
+  /** The body as a stream, made on first use; pulling it reads the body. */
+  bodyStream(): ReadableStream<Uint8Array> {
+    if (this.#stream) return this.#stream;
+    const take = () => this.#take();
+    this.#stream = new ReadableStream<Uint8Array>({
       pull(controller) {
-        controller.enqueue(body.bytes().slice());
+        controller.enqueue(take().bytes().slice());
         controller.close();
       },
     });
-    super(url, { ...init, body: inner, duplex: "half" } as RequestInit);
-    this.#body = body;
+    return this.#stream;
   }
   /** The body, marked read; refused if it was read before. */
   #take(): EventBody {
-    if (this.isUsed()) throw new TypeError("Body is unusable: Body has already been read");
+    if (this.#used) throw new TypeError("Body is unusable: Body has already been read");
     this.#used = true;
     return this.#body;
+  }
+  /** The body for a read through this class, which the stream must not have been taken for. */
+  #read(): EventBody {
+    if (this.#stream?.locked) throw new TypeError("Body is unusable: Body has already been read");
+    return this.#take();
   }
   /** A Response holding the same bytes and content type, for the reads this class does not answer itself. */
   #asResponse(body: EventBody): Response {
@@ -94,7 +107,7 @@ class EventRequest extends Request {
   }
   override text(): Promise<string> {
     try {
-      return Promise.resolve(this.#take().text());
+      return Promise.resolve(this.#read().text());
     } catch (error) {
       return Promise.reject(error);
     }
@@ -105,28 +118,28 @@ class EventRequest extends Request {
   // Node 20's and 24's Request has bytes(): without this override it would read the (empty) inner body.
   override bytes(): Promise<Uint8Array<ArrayBuffer>> {
     try {
-      return Promise.resolve(this.#take().bytes().slice() as Uint8Array<ArrayBuffer>);
+      return Promise.resolve(this.#read().bytes().slice() as Uint8Array<ArrayBuffer>);
     } catch (error) {
       return Promise.reject(error);
     }
   }
   override arrayBuffer(): Promise<ArrayBuffer> {
     try {
-      const b = this.#take().bytes();
+      const b = this.#read().bytes();
       return Promise.resolve(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer);
     } catch (error) {
       return Promise.reject(error);
     }
   }
   override blob(): Promise<Blob> {
-    return this.#read((r) => r.blob());
+    return this.#readAs((r) => r.blob());
   }
   override formData(): Promise<FormData> {
-    return this.#read((r) => r.formData());
+    return this.#readAs((r) => r.formData());
   }
-  #read<T>(read: (r: Response) => Promise<T>): Promise<T> {
+  #readAs<T>(read: (r: Response) => Promise<T>): Promise<T> {
     try {
-      return read(this.#asResponse(this.#take()));
+      return read(this.#asResponse(this.#read()));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -137,16 +150,22 @@ class EventRequest extends Request {
     const init = { method, headers, signal, redirect, referrer, referrerPolicy, mode, credentials, cache, integrity, keepalive };
     return new EventRequest(this.url, init, this.#body);
   }
-  /** Read through this class, or its inner stream taken or read (after a read here the inner stream still holds the bytes: a leniency no route relies on). */
+  /** Read through this class or its stream, or the stream taken by a reader. */
   isUsed(): boolean {
-    // Request's own bodyUsed (the inner stream read), looked up from Request.prototype past this class's.
-    return this.#used || Reflect.get(Request.prototype, "bodyUsed", this) === true || (this.body?.locked ?? false);
+    return this.#used || (this.#stream?.locked ?? false);
   }
 }
-// An accessor on Request.prototype, so redefined on the subclass's (TypeScript types it as a field).
-Object.defineProperty(EventRequest.prototype, "bodyUsed", {
-  get(this: EventRequest) {
-    return this.isUsed();
+// Accessors on Request.prototype, so redefined on the subclass's (TypeScript types them as fields).
+Object.defineProperties(EventRequest.prototype, {
+  body: {
+    get(this: EventRequest) {
+      return this.bodyStream();
+    },
+  },
+  bodyUsed: {
+    get(this: EventRequest) {
+      return this.isUsed();
+    },
   },
 });
 
