@@ -110,6 +110,14 @@ export type QueryParams = {
    */
   actionPenalty: number;
   /**
+   * Object rule (rerank, with the action rule): on the same short requests, a candidate near the top
+   * that meets none of the words of what the request asks for ("create a reminder | to water the
+   * plants" → reminder) while another near candidate meets one takes 1 − objectPenalty ("create" alone
+   * put calendar.create_event above todo.add). Never more than actionPenalty (retrieval's top-k
+   * threshold allows for that fall only); a candidate takes one factor for either reason. 0 turns it off.
+   */
+  objectPenalty: number;
+  /**
    * Factor on a request's scores when it met its top tool in one word only, found only in the body of
    * a long description (judge rule `description-body`: one incidental word in an imported operation's
    * long text is no confident match, issue 27); 1 turns it off. 0.8: no public set moves, everyday
@@ -130,6 +138,7 @@ export const DEFAULT_QUERY_PARAMS: QueryParams = {
   stepLift: 0.4,
   familyLift: 0.3,
   actionPenalty: 0.4,
+  objectPenalty: 0.4,
   bodyOneWord: 0.8,
 };
 

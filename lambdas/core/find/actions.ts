@@ -57,11 +57,17 @@ function first(words: readonly string[], tier: Readonly<Record<string, string>>)
  * ("top stories on hacker news"): then nothing is compared.
  */
 export function requestAction(words: readonly string[], table: ActionTable): string | undefined {
+  return requestActionWord(words, table)?.action;
+}
+
+/** `requestAction` with the word that names it ("remind me to call mom" → remind, create). */
+export function requestActionWord(words: readonly string[], table: ActionTable): { word: string; action: string } | undefined {
   for (const w of words) {
     const lead = own(table.lead, w);
     if (lead === "skip") continue;
     if (lead === "question") return undefined;
-    return lookup(table.seeds, w) ?? lookup(table.verbs, w) ?? lookup(table.nouns, w);
+    const action = lookup(table.seeds, w) ?? lookup(table.verbs, w) ?? lookup(table.nouns, w);
+    return action === undefined ? undefined : { word: w, action };
   }
   return undefined;
 }
@@ -72,6 +78,11 @@ export function requestAction(words: readonly string[], table: ActionTable): str
  */
 export function toolAction(nameWords: readonly string[], descriptionWords: readonly string[], table: ActionTable): string | undefined {
   return actionOf(nameWords, table) ?? actionOf(descriptionWords, table);
+}
+
+/** A catalog tool's action: its name's last segment ("todo.add" → add), else its description. */
+export function toolActionOf(tool: { readonly name: string; readonly description: string }, table: ActionTable): string | undefined {
+  return toolAction(actionWords(tool.name.slice(tool.name.lastIndexOf(".") + 1)), actionWords(tool.description), table);
 }
 
 /** Same class, different classes, or one side unknown. */

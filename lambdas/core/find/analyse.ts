@@ -4,8 +4,9 @@
 // unknown word. Nothing here scores a tool.
 import { Document } from "flexsearch";
 import { editDistance } from "../../../registry/contract/edit-distance.js";
-import { encodeQuery, pairs, stripAgentPhrasing, vocabIndexOptions, type VocabRecord } from "../../../registry/contract/search-options.js";
-import { actionWords, requestAction } from "./actions.js";
+import { encode, encodeQuery, pairs, stripAgentPhrasing, vocabIndexOptions, type VocabRecord } from "../../../registry/contract/search-options.js";
+import { actionWords, requestActionWord } from "./actions.js";
+import { askedWords } from "./hint-rules.js";
 import { ownList, type SearchIndex } from "./postings.js";
 import type { WorkUnits } from "./work.js";
 import { segments } from "./segment.js";
@@ -21,7 +22,14 @@ export type Group = { word: string; mask: number; members: Member[] };
  * words, and the action the request asks for (actions.ts; undefined when it names none or the
  * artifact has no action table) with the request's length in words, agent phrasing left out.
  */
-export type Analysis = { steps: number; groups: Group[]; action?: string | undefined; words: number };
+export type Analysis = {
+  steps: number;
+  groups: Group[];
+  action?: string | undefined;
+  words: number;
+  /** With an action, the words of what the request asks for besides its action word ("create a reminder | to …" → reminder). */
+  object?: Group[];
+};
 
 const TYPO_WORD = new RegExp(`^[a-z][a-z0-9]{${STAGE_LIMITS.typoMinLetters - 1},}$`);
 
@@ -52,7 +60,12 @@ export class Analyser {
     if (stepTexts.length > max) steps[max - 1] = stepTexts.slice(max - 1).join(". ");
     const table = this.index.data.actions;
     const words = table ? actionWords(stripAgentPhrasing(query)) : [];
-    return { steps: steps.length, groups: this.groups(steps), action: table && requestAction(words, table), words: words.length };
+    const groups = this.groups(steps);
+    const asked = table && requestActionWord(words, table);
+    if (!asked || words.length > STAGE_LIMITS.actionMaxWords) return { steps: steps.length, groups, action: asked?.action, words: words.length };
+    const verb = new Set(encode(asked.word));
+    const object = new Set(askedWords(query).filter((t) => !verb.has(t)));
+    return { steps: steps.length, groups, action: asked.action, words: words.length, object: groups.filter((g) => object.has(g.word)) };
   }
 
   /**

@@ -76,9 +76,12 @@ export function toolRules(t: ToolTrace, judged: Judgement | undefined): { rules:
     if (l.rule === "action") {
       rules.push({
         stage: "rerank",
-        rule: "action",
+        rule: l.object === undefined ? "action" : "object",
         effect: times(l.after / l.before),
-        detail: `the request asks to ${l.request}; this tool ${ACTS[l.tool] ?? l.tool}`,
+        detail:
+          l.object === undefined
+            ? `the request asks to ${l.request}; this tool ${ACTS[l.tool!] ?? l.tool}`
+            : `the request asks to ${l.request} something ("${l.object}") that this tool's words never mention, while a tool near the top does`,
       });
       continue;
     }
@@ -143,7 +146,14 @@ function judgeRules(j: Judgement, on: "tool" | "answer"): ExplainRule[] {
     });
   }
   if (j.hint) out.push({ stage: "judge", rule: j.hint.rule, effect: times(j.hint.factor), detail: hintWords(j.hint.rule, j.hint.word) });
-  else if (j.hinted && on === "answer") {
+  else if (j.input) {
+    out.push({
+      stage: "judge",
+      rule: "request-input",
+      effect: "×1.00",
+      detail: `the one-word rule held back: the request asks to ${j.input.action}, as the top tool does, and the tool meets all it asks for, so its other words ("${j.input.word}") are what it hands the tool, not something the catalog lacks`,
+    });
+  } else if (j.hinted && on === "answer") {
     out.push({ stage: "judge", rule: "hint-rules", effect: "×1.00", detail: "judged by its author's words (search hints): no hint rule fired" });
   }
   if (j.body) {

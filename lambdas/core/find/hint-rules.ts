@@ -2,7 +2,7 @@
 // authors mostly did): tests on the request's words against the catalog and the top tool's matches.
 // The fit model (verdict.ts) was fitted on catalogs without hints; these read the author's words.
 import type { MatchedWord } from "../../contract/find.js";
-import { encode, encodeQuery, QUOTED_TEXT, withoutLabelledInput } from "../../../registry/contract/search-options.js";
+import { encode, encodeQuery, QUOTED_TEXT, stripAgentPhrasing, withoutLabelledInput } from "../../../registry/contract/search-options.js";
 import { COMMON_WORDS } from "./common-words.js";
 import type { SearchIndex } from "./postings.js";
 import { PREPOSITION } from "./words.js";
@@ -30,6 +30,16 @@ export const matchedWords = (hits: readonly MatchedWord[]): Set<string> => new S
 /** Whether a tool met the request directly (not through an expansion) in a specific word, one not among the commonest English words. */
 export const specificHit = (hits: readonly MatchedWord[]): boolean =>
   hits.some((m) => m.expansion === undefined && encode(m.word).some((w) => !COMMON_WORDS.has(w)));
+
+/**
+ * The specific words of what a request asks for: its words before the first preposition, the agent's
+ * phrasing, data and everyday filler left out ("remind me | to water the plants" → remind; "load the
+ * dishwasher" → load, dishwasher). What follows is where, when or what with: what it hands a tool.
+ */
+export function askedWords(query: string): string[] {
+  const head = stripAgentPhrasing(query).split(PREPOSITION)[0]!;
+  return [...new Set(encodeQuery(withoutLabelledInput(head).replace(DATA_TOKEN, " ")))].filter((t) => !COMMON_WORDS.has(t));
+}
 
 export class RequestWords {
   constructor(private readonly index: SearchIndex) {}

@@ -5,14 +5,15 @@
 // them. c multiplies every shown score, so the order is kept; a tool stays when c·score ≥ min_score,
 // and the answer is `none` when none stays. A tool asked for by its exact name is not judged.
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
-import { encode, type FieldName } from "../../../registry/contract/search-options.js";
+import { encode, stripAgentPhrasing, type FieldName } from "../../../registry/contract/search-options.js";
 import type { MatchedWord } from "../../contract/find.js";
-import { matchedWords, RequestWords, specificHit, strayMatch } from "./hint-rules.js";
+import { askedWords, matchedWords, RequestWords, specificHit, strayMatch } from "./hint-rules.js";
 import type { SearchIndex } from "./postings.js";
 import { DEFAULT_MIN_SCORE, STAGE_LIMITS, type QueryParams } from "../../../registry/contract/find-tuning.js";
 import { TEXT_PARAM } from "./words.js";
 import { COMMON_WORDS } from "./common-words.js";
 import { hasHints, Verdict, type VerdictFeatures, type VerdictModel } from "./verdict.js";
+import { actionFit, actionWords, Fit, requestActionWord, toolActionOf } from "./actions.js";
 
 /** The fields a tool author writes for search (the stray-match rule reads only these). */
 export const AUTHORED_FIELDS: readonly FieldName[] = ["name", "tags", "aliases", "examples"];
@@ -31,7 +32,15 @@ export type Judgement = {
   hinted: boolean;
   /** The description-body rule, when it fired: its factor and the one word met in a long description's body. */
   body?: { factor: number; word: string };
+  /**
+   * The one-word rule held back: the request asks for the tool's own action and the tool met all it
+   * asks for, so the word the rule would cite (`word`) is the request's input, not a lack (`action`: the class).
+   */
+  input?: { action: string; word: string };
 };
+
+/** What the hint rules found: the rule that fired, or the one-word rule held back by the request's input. */
+type HintFinding = { hint?: HintRule; input?: Judgement["input"] };
 
 /** A tool's description split for the description-body rule: whether its body is long, and its first sentence's terms. */
 type DescriptionParts = { long: boolean; summary: ReadonlySet<string> };
@@ -64,9 +73,11 @@ export class Judge {
   private readonly verdict: Verdict;
   private readonly words: RequestWords;
   private readonly parts = new WeakMap<CatalogTool, DescriptionParts>();
+  /** Per tool, its action class (null: none), computed at its first judgement. */
+  private readonly toolActs = new WeakMap<CatalogTool, string | null>();
 
   constructor(
-    index: SearchIndex,
+    private readonly index: SearchIndex,
     private readonly params: QueryParams,
     model: VerdictModel,
     /** Most of the catalog's tools have search hints: a tool without them is held to the hint rules too. */
@@ -92,12 +103,12 @@ export class Judge {
     // snapshot's) is held to the same rules, its name and tags its authored words: otherwise it is where
     // the strays land ("hike along the coast" → a tool "with an output schema along with" its content).
     const consult = hinted || this.hintedCatalog;
-    const hint = consult ? this.hintRule(q) : undefined;
+    const { hint, input } = consult ? this.hintRule(q) : {};
     if (hint) factor *= hint.factor;
     const word = this.params.bodyOneWord < 1 ? this.bodyWord(q) : undefined;
     const body = word === undefined ? undefined : { factor: this.params.bodyOneWord, word };
     if (body) factor *= body.factor;
-    return { factor, hinted: consult, ...(model ? { model } : {}), ...(hint ? { hint } : {}), ...(body ? { body } : {}) };
+    return { factor, hinted: consult, ...(model ? { model } : {}), ...(hint ? { hint } : {}), ...(input ? { input } : {}), ...(body ? { body } : {}) };
   }
 
   /**
@@ -122,26 +133,48 @@ export class Judge {
   }
 
   /** The first hint rule that fires on the request's top tool, in the order of their strength. */
-  private hintRule(q: JudgeInput): HintRule | undefined {
+  private hintRule(q: JudgeInput): HintFinding {
     const p = this.params;
     // Evidence the model cannot see on a small catalog: a match the tool's author did not anticipate,
-    if (p.hintStray < 1 && strayMatch(q.matches(q.top, AUTHORED_FIELDS))) return { rule: "hint-stray", factor: p.hintStray };
+    if (p.hintStray < 1 && strayMatch(q.matches(q.top, AUTHORED_FIELDS))) return { hint: { rule: "hint-stray", factor: p.hintStray } };
     const hits = q.matches(q.top);
     // or one that meets the tool in a single word while another word is foreign to the whole catalog
     // ("load the dishwasher" → system.load, "hand me the remote" → git.remotes), or, when that word is not
     // one the tool is named by (its name, its aliases), another specific word the tool did not match
-    // ("order a pizza" → random.shuffle's "random order").
+    // ("order a pizza" → random.shuffle's "random order"). Not when that word is the request's input:
+    // it asks for the tool's own action and the tool met all it asks for ("remind me | to water the plants").
+    let input: Judgement["input"];
     if (p.hintOneHit < 1) {
       const word = this.oneWord(q.query, hits);
-      if (word !== undefined) return { rule: "one-word", factor: p.hintOneHit, word };
+      const action = word === undefined ? undefined : this.askedAction(q, hits);
+      if (word !== undefined && action === undefined) return { hint: { rule: "one-word", factor: p.hintOneHit, word } };
+      if (word !== undefined && action !== undefined) input = { action, word };
     }
     // or one in everyday words only ("get", "show", "list", "latest") while the request names something the
     // catalog lacks ("get me the latest bitcoin price" → kv.get), unless a tool just behind meets a specific word.
     if (p.hintEveryday < 1) {
       const word = this.everyday(q, hits);
-      if (word !== undefined) return { rule: "everyday-words", factor: p.hintEveryday, word };
+      if (word !== undefined) return { hint: { rule: "everyday-words", factor: p.hintEveryday, word } };
     }
-    return undefined;
+    return input ? { input } : {};
+  }
+
+  /**
+   * The request's action class when it is the top tool's too and the tool met every specific word of
+   * what the request asks for (its words before the first preposition) other than the action word
+   * itself: then the request's other words are what it gives the tool. Undefined otherwise.
+   */
+  private askedAction(q: JudgeInput, hits: MatchedWord[]): string | undefined {
+    const table = this.index.data.actions;
+    if (!table) return undefined;
+    const asked = requestActionWord(actionWords(stripAgentPhrasing(q.query)), table);
+    if (!asked) return undefined;
+    let tool = this.toolActs.get(q.top);
+    if (tool === undefined) this.toolActs.set(q.top, (tool = toolActionOf(q.top, table) ?? null));
+    if (actionFit(asked.action, tool ?? undefined) !== Fit.same) return undefined;
+    const verb = new Set(encode(asked.word));
+    const met = matchedWords(hits);
+    return askedWords(q.query).every((t) => verb.has(t) || met.has(t)) ? asked.action : undefined;
   }
 
   /** The one-word rule: the request's word that shows the top tool met it in one word only (undefined: the rule does not fire). */

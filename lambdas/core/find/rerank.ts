@@ -7,7 +7,7 @@
 // Then the action rule: on a short request that names an action, a candidate near the top whose own
 // action conflicts ("put eggs on my todo list" → todo.list reads) takes a factor below 1.
 import type { Analysis } from "./analyse.js";
-import { actionFit, actionWords, Fit, toolAction, type ActionTable } from "./actions.js";
+import { actionFit, Fit, toolActionOf, type ActionTable } from "./actions.js";
 import type { Retrieval, Retriever } from "./retrieve.js";
 import type { WorkUnits } from "./work.js";
 import { STAGE_LIMITS } from "../../../registry/contract/find-tuning.js";
@@ -21,7 +21,16 @@ export type LiftPlan = { stepLift: number; familyLift: number; lifts: boolean /*
  */
 export type Lift =
   | { doc: number; rule: "step-lift" | "family-lift"; before: number; after: number; head: number }
-  | { doc: number; rule: "action"; before: number; after: number; request: string; tool: string };
+  | {
+      doc: number;
+      rule: "action";
+      before: number;
+      after: number;
+      request: string;
+      tool: string | undefined;
+      /** Set when the factor came from the request's object this tool misses (the object word), not from a conflicting action. */
+      object?: string;
+    };
 
 /** What the action rule reads of a tool: its name and description. */
 export type ActionTool = { readonly name: string; readonly description: string };
@@ -126,8 +135,7 @@ export class Reranker {
     if (!a) return undefined;
     let act = this.toolActs[d];
     if (act === undefined) {
-      const t = a.tools[d]!;
-      act = toolAction(actionWords(t.name.slice(t.name.lastIndexOf(".") + 1)), actionWords(t.description), a.table) ?? null;
+      act = toolActionOf(a.tools[d]!, a.table) ?? null;
       this.toolActs[d] = act;
     }
     return act ?? undefined;
@@ -135,10 +143,14 @@ export class Reranker {
 
   /**
    * The action rule, in place: on a request of few words that names an action, each candidate
-   * scoring at least `actionNear` of the top score whose action conflicts takes 1 − `actionPenalty`.
+   * scoring at least `actionNear` of the top score whose action conflicts takes 1 − `actionPenalty`;
+   * so does one that meets none of the words of what the request asks for (its object) while another
+   * such candidate meets one ("create a reminder | to water the plants": calendar.create_event met only
+   * "create", todo.add "reminder"). A candidate takes the factor once, whichever reason.
    */
   actionRule(r: Retrieval, q: Analysis, lifted?: Lift[]): void {
     const penalty = this.retriever.params.actionPenalty;
+    const objectFactor = 1 - Math.min(penalty, this.retriever.params.objectPenalty);
     const L = STAGE_LIMITS;
     if (!this.actions || penalty <= 0 || q.action === undefined || q.words > L.actionMaxWords) return;
     const out = r.score;
@@ -146,13 +158,27 @@ export class Reranker {
     for (const d of r.docs) if (out[d]! > top) top = out[d]!;
     if (top <= 0) return;
     const near = top * L.actionNear;
+    const object = objectFactor < 1 ? this.objectMiss(r, q, near) : undefined;
     for (const d of r.docs) {
       const before = out[d]!;
       if (before < near) continue;
       const tool = this.toolAction(d);
-      if (actionFit(q.action, tool) !== Fit.conflict) continue;
-      out[d] = before * (1 - penalty);
-      lifted?.push({ doc: d, rule: "action", before, after: out[d]!, request: q.action, tool: tool! });
+      if (actionFit(q.action, tool) === Fit.conflict) {
+        out[d] = before * (1 - penalty);
+        lifted?.push({ doc: d, rule: "action", before, after: out[d]!, request: q.action, tool });
+      } else if (object?.(d)) {
+        out[d] = before * objectFactor;
+        lifted?.push({ doc: d, rule: "action", before, after: out[d]!, request: q.action, tool, object: q.object![0]!.word });
+      }
     }
+  }
+
+  /** Whether a candidate misses the request's object, when some candidate at or above `near` meets it (undefined: none does, or no object). */
+  private objectMiss(r: Retrieval, q: Analysis, near: number): ((d: number) => boolean) | undefined {
+    if (!q.object?.length) return undefined;
+    const ix = this.retriever.index;
+    const meets = (d: number) => q.object!.some((g) => g.members.some((m) => ix.posting(m.term, d) !== undefined));
+    const anyMeets = r.docs.some((d) => r.score[d]! >= near && meets(d));
+    return anyMeets ? (d) => !meets(d) : undefined;
   }
 }
