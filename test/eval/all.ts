@@ -6,11 +6,12 @@
 // share of everyday requests no tool serves (everyday-requests.txt) answered none, and beside
 // false-none how often the verdict hid a right tool ranked first / in the top 3.
 import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import type { FinderOptions } from "../../lambdas/core/find/index.js";
 import type { ScorerParams } from "../../registry/contract/search-options.js";
 import { evaluate, loadJsonlTools, loadRegistry, loadTools, readJsonl, type EvalQuery, type Loaded } from "./harness.js";
-import { loadSet, readSuite, suiteRows, SUITE_FILE } from "./suite.js";
+import { GITHUB_QUERIES, githubTools } from "./generated.js";
+import { loadSet, readSuite, ROOT, suiteRows, SUITE_FILE, type SuiteSet } from "./suite.js";
 
 /**
  * Everyday requests that no tool catalog serves (physical-world chores and errands: "water the plants",
@@ -37,6 +38,8 @@ export type AllRow = {
   none: number | null;
   /** Own sets: % of unanswerable requests answered none (the target's figure). */
   none_unanswerable: number | null;
+  /** Own sets: % of near-miss requests (the catalog's domain, no tool does it) answered none. */
+  none_near_miss: number | null;
 };
 
 type Public = { set: string; tools: string; queries: string; splits?: string[]; registry?: boolean };
@@ -59,7 +62,9 @@ function publicSets(EVAL: string): Public[] {
 export async function allRows(EVAL: string, opts: { params?: ScorerParams; finder?: FinderOptions }): Promise<AllRow[]> {
   const out: AllRow[] = [];
   const catalogs = new Map<string, Loaded>();
-  for (const set of readSuite()) {
+  // The own sets, then the dev sets over generated catalogs (the GitHub REST API), per split alike.
+  const github: SuiteSet = { name: "github", tools: relative(ROOT, await githubTools()), queries: relative(ROOT, GITHUB_QUERIES) };
+  for (const set of [...readSuite(), github]) {
     const loaded = await loadSet(set, opts.params);
     catalogs.set(set.name, loaded);
     for (const r of await suiteRows(set, loaded, { finder: opts.finder ?? {} })) {
@@ -75,6 +80,7 @@ export async function allRows(EVAL: string, opts: { params?: ScorerParams; finde
         hidden3: r.hidden3,
         none,
         none_unanswerable: r.none_unanswerable,
+        none_near_miss: r.none_near_miss,
       });
     }
   }
@@ -98,6 +104,7 @@ export async function allRows(EVAL: string, opts: { params?: ScorerParams; finde
       ...hidden(f),
       none: f.none_rate,
       none_unanswerable: null,
+      none_near_miss: null,
     });
   }
   const everyday = everydayRequests();
@@ -113,6 +120,7 @@ export async function allRows(EVAL: string, opts: { params?: ScorerParams; finde
       hidden3: null,
       none: f.none_rate,
       none_unanswerable: null,
+      none_near_miss: null,
     });
   }
   return out;
@@ -123,11 +131,11 @@ const hidden = (f: { hidden1: number | null; hidden3: number | null }) => ({ hid
 export function formatAll(rows: AllRow[]): string {
   const f = (x: number | null) => (x === null ? "-" : x.toFixed(1));
   return [
-    "| set | queries | top-3 | nDCG@10 | false-none | hidden@1 | hidden@3 | none (no tool) | unanswerable none |",
-    "|---|---|---|---|---|---|---|---|---|",
+    "| set | queries | top-3 | nDCG@10 | false-none | hidden@1 | hidden@3 | none (no tool) | unanswerable none | near-miss none |",
+    "|---|---|---|---|---|---|---|---|---|---|",
     ...rows.map(
       (r) =>
-        `| ${r.set} | ${r.queries} | ${f(r.top3)} | ${f(r.ndcg10)} | ${f(r.false_none)} | ${f(r.hidden1)} | ${f(r.hidden3)} | ${f(r.none)} | ${f(r.none_unanswerable)} |`,
+        `| ${r.set} | ${r.queries} | ${f(r.top3)} | ${f(r.ndcg10)} | ${f(r.false_none)} | ${f(r.hidden1)} | ${f(r.hidden3)} | ${f(r.none)} | ${f(r.none_unanswerable)} | ${f(r.none_near_miss)} |`,
     ),
   ].join("\n");
 }

@@ -198,5 +198,24 @@ if (values.json) {
       `${name.padEnd(6)} ${f(x.r1)}  ${f(x.r3)}  ${f(x.r5)}  ${f(x.r10)}  ${f(x.ndcg10)}  ${f(x.c10)}   ${f(x.none_rate)}         ${f(x.false_none)}`,
     );
   }
+  // A set that labels its requests (kind, difficulty): the same figures per label, nDCG for the answerable
+  // ones, none-rate for the others.
+  const label = (q: EvalQuery) => (q.kind && q.kind !== "answerable" ? q.kind : q.difficulty ? `answerable ${q.difficulty}` : undefined);
+  const labels = [...new Set(queries.map(label))].filter((l): l is string => l !== undefined).sort();
+  if (labels.length > 1) console.log("\nby label (nDCG10 for answerable; none-rate for the others):");
+  for (const l of labels.length > 1 ? labels : []) {
+    const subset = await evaluate(
+      loaded,
+      queries.filter((q) => label(q) === l),
+      {
+        systems: values.systems.split(",") as SystemName[],
+        ...(values["min-score"] ? { minScore: Number(values["min-score"]) } : {}),
+        finder: finderOptions,
+      },
+    );
+    const cells = Object.entries(subset).map(([name, x]) => `${name} ${f(l.startsWith("answerable") ? x.ndcg10 : x.none_rate)}`);
+    const fn = l.startsWith("answerable") ? `   ours false-none ${f(subset.ours?.false_none ?? null)}` : "";
+    console.log(`${l.padEnd(18)} (${queries.filter((q) => label(q) === l).length})  ${cells.join("  ")}${fn}`);
+  }
 }
 if (decision && !values.json) console.log(decisionNote());

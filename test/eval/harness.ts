@@ -21,6 +21,8 @@ export type EvalQuery = {
   split?: string;
   /** Own sets: answerable, unanswerable (no tool of the catalog serves it) or near_miss (sounds like a tool's domain, none does it). */
   kind?: "answerable" | "unanswerable" | "near_miss";
+  /** Sets that grade their requests (the GitHub set): easy, medium or hard. */
+  difficulty?: string;
 };
 
 export type Loaded = {

@@ -40,7 +40,7 @@ export type SuiteRow = {
   none_near_miss: number | null;
 };
 
-const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "../..");
+export const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "../..");
 export const SUITE_FILE = join(ROOT, "test/eval/sets/suite.json");
 
 export function readSuite(file = SUITE_FILE): SuiteSet[] {
