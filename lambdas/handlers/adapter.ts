@@ -9,6 +9,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type { Hono } from "hono";
 import { defaultIsContentTypeBinary, handle, type LambdaEvent } from "hono/aws-lambda";
 import { decodeBase64 } from "hono/utils/encode";
+import { JsonAnswer } from "../http/answer.js";
 import { jsonLogger, type Logger } from "../http/logger.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: any Hono app, whatever its bindings.
@@ -210,14 +211,21 @@ async function bodyBytes(res: Response): Promise<Uint8Array> {
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 
+/** The answer's body as API Gateway takes it: text, or base64 of its bytes. */
+async function resultBody(res: Response, isBase64Encoded: boolean): Promise<string> {
+  const text = !isBase64Encoded && res instanceof JsonAnswer ? res.takeText() : undefined;
+  if (text !== undefined) return text;
+  const bytes = await bodyBytes(res);
+  // `utf8` decodes as Response.text() does (U+FFFD for invalid bytes, a leading BOM dropped).
+  return isBase64Encoded ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64") : utf8.decode(bytes);
+}
+
 /** Hono's createResult for a v2 event: the body as text, or base64 for binary types and encoded bodies. */
 async function createResult(event: APIGatewayProxyEventV2, res: Response): Promise<APIGatewayProxyStructuredResultV2> {
   const contentType = res.headers.get("content-type");
   const encoding = res.headers.get("content-encoding");
   const isBase64Encoded = (contentType ? defaultIsContentTypeBinary(contentType) : false) || (!!encoding && !IDENTITY.test(encoding));
-  const bytes = await bodyBytes(res);
-  // `utf8` decodes as Response.text() does (U+FFFD for invalid bytes, a leading BOM dropped).
-  const body = isBase64Encoded ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64") : utf8.decode(bytes);
+  const body = await resultBody(res, isBase64Encoded);
   const headers: Record<string, string> = {};
   const result: APIGatewayProxyStructuredResultV2 = { body, statusCode: res.status, isBase64Encoded };
   // A v2 event has no multiValueHeaders; Hono answers in that shape for one that does, and so does this.
@@ -286,7 +294,7 @@ export function lambdaHandler(app: App, logger: Logger = jsonLogger(), options: 
         error instanceof TypeError ? new Response("Invalid request", { status: 400 }) : new Response("Internal Server Error", { status: 500 }),
       );
     }
-    const res = await app.fetch(req, { event, requestContext: event.requestContext, lambdaContext });
+    const res = await app.fetch(req, { event, requestContext: event.requestContext, lambdaContext, textAnswers: true });
     return createResult(event, res);
   };
   if (!settle) return serve;

@@ -7,8 +7,9 @@ import type { Caller } from "../core/ports.js";
 export type AppEnv = {
   /** `correlationId`: the caller's `X-Correlation-Id`, checked; it goes into audit records and back in the answer. */
   Variables: { requestId: string; correlationId?: string; caller?: Caller };
-  // Set by the Lambda adapter (hono/aws-lambda); absent under the Node server.
-  Bindings: { lambdaContext?: { awsRequestId?: string } };
+  // Set by the Lambda adapter (hono/aws-lambda); absent under the Node server. `textAnswers`: the adapter
+  // takes a JsonAnswer's text as is (answer.ts).
+  Bindings: { lambdaContext?: { awsRequestId?: string }; textAnswers?: boolean };
 };
 
 /** Where a call came in, for its audit record. */

@@ -6,6 +6,7 @@ import { callContext, callerOf, type AppEnv } from "../env.js";
 import type { LogFields } from "../logger.js";
 import { findFacts, writeFind } from "../telemetry.js";
 import { parseJsonBody } from "../parse.js";
+import { answerJson } from "../answer.js";
 
 export function findRoutes(deps: Deps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -24,9 +25,9 @@ export function findRoutes(deps: Deps): Hono<AppEnv> {
     writeFind(deps.logger, result.verdict, fields, deps.config.metricsNamespace);
     // A query no tool answered well goes to the find-miss log, in the background (never waited on).
     deps.findMisses?.observe(request, result, caller);
-    if (!belt) return c.json<FindResponse>(result);
+    if (!belt) return answerJson<FindResponse>(c, result);
     // Within a session, say which results are already on its belt (callable without another look-up).
-    return c.json<FindResponse>({ ...result, session, tools: result.tools.map((t) => ({ ...t, on_belt: belt.has(t.name) })) });
+    return answerJson<FindResponse>(c, { ...result, session, tools: result.tools.map((t) => ({ ...t, on_belt: belt.has(t.name) })) });
   });
   return app;
 }
