@@ -1,4 +1,4 @@
-// npm run bench:http -- [--json] [--seconds 5] [--connections 16] [--max-requests 30000] [--only find]
+// npm run bench:http -- [--json] [--seconds 5] [--connections 16] [--max-requests 30000] [--only find] [--base DIR]
 // The local gateway (`npm start`, its own process) driven from this process with autocannon over
 // loopback, then the same requests against the bundled Lambda handlers (api and call) invoked
 // in-process (the api one also behind hono/aws-lambda's adapter, target `hono`), to tell HTTP server
@@ -6,8 +6,11 @@
 // engine's cost from the rest of a request. Each run is bounded by time and by count. Prints
 // requests/s, p50/p99 latency, errors and CPU per request per scenario, and the machine and its load.
 // CPU per request (the serving process's own CPU time over the requests it served) moves far less
-// than requests/s when other work shares the cores: compare those.
-import { spawn, type ChildProcess } from "node:child_process";
+// than requests/s when other work shares the cores: compare those. `--base DIR`: a checkout of another
+// commit (`git worktree add DIR <commit>` outside this tree, with a node_modules link): its api handler,
+// bundled with its own artifact, takes turns with this tree's on the api scenarios (target `base`), and
+// the report prints this tree's handler against it.
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
@@ -25,6 +28,8 @@ import type { FindRequest } from "../../lambdas/core/find/types.js";
 import { startLocalDynamo } from "../../lambdas/local/dynalite.js";
 import { httpApiV2Event, lambdaContext } from "../helpers/lambda-events.js";
 import { bundleHandler } from "../infra/bundle-harness.js";
+import { build } from "esbuild";
+import { esbuildOptions } from "../../infra/bundling.js";
 
 type AutocannonResult = {
   requests: { total: number };
@@ -54,6 +59,7 @@ const { values } = parseArgs({
     "max-requests": { type: "string", default: "30000" },
     // Only the scenarios whose name starts with this (e.g. `find`: find and find answered none).
     only: { type: "string" },
+    base: { type: "string" },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -69,7 +75,7 @@ const artifactDir = join(work, "artifact");
 
 type Scenario = { name: string; method: "GET" | "POST"; path: string; body?: unknown };
 /** `hono`: the api handler's app behind hono/aws-lambda's adapter instead of its own, for comparison in the same run. */
-type Target = "http" | "handler" | "hono" | "engine";
+type Target = "http" | "handler" | "hono" | "base" | "engine";
 type Row = {
   target: Target;
   scenario: string;
@@ -312,6 +318,7 @@ async function inProcess(demoUrl: string): Promise<Row[]> {
         `import { app } from ${JSON.stringify(join(root, "lambdas/handlers/api.ts"))};\nexport const handler = handle(app);\n`,
     );
     const apiHono = await load(relative(root, honoEntry), "api-hono");
+    const base = values.base ? await baseHandler(resolve(values.base)) : undefined;
     const opened = await api(httpApiV2Event({ method: "POST", path: "/v1/sessions", headers: { authorization: `Bearer ${KEY}` }, body: {} }), lambdaContext());
     const session = (JSON.parse(String(opened.body)) as { session: { id: string } }).session.id;
     const rows: Row[] = [];
@@ -320,10 +327,7 @@ async function inProcess(demoUrl: string): Promise<Row[]> {
       else
         rows.push(
           ...(await measurePair(
-            [
-              ["handler", viaHandler(api)],
-              ["hono", viaHandler(apiHono)],
-            ],
+            [["handler", viaHandler(api)], ["hono", viaHandler(apiHono)], ...(base ? [["base", viaHandler(base)] as [Target, Invoke]] : [])],
             s,
           )),
         );
@@ -334,6 +338,22 @@ async function inProcess(demoUrl: string): Promise<Row[]> {
     return rows;
   } finally {
     await dynamo.close();
+  }
+}
+
+/** The api handler of another checkout, bundled as this tree's is, reading an artifact its own build wrote (formats change between commits). */
+async function baseHandler(dir: string): Promise<Handler> {
+  const artifact = join(work, "base-artifact");
+  execFileSync(process.execPath, ["--import", "tsx", "build/cli.ts", "build", "--out", artifact], { cwd: dir, stdio: "ignore" });
+  const file = join(work, "base", "index.mjs");
+  await build({ ...esbuildOptions(join(dir, "lambdas/handlers/api.ts"), file), absWorkingDir: dir, write: true });
+  // It reads its configuration at import: the artifact directory for that moment only.
+  const own = process.env.TOOLBELT_ARTIFACT_DIR;
+  process.env.TOOLBELT_ARTIFACT_DIR = artifact;
+  try {
+    return ((await import(file)) as { handler: Handler }).handler;
+  } finally {
+    process.env.TOOLBELT_ARTIFACT_DIR = own;
   }
 }
 
@@ -369,10 +389,18 @@ const split = scenarios("")
       const whole = find(target, s.name).cpu_us;
       return whole && engine !== null ? Math.round((engine / whole) * 100) : null;
     };
+    const base = find("base", s.name);
     return {
       scenario: s.name,
       engine_cpu_us: engine,
       handler_cpu_us: find("handler", s.name).cpu_us,
+      ...(values.base
+        ? {
+            base_cpu_us: base.cpu_us,
+            handler_vs_base_rps: Math.round((find("handler", s.name).rps / base.rps) * 100) / 100,
+            handler_vs_base_cpu: base.cpu_us && find("handler", s.name).cpu_us ? Math.round((base.cpu_us / find("handler", s.name).cpu_us!) * 100) / 100 : null,
+          }
+        : {}),
       hono_adapter_cpu_us: find("hono", s.name).cpu_us,
       http_cpu_us: find("http", s.name).cpu_us,
       engine_share_handler_pct: share("handler"),
@@ -382,7 +410,7 @@ const split = scenarios("")
 const report = {
   date: new Date().toISOString(),
   machine: { ...before, load_before: before.load, load_after: after.load },
-  settings: { seconds: SECONDS, connections: CONNECTIONS, max_requests: MAX_REQUESTS },
+  settings: { seconds: SECONDS, connections: CONNECTIONS, max_requests: MAX_REQUESTS, ...(values.base ? { base: values.base } : {}) },
   rows,
   split,
   goals: {
@@ -412,6 +440,13 @@ else {
     console.log(
       `${x.scenario.padEnd(20)} engine ${x.engine_cpu_us ?? "-"} µs · handler ${x.handler_cpu_us ?? "-"} µs (engine ${x.engine_share_handler_pct ?? "-"}%; with hono's adapter ${x.hono_adapter_cpu_us ?? "-"} µs) · HTTP server ${x.http_cpu_us ?? "-"} µs (engine ${x.engine_share_http_pct ?? "-"}%)`,
     );
+  }
+  for (const x of split) {
+    if ("base_cpu_us" in x) {
+      console.log(
+        `${x.scenario.padEnd(20)} handler against ${values.base}'s in the same run: ${x.handler_vs_base_rps}× the requests/s, ${x.handler_vs_base_cpu}× less CPU per request (${x.base_cpu_us} → ${x.handler_cpu_us} µs)`,
+      );
+    }
   }
   const g = report.goals;
   console.log(`\nfind over HTTP: ${g.find_rps} req/s, p99 ${g.find_p99_ms} ms (goal ≥ 3,000 and ≤ 15 ms: ${g.find_ok ? "met" : "not met"})`);
