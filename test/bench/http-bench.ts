@@ -1,4 +1,4 @@
-// npm run bench:http -- [--json] [--seconds 5] [--connections 16] [--max-requests 30000] [--only find] [--base DIR]
+// npm run bench:http -- [--json] [--seconds 5] [--connections 16] [--max-requests 30000] [--only find] [--base DIR] [--limits]
 // The local gateway (`npm start`, its own process) driven from this process with autocannon over
 // loopback, then the same requests against the bundled Lambda handlers (api and call) invoked
 // in-process (the api one also behind hono/aws-lambda's adapter, target `hono`), to tell HTTP server
@@ -9,13 +9,13 @@
 // than requests/s when other work shares the cores: compare those. `--base DIR`: a checkout of another
 // commit (`git worktree add DIR <commit>` outside this tree, with a node_modules link): its api handler,
 // bundled with its own artifact, takes turns with this tree's on the api scenarios (target `base`), and
-// the report prints this tree's handler against it.
+// the report prints this tree's handler against it. `--limits`: the key's principal declares every kind of
+// rate limit (policy `limits`, far above what the run sends, so nothing is refused): what counting costs.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join, relative, resolve } from "node:path";
-import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 // autocannon ships no types: the part of its API used here.
 // @ts-expect-error no declaration file
@@ -60,6 +60,7 @@ const { values } = parseArgs({
     // Only the scenarios whose name starts with this (e.g. `find`: find and find answered none).
     only: { type: "string" },
     base: { type: "string" },
+    limits: { type: "boolean", default: false },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -72,6 +73,18 @@ const root = resolve(import.meta.dirname, "../..");
 // The gateway builds the example registry's artifact here; the handlers read the same one.
 const work = await mkdtemp(join(tmpdir(), "toolbelt-bench-http-"));
 const artifactDir = join(work, "artifact");
+/** The policy both the gateway and the handlers read: the bench key's principal, with limits under --limits. */
+const policy = JSON.stringify(
+  values.limits
+    ? {
+        ...localPolicyFile(KEY),
+        principals: localPolicyFile(KEY).principals.map((p) => ({
+          ...p,
+          limits: { requests_per_second: 1_000_000, requests_per_minute: 10_000_000, concurrent_calls: 10_000, daily_quota: 100_000_000 },
+        })),
+      }
+    : localPolicyFile(KEY),
+);
 
 type Scenario = { name: string; method: "GET" | "POST"; path: string; body?: unknown };
 /** `hono`: the api handler's app behind hono/aws-lambda's adapter instead of its own, for comparison in the same run. */
@@ -129,31 +142,38 @@ function scenarios(session: string): Scenario[] {
 
 type Gateway = { url: string; demoUrl: string; child: ChildProcess };
 
-/** `npm start` as its own process on a free port; resolves once it says where it listens. */
+/**
+ * `npm start` as its own process on a free port; resolves once it says where it listens. Its log (a line
+ * per request) goes to a file, read here only until that line: drained through a pipe, it took CPU from
+ * the load generator in this process, and a pipe read late blocks the gateway's synchronous writes.
+ */
 function startGateway(): Promise<Gateway> {
+  const logFile = join(work, "gateway.log");
+  const out = openSync(logFile, "w");
   const child = spawn(process.execPath, ["--import", "tsx", join(root, "lambdas/local/start.ts")], {
     cwd: root,
-    env: { ...process.env, PORT: "0", TOOLBELT_API_KEY: KEY, DEMO_SERVICE_TOKEN: DEMO_TOKEN, TOOLBELT_ARTIFACT_DIR: artifactDir, TOOLBELT_POLICY: "" },
-    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, PORT: "0", TOOLBELT_API_KEY: KEY, DEMO_SERVICE_TOKEN: DEMO_TOKEN, TOOLBELT_ARTIFACT_DIR: artifactDir, TOOLBELT_POLICY: policy },
+    stdio: ["ignore", out, "pipe"],
   });
+  closeSync(out);
   return new Promise((done, fail) => {
-    let demoUrl = "";
-    const timer = setTimeout(() => fail(new Error("the gateway did not start within 120 s")), 120_000);
-    const lines = createInterface({ input: child.stdout! });
-    lines.on("line", (line) => {
-      demoUrl ||= /demo http service on (\S+)/.exec(line)?.[1] ?? "";
-      const url = /listening on (http:\/\/\S+)/.exec(line)?.[1];
+    const started = Date.now();
+    const poll = setInterval(() => {
+      const log = readFileSync(logFile, "utf8");
+      const url = /listening on (http:\/\/\S+)/.exec(log)?.[1];
       if (url) {
-        clearTimeout(timer);
-        // From here its log (a line per request) is drained unread: split into lines and matched, it took CPU from
-        // the load generator in this process, and a pipe read late blocks the gateway's synchronous writes.
-        lines.close();
-        child.stdout!.resume();
-        done({ url, demoUrl, child });
+        clearInterval(poll);
+        done({ url, demoUrl: /demo http service on (\S+)/.exec(log)?.[1] ?? "", child });
+      } else if (Date.now() - started > 120_000) {
+        clearInterval(poll);
+        fail(new Error("the gateway did not start within 120 s"));
       }
-    });
+    }, 100);
     child.stderr!.resume();
-    child.once("exit", (code) => fail(new Error(`the gateway exited with ${code} before listening`)));
+    child.once("exit", (code) => {
+      clearInterval(poll);
+      fail(new Error(`the gateway exited with ${code} before listening`));
+    });
   });
 }
 
@@ -297,7 +317,7 @@ async function inProcess(demoUrl: string): Promise<Row[]> {
     // The handlers read their configuration at import, as on Lambda.
     Object.assign(process.env, {
       TOOLBELT_ARTIFACT_DIR: artifactDir,
-      TOOLBELT_POLICY: JSON.stringify(localPolicyFile(KEY)),
+      TOOLBELT_POLICY: policy,
       TOOLBELT_TABLE: dynamo.table,
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       AWS_REGION: "us-east-1",
@@ -410,7 +430,7 @@ const split = scenarios("")
 const report = {
   date: new Date().toISOString(),
   machine: { ...before, load_before: before.load, load_after: after.load },
-  settings: { seconds: SECONDS, connections: CONNECTIONS, max_requests: MAX_REQUESTS, ...(values.base ? { base: values.base } : {}) },
+  settings: { seconds: SECONDS, connections: CONNECTIONS, max_requests: MAX_REQUESTS, limits: values.limits, ...(values.base ? { base: values.base } : {}) },
   rows,
   split,
   goals: {
@@ -426,7 +446,7 @@ const report = {
 if (values.json) console.log(JSON.stringify(report, null, 2));
 else {
   console.log(`${report.date}  ${before.cpus} × ${before.cpu}, ${before.memory_gb} GB; load ${before.load.join(" ")} → ${after.load.join(" ")}`);
-  console.log(`${CONNECTIONS} connections, ${SECONDS} s or ${MAX_REQUESTS} requests per scenario\n`);
+  console.log(`${CONNECTIONS} connections, ${SECONDS} s or ${MAX_REQUESTS} requests per scenario${values.limits ? ", rate limits declared" : ""}\n`);
   console.log(
     `${"scenario".padEnd(20)} ${"target".padEnd(8)} ${"req/s".padStart(7)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"errors".padStart(7)} ${"cpu µs/req".padStart(11)}`,
   );
