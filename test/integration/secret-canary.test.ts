@@ -30,6 +30,8 @@ const FAIL = "canary-model-fail";
 const ROOT = fileURLToPath(new URL("../../", import.meta.url)).replace(/\/$/, "");
 /** Variable names of the gateway that no exec child may carry, whatever their value. */
 const GATEWAY_ONLY = /^(TOOLBELT_|AWS_|DEMO_SERVICE_|EVERYTHING_MCP_|DYNAMODB_)/;
+/** Calls the sweep has in flight at once. */
+const SWEEP_LANES = 4;
 
 let work: string;
 let probes: string;
@@ -190,11 +192,18 @@ function exampleArgs(t: CatalogTool): Record<string, unknown> {
 
 describe("the secret canary", () => {
   it("appears in no response across a sweep of every example tool, the finding's replays and the REST endpoints", async () => {
-    // Records are made before they are read and deleted last, as an agent would.
+    // Records are made before they are read and deleted last, as an agent would; within each of those steps,
+    // SWEEP_LANES calls at a time, so a slow tool (server-everything's long-running operation takes 10 s) holds one lane.
     const rank = (n: string) => (/\.(create|set)$/.test(n) ? 0 : /\.delete$/.test(n) ? 2 : 1);
-    const tools = [...artifact.tools].sort((a, b) => rank(a.name) - rank(b.name) || (a.name < b.name ? -1 : 1));
+    const tools = [...artifact.tools].sort((a, b) => (a.name < b.name ? -1 : 1));
     expect(tools.length).toBeGreaterThan(90);
-    for (const t of tools) await request(t.name, "POST", "/v1/call", { tool: t.name, args: exampleArgs(t) });
+    for (const step of [0, 1, 2]) {
+      const queue = tools.filter((t) => rank(t.name) === step);
+      const lane = async () => {
+        for (let t = queue.shift(); t; t = queue.shift()) await request(t.name, "POST", "/v1/call", { tool: t.name, args: exampleArgs(t) });
+      };
+      await Promise.all(Array.from({ length: SWEEP_LANES }, lane));
+    }
     // Finding 1 as it was found, and the gateway's own environment by its pid.
     for (const path of ["/proc/self/environ", `/proc/${child.pid}/environ`, "../../../../../proc/self/environ"]) {
       await request(`files.read_head ${path}`, "POST", "/v1/call", { tool: "files.read_head", args: { path } });
