@@ -118,6 +118,15 @@ export type QueryParams = {
    */
   objectPenalty: number;
   /**
+   * Scope rule (rerank, with the action rule): on the same requests, a candidate near the top whose
+   * scope (the caller's own, an organisation's, a repository's: actions.ts `scopeFit`) conflicts with
+   * the request's, or that lacks an owner the request names while a near candidate has it, takes
+   * 1 − scopePenalty, at most actionPenalty, once per tool. 0 turns it off. 0.4: GitHub REST dev
+   * near-miss none 25.0 → 41.7, every ranking as before, MetaTool false-none 4.7 → 4.8; 0.2 moved
+   * nothing (docs/find-decisions.md, "Big imported REST catalogs").
+   */
+  scopePenalty: number;
+  /**
    * Factor on a request's scores when it met its top tool in one word only, found only in the body of
    * a long description (judge rule `description-body`: one incidental word in an imported operation's
    * long text is no confident match, issue 27); 1 turns it off. 0.8: no public set moves, everyday
@@ -139,6 +148,7 @@ export const DEFAULT_QUERY_PARAMS: QueryParams = {
   familyLift: 0.3,
   actionPenalty: 0.4,
   objectPenalty: 0.4,
+  scopePenalty: 0.4,
   bodyOneWord: 0.8,
 };
 
@@ -175,7 +185,11 @@ export const STAGE_LIMITS = {
    * are lifted, and no lifted sibling passes it. The default min_score: such a tool is never under the floor.
    */
   clearStep: 0.4,
-  /** Rerank: the action rule applies to requests of at most this many words (a longer one often names several actions). */
+  /**
+   * Rerank: the action rule applies to requests of at most this many words (a longer one often names
+   * several actions). 12 measured: GitHub REST dev 59.8 → 61.3, devteam 87.6 → 88.7, but MetaTool
+   * false-none 4.7 → 5.2 (docs/find-decisions.md, "Big imported REST catalogs"): kept at 8.
+   */
   actionMaxWords: 8,
   /** Rerank: the action rule weighs only candidates scoring at least this share of the top score (the rest cannot reach the top). */
   actionNear: 0.5,

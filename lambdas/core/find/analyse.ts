@@ -5,7 +5,7 @@
 import { Document } from "flexsearch";
 import { editDistance } from "../../../registry/contract/edit-distance.js";
 import { encode, encodeQuery, pairs, stripAgentPhrasing, vocabIndexOptions, type VocabRecord } from "../../../registry/contract/search-options.js";
-import { actionWords, requestActionWord } from "./actions.js";
+import { actionWords, requestActionWord, scopeOf } from "./actions.js";
 import { askedWords } from "./hint-rules.js";
 import { ownList, type SearchIndex } from "./postings.js";
 import type { WorkUnits } from "./work.js";
@@ -29,6 +29,8 @@ export type Analysis = {
   words: number;
   /** With an action, the words of what the request asks for besides its action word ("create a reminder | to …" → reminder). */
   object?: Group[];
+  /** With an action, whose things the request is about (`Scope` bits of actions.ts; 0: it does not say). */
+  scope?: number;
 };
 
 const TYPO_WORD = new RegExp(`^[a-z][a-z0-9]{${STAGE_LIMITS.typoMinLetters - 1},}$`);
@@ -65,7 +67,8 @@ export class Analyser {
     if (!asked || words.length > STAGE_LIMITS.actionMaxWords) return { steps: steps.length, groups, action: asked?.action, words: words.length };
     const verb = new Set(encode(asked.word));
     const object = new Set(askedWords(query).filter((t) => !verb.has(t)));
-    return { steps: steps.length, groups, action: asked.action, words: words.length, object: groups.filter((g) => object.has(g.word)) };
+    const scope = scopeOf(words, table);
+    return { steps: steps.length, groups, action: asked.action, words: words.length, object: groups.filter((g) => object.has(g.word)), scope };
   }
 
   /**

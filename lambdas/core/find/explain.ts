@@ -4,6 +4,7 @@
 import type { ExplainRule, StageScore } from "../../contract/find.js";
 import type { Judgement } from "./judge.js";
 import type { Lift } from "./rerank.js";
+import { Scope } from "./actions.js";
 import type { VerdictFeatures } from "./verdict.js";
 
 const n2 = (x: number) => x.toFixed(2);
@@ -76,12 +77,9 @@ export function toolRules(t: ToolTrace, judged: Judgement | undefined): { rules:
     if (l.rule === "action") {
       rules.push({
         stage: "rerank",
-        rule: l.object === undefined ? "action" : "object",
+        rule: l.scope ? "scope" : l.object === undefined ? "action" : "object",
         effect: times(l.after / l.before),
-        detail:
-          l.object === undefined
-            ? `the request asks to ${l.request}; this tool ${ACTS[l.tool!] ?? l.tool}`
-            : `the request asks to ${l.request} something ("${l.object}") that this tool's words never mention, while a tool near the top does`,
+        detail: actionDetail(l),
       });
       continue;
     }
@@ -108,6 +106,26 @@ export function toolRules(t: ToolTrace, judged: Judgement | undefined): { rules:
   }
   return { rules, stages };
 }
+
+/** Why the action rule lowered a tool: a conflicting action, a missed object, or whose things. */
+function actionDetail(l: Extract<Lift, { rule: "action" }>): string {
+  if (l.scope)
+    return `the request is about ${scopeWords(l.scope.request)}; this tool is about ${scopeWords(l.scope.tool) || "no one's in particular"}, while a tool near the top is about the request's`;
+  if (l.object !== undefined)
+    return `the request asks to ${l.request} something ("${l.object}") that this tool's words never mention, while a tool near the top does`;
+  return `the request asks to ${l.request}; this tool ${ACTS[l.tool!] ?? l.tool}`;
+}
+
+/** Scope bits (actions.ts `Scope`) in words. */
+const SCOPE_WORDS: readonly (readonly [number, string])[] = [
+  [Scope.own, "the caller's own things"],
+  [Scope.org, "an organisation's"],
+  [Scope.repo, "a repository's"],
+];
+const scopeWords = (bits: number): string =>
+  SCOPE_WORDS.filter(([b]) => bits & b)
+    .map(([, w]) => w)
+    .join(" and ");
 
 /** An action class as what a tool does. */
 const ACTS: Record<string, string> = { create: "creates", read: "reads", update: "updates", delete: "deletes", send: "sends" };

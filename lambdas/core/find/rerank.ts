@@ -7,7 +7,10 @@
 // Then the action rule: on a short request that names an action, a candidate near the top whose own
 // action conflicts ("put eggs on my todo list" → todo.list reads) takes a factor below 1.
 import type { Analysis } from "./analyse.js";
-import { actionFit, Fit, toolActionOf, type ActionTable } from "./actions.js";
+import { actionFit, actionWords, Fit, Scope, scopeFit, scopeOf, toolActionOf, type ActionTable } from "./actions.js";
+
+/** The scope bits that name an owner (the caller, an organisation), not a kind of thing. */
+const OWNERS = Scope.own | Scope.org;
 import type { Retrieval, Retriever } from "./retrieve.js";
 import type { WorkUnits } from "./work.js";
 import { STAGE_LIMITS } from "../../../registry/contract/find-tuning.js";
@@ -30,6 +33,8 @@ export type Lift =
       tool: string | undefined;
       /** Set when the factor came from the request's object this tool misses (the object word), not from a conflicting action. */
       object?: string;
+      /** Set when the factor came from whose things the request and the tool are about (their `Scope` bits). */
+      scope?: { request: number; tool: number };
     };
 
 /** What the action rule reads of a tool: its name and description. */
@@ -41,6 +46,8 @@ export class Reranker {
   private readonly famDocs: Uint32Array;
   /** Per tool, its action class, computed at its first use (undefined: not yet; null: none). */
   private readonly toolActs: (string | null | undefined)[];
+  /** Per tool, its scope bits + 1, computed at its first use (0: not yet). */
+  private readonly toolScopes: Uint8Array;
 
   constructor(
     private readonly retriever: Retriever,
@@ -51,6 +58,7 @@ export class Reranker {
     private readonly actions?: { table: ActionTable; tools: readonly ActionTool[] },
   ) {
     this.toolActs = new Array<string | null | undefined>(actions?.tools.length ?? 0);
+    this.toolScopes = new Uint8Array(actions?.tools.length ?? 0);
     const families = family ? family.reduce((m, f) => Math.max(m, f + 1), 0) : 0;
     this.famStart = new Uint32Array(families + 1);
     for (const f of family ?? []) this.famStart[f + 1]!++;
@@ -141,16 +149,30 @@ export class Reranker {
     return act ?? undefined;
   }
 
+  /** A tool's scope bits (whose things it is about), from its name and description (once per tool). */
+  toolScope(d: number): number {
+    const a = this.actions!;
+    if (this.toolScopes[d] === 0) {
+      const t = a.tools[d]!;
+      this.toolScopes[d] = scopeOf([...actionWords(t.name), ...actionWords(t.description)], a.table) + 1;
+    }
+    return this.toolScopes[d]! - 1;
+  }
+
   /**
    * The action rule, in place: on a request of few words that names an action, each candidate
    * scoring at least `actionNear` of the top score whose action conflicts takes 1 − `actionPenalty`;
    * so does one that meets none of the words of what the request asks for (its object) while another
    * such candidate meets one ("create a reminder | to water the plants": calendar.create_event met only
-   * "create", todo.add "reminder"). A candidate takes the factor once, whichever reason.
+   * "create", todo.add "reminder"); and so does one whose scope conflicts with the request's, or that
+   * lacks an owner the request names (the caller's own, an organisation's) while a near candidate has
+   * it ("delete my account": operations for the authenticated user before an organisation's). A
+   * candidate takes one factor, whichever reason.
    */
   actionRule(r: Retrieval, q: Analysis, lifted?: Lift[]): void {
     const penalty = this.retriever.params.actionPenalty;
     const objectFactor = 1 - Math.min(penalty, this.retriever.params.objectPenalty);
+    const scopeFactor = 1 - Math.min(penalty, this.retriever.params.scopePenalty);
     const L = STAGE_LIMITS;
     if (!this.actions || penalty <= 0 || q.action === undefined || q.words > L.actionMaxWords) return;
     const out = r.score;
@@ -159,6 +181,9 @@ export class Reranker {
     if (top <= 0) return;
     const near = top * L.actionNear;
     const object = objectFactor < 1 ? this.objectMiss(r, q, near) : undefined;
+    // The owners (the caller, an organisation) the request names that some near candidate is scoped to.
+    let owners = 0;
+    if (scopeFactor < 1 && q.scope) for (const d of r.docs) if (out[d]! >= near) owners |= q.scope & this.toolScope(d) & OWNERS;
     for (const d of r.docs) {
       const before = out[d]!;
       if (before < near) continue;
@@ -169,6 +194,9 @@ export class Reranker {
       } else if (object?.(d)) {
         out[d] = before * objectFactor;
         lifted?.push({ doc: d, rule: "action", before, after: out[d]!, request: q.action, tool, object: q.object![0]!.word });
+      } else if (scopeFactor < 1 && q.scope && (scopeFit(q.scope, this.toolScope(d)) === Fit.conflict || (owners & ~this.toolScope(d)) !== 0)) {
+        out[d] = before * scopeFactor;
+        lifted?.push({ doc: d, rule: "action", before, after: out[d]!, request: q.action, tool, scope: { request: q.scope, tool: this.toolScope(d) } });
       }
     }
   }

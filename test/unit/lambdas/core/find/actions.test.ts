@@ -18,6 +18,7 @@ import { artifactFromFiles } from "../../../../../lambdas/artifact.js";
 import { createFinder } from "../../../../../lambdas/core/find/index.js";
 import { emitArtifact } from "../../../../../build/artifact.js";
 import { catalogFromJsonl } from "../../../../../build/sources/jsonl.js";
+import { smallFinder } from "./catalog.js";
 
 const FILE = new URL("../../../../../build/data/actions.json", import.meta.url);
 // What the build hands the artifact, read as the runtime module's type.
@@ -176,5 +177,43 @@ describe("the action table", () => {
     expect(t.verbs.alter).toBe("update");
     expect(t.nouns.booking).toBe("create");
     expect(t.nouns.removal).toBe("delete");
+  });
+});
+
+describe("the scope rule in find's rerank (issue 27: the caller's own operations)", () => {
+  const REGISTRY = {
+    "repos.list-for-org": "List the repositories of an organization.",
+    "repos.list-for-authenticated-user": "List the repositories the authenticated user can access.",
+    "repos.list-for-user": "List the public repositories of a user.",
+    "repos.create-in-org": "Create a repository in an organization.",
+    "repos.create-for-authenticated-user": "Create a repository for the authenticated user.",
+    "issues.list": "List the issues of a repository.",
+  };
+
+  it("puts the caller's own operation first where the words alone put an organisation's first", async () => {
+    // Prepare
+    const [wired, wordsOnly] = [await smallFinder(REGISTRY), await smallFinder(REGISTRY, { scopePenalty: 0 })];
+    for (const [query, before] of [
+      ["list my repositories", "repos.list-for-org"],
+      ["create a private repo for myself", "repos.create-in-org"],
+    ] as const) {
+      // Act
+      const first = async (f: typeof wired) => (await f.find({ query, min_score: 0, schemas: false })).tools[0]!.name;
+      // Assess
+      expect(await first(wordsOnly), query).toBe(before);
+      expect(await first(wired), query).toMatch(/for-authenticated-user$/);
+    }
+  });
+
+  it("says in explain whose things the request and the lowered tool are about", async () => {
+    const r = await (await smallFinder(REGISTRY)).find({ query: "list my repositories", min_score: 0, schemas: false, explain: true });
+    const org = r.tools.find((t) => t.name === "repos.list-for-org")!;
+    expect(org.rules).toContainEqual({
+      stage: "rerank",
+      rule: "scope",
+      effect: "×0.60",
+      detail:
+        "the request is about the caller's own things and a repository's; this tool is about an organisation's and a repository's, while a tool near the top is about the request's",
+    });
   });
 });
