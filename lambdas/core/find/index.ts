@@ -45,6 +45,8 @@ export type FinderOptions = {
   work?: WorkUnits;
   /** Internal, for the work-unit test only: rerank passes per ranking (1; 2 is the deliberate regression it must catch). */
   rerankPasses?: number;
+  /** Internal, for the retrieve A/B only (test/bench/retrieve-ab.ts): a reference Retriever to compare answers with. */
+  retriever?: typeof Retriever;
 };
 
 export const DEFAULT_LIMIT = FIND_LIMITS.defaultResults;
@@ -62,13 +64,9 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
   const index = new SearchIndex(data);
   const work = options.work;
   const analyser = new Analyser(index, queryParams, work);
-  const retriever = new Retriever(index, queryParams, work);
-  const reranker = new Reranker(
-    retriever,
-    Uint32Array.from(tools, (t) => familyId.get(t.family)!),
-    work,
-    data.actions ? { table: data.actions, tools } : undefined,
-  );
+  const family = Uint32Array.from(tools, (t) => familyId.get(t.family)!);
+  const retriever = new (options.retriever ?? Retriever)(index, queryParams, work, family);
+  const reranker = new Reranker(retriever, family, work, data.actions ? { table: data.actions, tools } : undefined);
   const rerankPasses = options.rerankPasses ?? 1;
   if (options.eagerFuzzy) analyser.loadFuzzy();
   const hintedCatalog = tools.filter(hasHints).length * 2 >= tools.length;

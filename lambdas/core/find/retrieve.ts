@@ -82,13 +82,22 @@ export class Retriever {
   /** Per step, the evidence a tool needs to become the step's clear best tool (Infinity: no step lift). */
   private readonly need = new Float64Array(MAX_STEPS);
   private stamp = 0;
+  /** The tools a pass touched, in the order it touched them (touched[0…count)). */
+  private readonly touched: Uint32Array;
+  /** Per family, the stamp of the last ranking that marked it as a family the rerank may lift. */
+  private readonly famMark: Uint32Array;
+  private famStamp = 0;
 
   constructor(
     readonly index: SearchIndex,
     readonly params: QueryParams,
     private readonly work?: WorkUnits,
+    /** Per tool, its family's number (the rerank lifts by family: its touched tools stay in the ranking for it; without it, every touched tool does). */
+    private readonly family?: Uint32Array,
   ) {
     const n = index.docs;
+    this.touched = new Uint32Array(n);
+    this.famMark = new Uint32Array(family ? family.reduce((m, f) => Math.max(m, f + 1), 0) : 0);
     this.acc = new Float64Array(n);
     this.best = new Float64Array(n);
     this.stepAcc = new Float64Array(n * MAX_STEPS);
@@ -117,6 +126,8 @@ export class Retriever {
   retrieve(q: Analysis, minScore: number, reach: number, lifts: boolean, keep?: Keep): Retrieval {
     const { groups, steps: S } = q;
     const docs: number[] = [];
+    const touched = this.touched;
+    let nt = 0;
     const out = this.out;
     const ps = ++this.stamp;
     if (this.work) this.work.rankings++;
@@ -141,7 +152,8 @@ export class Retriever {
     // MaxScore: the weakest words, whose summed upper bounds stay under the floor, cannot lift a
     // tool there on their own; they only add to tools the stronger words found (exact scores for
     // every tool that can reach min_score, and far fewer tools touched for common words).
-    const bound = groups.map((g) => Math.max(...g.members.map((m) => this.weight(m))));
+    const bound = new Float64Array(groups.length).fill(-Infinity); // a word's upper bound: its best member's weight
+    for (let i = 0; i < groups.length; i++) for (const m of groups[i]!.members) bound[i] = Math.max(bound[i]!, this.weight(m));
     const order = groups.map((_, i) => i).sort((a, b) => bound[a]! - bound[b]! || a - b);
     let weak = 0;
     let weakSum = 0;
@@ -173,7 +185,7 @@ export class Retriever {
             passStamp[d] = ps;
             acc[d] = 0;
             if (S > 1) for (let s = d * S, e = s + S; s < e; s++) stepAcc[s] = 0;
-            docs.push(d);
+            touched[nt++] = d;
           }
           if (!single) {
             if (groupStamp[d] !== gs) {
@@ -212,9 +224,11 @@ export class Retriever {
     const need = this.need;
     const clear = stepTop.length ? (clearRaw(unit) / (1 + boost)) * (1 - 1e-9) : Infinity;
     for (let s = 0; s < S; s++) need[s] = clear;
-    for (const d of docs) {
+    let needMin = clear; // the least of `need`: a step's evidence is at most the whole's, so under it no tool may lead
+    for (let i = 0; i < nt; i++) {
+      const d = touched[i]!;
       // Steps score at most the whole, so under the floor there is no finishing work to do.
-      if (acc[d]! < floor || (acc[d]! < dyn && !this.mayLead(d, S))) {
+      if (acc[d]! < floor || (acc[d]! < dyn && (acc[d]! < needMin || !this.mayLead(d, S)))) {
         out[d] = 0;
         continue;
       }
@@ -230,6 +244,8 @@ export class Retriever {
           stepTopRaw[s] = this.stepRaw[s]!;
           stepTop[s] = d;
           need[s] = Math.max(clear, (stepTopRaw[s]! / (1 + boost)) * (1 - 1e-9));
+          needMin = Infinity;
+          for (let t = 0; t < S; t++) needMin = Math.min(needMin, need[t]!);
         }
       }
     }
@@ -242,7 +258,8 @@ export class Retriever {
         if (d >= 0 && stepTopRaw[s]! >= clearRaw(unit) && acc[d]! < under) under = Math.max(floor, acc[d]!);
       }
       if (under < dyn) {
-        for (const d of docs) {
+        for (let i = 0; i < nt; i++) {
+          const d = touched[i]!;
           if (out[d] === 0 && acc[d]! >= under && acc[d]! >= floor) {
             out[d] = this.finish(d, S, ps);
             scored++;
@@ -250,13 +267,35 @@ export class Retriever {
         }
       }
     }
+    this.collect(docs, nt, lifts && top >= 0 && out[top]! >= minScore ? [top, ...stepTop] : undefined);
     const weakGroups = order.slice(0, weak).map((i) => groups[i]!);
     if (this.work) {
       this.work.postings += read;
-      this.work.touched += docs.length;
+      this.work.touched += nt;
       this.work.scored += scored;
+      this.work.ranked += docs.length;
     }
     return { docs, score: out, groups, steps: S, minScore, floor: under, weakGroups, weakSum, top, stepTop, stepTopRaw, stamp: ps };
+  }
+
+  /**
+   * The ranking's documents: the tools it scored, and every tool it touched of a family the rerank may
+   * lift (the family of the top tool or of a step's best: the rerank finishes and lifts those). A touched
+   * tool left at score 0 elsewhere is no candidate of any later stage (each reads only scores above 0).
+   * Without the families, every touched tool (the reference test/unit/lambdas/core/find/ranked.test.ts compares with).
+   */
+  private collect(docs: number[], nt: number, heads: number[] | undefined): void {
+    const { touched, out, family, famMark } = this;
+    if (!family) {
+      for (let i = 0; i < nt; i++) docs.push(touched[i]!);
+      return;
+    }
+    const fs = ++this.famStamp;
+    for (const h of heads ?? []) if (h >= 0) famMark[family[h]!] = fs;
+    for (let i = 0; i < nt; i++) {
+      const d = touched[i]!;
+      if (out[d]! > 0 || famMark[family[d]!] === fs) docs.push(d);
+    }
   }
 
   /**

@@ -16,6 +16,8 @@ export type WorkUnits = {
   /** Tools a ranking touched, and tools it scored in full (name boost, steps). */
   touched: number;
   scored: number;
+  /** Tools a ranking hands to the later stages (rerank, action rule, top-k selection): those it scored, and the touched tools of a family the rerank may lift. */
+  ranked: number;
   /** Rerank passes that lifted a task, the tools they looked at, and the postings they probed by binary search. */
   rerankPasses: number;
   rerankTools: number;
@@ -32,6 +34,7 @@ export const newWork = (): WorkUnits => ({
   postings: 0,
   touched: 0,
   scored: 0,
+  ranked: 0,
   rerankPasses: 0,
   rerankTools: 0,
   rerankProbes: 0,

@@ -1,0 +1,73 @@
+// Retrieve hands the later stages only the tools they can use (those it scored, and the touched tools of
+// a family the rerank may lift), not every tool it touched: answers must be those of the full list.
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { compileRegistry } from "../../../../../build/build.js";
+import { artifactFromFiles } from "../../../../../lambdas/artifact.js";
+import { createFinder } from "../../../../../lambdas/core/find/index.js";
+import { Retriever } from "../../../../../lambdas/core/find/retrieve.js";
+import type { FindRequest } from "../../../../../lambdas/core/find/types.js";
+import { newWork } from "../../../../../lambdas/core/find/work.js";
+import type { Artifact } from "../../../../../lambdas/core/ports.js";
+import { memoryTestArtifact, testArtifactInput, testTool } from "../../../../helpers/artifact.js";
+import { requests } from "./work-units.js";
+
+const ROOT = join(import.meta.dirname, "../../../../..");
+
+/** The reference: a Retriever without the families, which hands on every tool it touched. */
+class EveryTouched extends Retriever {
+  constructor(...[index, params, work]: ConstructorParameters<typeof Retriever>) {
+    super(index, params, work);
+  }
+}
+
+/** Tasks over many similar tools in a few families: where the step and family lifts move tools. */
+const WORDS = "send email message contact translate text invoice pay customer report chart upload file photo calendar meeting schedule weather".split(" ");
+function taskCatalog(): Promise<Artifact> {
+  let seed = 11;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const word = () => WORDS[Math.floor(next() * WORDS.length)]!;
+  const tools = Array.from({ length: 200 }, (_, i) => {
+    const words = Array.from({ length: 2 + Math.floor(next() * 5) }, word);
+    const family = `fam${i % 7}`;
+    return testTool(`${family}.${words.slice(0, 2).join("_")}_${i}`, { description: `${words.join(" ")} tool number ${i}.` });
+  });
+  const tasks = Array.from({ length: 60 }, () =>
+    Array.from({ length: 1 + Math.floor(next() * 3) }, () => Array.from({ length: 2 + Math.floor(next() * 4) }, word).join(" ")).join(", then "),
+  );
+  return memoryTestArtifact(testArtifactInput(tools, { always_loaded: [] })).then((a) => Object.assign(a, { tasks }));
+}
+
+const ASKS: Omit<FindRequest, "query">[] = [{ limit: 10, min_score: 0 }, { limit: 10 }, { limit: 3, explain: true }, { limit: 1, min_score: 0.2 }];
+
+async function compare(artifact: Artifact, queries: string[]) {
+  const work = newWork();
+  const ours = createFinder(artifact, { work });
+  const reference = createFinder(artifact, { retriever: EveryTouched });
+  let shown = 0;
+  for (const query of queries) {
+    for (const ask of ASKS) {
+      const a = await ours.find({ query, ...ask });
+      expect(a, `${query} ${JSON.stringify(ask)}`).toEqual(await reference.find({ query, ...ask }));
+      shown += a.tools.length;
+    }
+  }
+  return { shown, work };
+}
+
+describe("the tools retrieve hands on", () => {
+  it("answer every example request as the full list of touched tools does, and are far fewer", async () => {
+    const built = await compileRegistry(join(ROOT, "registry"));
+    const { shown, work } = await compare(artifactFromFiles(built.files!), requests());
+    expect(shown).toBeGreaterThan(1000);
+    expect(work.ranked).toBeLessThan(work.touched * 0.5);
+  });
+
+  it("answer tasks whose steps and families the rerank lifts as the full list does", async () => {
+    const artifact = (await taskCatalog()) as Artifact & { tasks: string[] };
+    const { shown, work } = await compare(artifact, artifact.tasks);
+    expect(shown).toBeGreaterThan(200);
+    expect(work.rerankPasses).toBeGreaterThan(10);
+    expect(work.ranked).toBeLessThan(work.touched);
+  });
+});
