@@ -367,13 +367,14 @@ async function baseHandler(dir: string): Promise<Handler> {
   execFileSync(process.execPath, ["--import", "tsx", "build/cli.ts", "build", "--out", artifact], { cwd: dir, stdio: "ignore" });
   const file = join(work, "base", "index.mjs");
   await build({ ...esbuildOptions(join(dir, "lambdas/handlers/api.ts"), file), absWorkingDir: dir, write: true });
-  // It reads its configuration at import: the artifact directory for that moment only.
-  const own = process.env.TOOLBELT_ARTIFACT_DIR;
-  process.env.TOOLBELT_ARTIFACT_DIR = artifact;
+  // It reads its configuration at import: its artifact, and the policy without limits (an older policy format
+  // refuses the key), for that moment only.
+  const own = { TOOLBELT_ARTIFACT_DIR: process.env.TOOLBELT_ARTIFACT_DIR, TOOLBELT_POLICY: process.env.TOOLBELT_POLICY };
+  Object.assign(process.env, { TOOLBELT_ARTIFACT_DIR: artifact, TOOLBELT_POLICY: JSON.stringify(localPolicyFile(KEY)) });
   try {
     return ((await import(file)) as { handler: Handler }).handler;
   } finally {
-    process.env.TOOLBELT_ARTIFACT_DIR = own;
+    Object.assign(process.env, own);
   }
 }
 
