@@ -312,6 +312,10 @@ describe("the gateway's app behind the adapter", () => {
 
   it("finds with a JSON body, plain or base64, and refuses bad JSON as Hono's adapter does", async () => {
     const app = await gateway();
+    // The answer taken as text (JsonAnswer) is the one Hono's adapter reads off c.json's Response: body and headers.
+    for (const body of [{ query: "recent commits" }, { query: "recent commits", explain: true, schemas: "all" }]) {
+      expect((await same(app, v2({ method: "POST", path: "/v1/find", body, headers: { ...auth, "x-correlation-id": "c-1" } }))).statusCode).toBe(200);
+    }
     const handler = lambdaHandler(app, memoryLogger());
     for (const base64 of [false, true]) {
       const res = await handler(v2({ method: "POST", path: "/v1/find", body: { query: "recent commits" }, headers: auth, base64 }), context);
