@@ -170,27 +170,45 @@ export class Retriever {
       // best-of-members bookkeeping and the walk over the step bits.
       const single = g.members.length === 1;
       const oneStep = S > 1 && (gm & (gm - 1)) === 0 ? 31 - Math.clz32(gm) : -1;
-      for (const m of g.members) {
+      const last = g.members.length - 1;
+      for (let mi = 0; mi <= last; mi++) {
+        const m = g.members[mi]!;
         if (m.w >= strong) {
           termMask[m.term] = termStamp[m.term] === ps ? termMask[m.term]! | gm : gm;
           termStamp[m.term] = ps;
         }
         const f = this.weight(m) / IMPACT_SCALE;
         read += start[m.term + 1]! - start[m.term]!;
+        // A word's best member so far: the first member meets each tool first, the last one needs no record.
+        const first = single || mi === 0;
         for (let p = start[m.term]!, end = start[m.term + 1]!; p < end; p++) {
           const d = ids[p]!;
           let v = f * imp[p]!;
           if (passStamp[d] !== ps) {
+            // A tool's first posting: its sums start at v (0 + v, exactly).
             if (onlyKnown) continue;
             passStamp[d] = ps;
-            acc[d] = 0;
-            if (S > 1) for (let s = d * S, e = s + S; s < e; s++) stepAcc[s] = 0;
             touched[nt++] = d;
-          }
-          if (!single) {
-            if (groupStamp[d] !== gs) {
+            if (!single && mi < last) {
               groupStamp[d] = gs;
               best[d] = v;
+            }
+            acc[d] = v;
+            if (S > 1) {
+              for (let s = d * S, e = s + S; s < e; s++) stepAcc[s] = 0;
+              for (let s = d * S, bits = gm; bits; s++, bits >>>= 1) if (bits & 1) stepAcc[s] = v;
+            }
+            continue;
+          }
+          if (!single) {
+            if (first) {
+              groupStamp[d] = gs;
+              best[d] = v;
+            } else if (groupStamp[d] !== gs) {
+              if (mi < last) {
+                groupStamp[d] = gs;
+                best[d] = v;
+              }
             } else if (v > best[d]!) {
               const gain = v - best[d]!;
               best[d] = v;
