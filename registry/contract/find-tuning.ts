@@ -127,6 +127,14 @@ export type QueryParams = {
    */
   scopePenalty: number;
   /**
+   * Abbreviations by initials (analyse): a two-letter request word WordNet does not know reaches the
+   * catalog's most frequent word pair with those initials ("pr" → "pull request"), at this weight of the
+   * word itself. 1: GitHub REST dev 59.8 → 62.0, every other set as before; 0.7: 60.1; without the
+   * frequency floor (`STAGE_LIMITS.acronymMinTools`, `acronymMinShare`) LiveMCPBench 40.9 → 39.8
+   * (docs/find-decisions.md, "Big imported REST catalogs"). 0 turns it off.
+   */
+  acronymWeight: number;
+  /**
    * Factor on a request's scores when it met its top tool in one word only, found only in the body of
    * a long description (judge rule `description-body`: one incidental word in an imported operation's
    * long text is no confident match, issue 27); 1 turns it off. 0.8: no public set moves, everyday
@@ -149,6 +157,7 @@ export const DEFAULT_QUERY_PARAMS: QueryParams = {
   actionPenalty: 0.4,
   objectPenalty: 0.4,
   scopePenalty: 0.4,
+  acronymWeight: 1,
   bodyOneWord: 0.8,
 };
 
@@ -191,6 +200,10 @@ export const STAGE_LIMITS = {
    * false-none 4.7 → 5.2 (docs/find-decisions.md, "Big imported REST catalogs"): kept at 8.
    */
   actionMaxWords: 8,
+  /** Analyse: a word pair is an abbreviation's meaning only when at least this many tools say it, */
+  acronymMinTools: 3,
+  /** and at least this share of the catalog's tools (an API's central object, not a chance phrase). */
+  acronymMinShare: 0.005,
   /** Rerank: the action rule weighs only candidates scoring at least this share of the top score (the rest cannot reach the top). */
   actionNear: 0.5,
   /** Judge: a description whose body (after its first sentence) has at least this many words is long (the description-body rule). */

@@ -33,11 +33,15 @@ export type Analysis = {
   scope?: number;
 };
 
+/** A word that may be an abbreviation by initials: two letters (a pair term's initials). */
+const ACRONYM = /^[a-z]{2}$/;
+
 const TYPO_WORD = new RegExp(`^[a-z][a-z0-9]{${STAGE_LIMITS.typoMinLetters - 1},}$`);
 
 export class Analyser {
   private flex: Document<VocabRecord> | undefined;
   private readonly fuzzyCache = new Map<string, Member[]>();
+  private acronymTable: Map<string, number> | undefined;
 
   constructor(
     private readonly index: SearchIndex,
@@ -100,6 +104,10 @@ export class Analyser {
       if (ix.lexiconWeight > 0) addRelated(members, ownList(ix.related, t), exact, ix.lexiconWeight);
       if (ix.capabilityWeight > 0) addRelated(members, ownList(ix.capability, t), exact, ix.capabilityWeight);
       if (ix.paraphraseWeight > 0) addRelated(members, ownList(ix.similar, t), exact, ix.paraphraseWeight);
+      if (this.params.acronymWeight > 0 && ACRONYM.test(t) && !ix.isRealWord(t)) {
+        const pair = this.acronyms().get(t);
+        if (pair !== undefined) addRelated(members, [pair], exact, this.params.acronymWeight);
+      }
       if (members.length) groups.push({ word: t, mask: m, members });
     }
     if (this.work) {
@@ -107,6 +115,29 @@ export class Analyser {
       for (const g of groups) this.work.expansions += g.members.length - 1;
     }
     return groups;
+  }
+
+  /**
+   * The catalog's own abbreviations: for each set of initials, the word pair (a description's or an
+   * example's adjacent words, a term of the index) that most tools say, when at least
+   * `acronymMinTools` and `acronymMinShare` of them do ("pr" → "pull request" in an API whose operations
+   * say it hundreds of times). Built at the first request word that could be one, once per finder.
+   */
+  acronyms(): Map<string, number> {
+    if (this.acronymTable) return this.acronymTable;
+    const table = new Map<string, number>();
+    const { df } = this.index.data;
+    const L = STAGE_LIMITS;
+    const min = Math.max(L.acronymMinTools, this.index.docs * L.acronymMinShare);
+    this.index.terms.forEach((term, id) => {
+      const space = term.indexOf(" ");
+      if (space < 0 || df[id]! < min) return;
+      const initials = term[0]! + term[space + 1]!;
+      const had = table.get(initials);
+      if (had === undefined || df[had]! < df[id]!) table.set(initials, id);
+    });
+    this.acronymTable = table;
+    return table;
   }
 
   /** Vocabulary terms a word the catalog does not contain most likely meant (FlexSearch candidates within a small edit distance). */

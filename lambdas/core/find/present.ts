@@ -74,10 +74,13 @@ export function matchExplainer(analyser: Analyser, fieldTerms: (t: CatalogTool, 
     const out: MatchedWord[] = [];
     for (const { term, reach: members } of reach) {
       for (const m of members) {
-        const hit = fields.filter((x) => x.terms.has(m));
+        // A member may be a word pair (an abbreviation's meaning, "pr" → "pull request"): both words in the field.
+        const parts = m.split(" ");
+        const hit = fields.filter((x) => parts.every((p) => x.terms.has(p)));
         if (!hit.length) continue;
         const word = asked.get(term) ?? term;
-        out.push({ word, fields: hit.map((x) => FIELD_LABEL[x.f]), ...(m !== term ? { expansion: hit[0]!.terms.get(m)! } : {}) });
+        const expansion = parts.map((p) => hit[0]!.terms.get(p)!).join(" ");
+        out.push({ word, fields: hit.map((x) => FIELD_LABEL[x.f]), ...(m !== term ? { expansion } : {}) });
         break;
       }
     }
