@@ -26,7 +26,7 @@ export type VerdictFeatures = {
   question: number;
   /** 1 when it narrates about a third person (he, she, his). */
   narrative: number;
-  /** 1 when it asks for a language task the agent does itself (explain, describe, write, a joke). */
+  /** 1 when it asks for a language task the agent does itself (explain, describe, write, a joke), unless the top tool itself says each such word. */
   language: number;
   /** 1 when it asks for something fresh (today, latest, current, the last few days): data the agent cannot know. */
   fresh: number;
@@ -39,6 +39,9 @@ export type VerdictFeatures = {
   /** Relative idf of the query's commonest word the catalog knows (1 without one): a request a tool serves usually holds a word of its domain. */
   minIdf: number;
 };
+
+/** The language signs, every occurrence (`toolSays`). */
+const LANGUAGE_ALL = new RegExp(SIGNS.language.source, "gi");
 
 // A data blob (base64, a hash) is input, not words: it would count as dozens of unknown words.
 const BLOB = /[A-Za-z0-9+/=]{40,}/g;
@@ -89,7 +92,7 @@ export class Verdict {
     const words = [...new Set(encodeQuery(unblobbed))];
     // Quoted text is data the request works on ("translate 'How are you?'"), not the request's form.
     const bare = query.replace(QUOTED_TEXT, " ");
-    const language = LANGUAGE.test(bare);
+    const language = LANGUAGE.test(bare) && !(top >= 0 && this.toolSays(bare, top));
     // A word of the input a request brings after a label ("hash: hello world") is data: one the catalog
     // lacks is not an unknown request word. Unless the request is a language task: then the text is the
     // agent's own work ("Summarize the following email: ..."), and its unknown words still count.
@@ -129,6 +132,22 @@ export class Verdict {
       hypothetical: HYPOTHETICAL.test(bare) ? 1 : 0,
       minIdf,
     };
+  }
+
+  /**
+   * Whether the top tool itself says every language-task word of the request ("give alice write perms"
+   * → a tool whose parameters say "write"): then the word names the tool's business, not text the
+   * agent writes itself, and the `language` sign does not count.
+   */
+  private toolSays(text: string, top: number): boolean {
+    const words = [...text.matchAll(LANGUAGE_ALL)].flatMap((m) => encodeQuery(m[0]));
+    return (
+      words.length > 0 &&
+      words.every((w) => {
+        const id = this.index.termOf(w);
+        return id !== undefined && this.index.posting(id, top) !== undefined;
+      })
+    );
   }
 
   /** The model's margin: > 0 means a tool fits (at the default min_score). */

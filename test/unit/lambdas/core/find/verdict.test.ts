@@ -28,6 +28,14 @@ describe("verdict features", () => {
     expect(verdict.features("weather forecast", doc("mail.send_email"), 0.8).coverage).toBe(0);
   });
 
+  it("language does not count a word the top tool itself says: 'write text to a file' is the tool's business (issue 27, 'give alice write perms')", () => {
+    // files.write_file says "write"; the fit model's language sign is for text the agent writes itself.
+    expect(verdict.features("write the notes to a file", doc("files.write_file"), 0.8).language).toBe(0);
+    expect(verdict.features("write the notes to a file", doc("files.read_file"), 0.8).language).toBe(1);
+    // Every such word must be the tool's: "write a poem" into a file is still a language task.
+    expect(verdict.features("write a poem into a file", doc("files.write_file"), 0.8).language).toBe(1);
+  });
+
   it("known is the share of the query the catalog knows; an unknown word weighs as the rarest", () => {
     expect(verdict.features("weather forecast", 0, 0.5).known).toBe(1);
     const f = verdict.features("weather xylophonist", 0, 0.5);
