@@ -10,7 +10,7 @@ import { STAGE_LIMITS, type QueryParams } from "../../../registry/contract/find-
 
 const MAX_STEPS = STAGE_LIMITS.maxSteps;
 
-/** Documents a query touched and their scores in [0,1] (valid only at those documents, until the next query). */
+/** The tools a ranking hands on (those it scored, see Retriever.addFamilies) and their scores in [0,1] (valid only at those tools, until the next query). */
 export type Ranked = { docs: number[]; score: Float64Array };
 
 /** What retrieve leaves for rerank: the ranking, and how it was pruned (the rerank scores pruned tools exactly). */
@@ -67,6 +67,20 @@ function insertKept(kept: Float64Array, held: number, k: number, v: number): num
   return held;
 }
 
+/** Per family f, its tools: docs[start[f] … start[f+1]), in catalog order. */
+export type FamilyTools = { start: Uint32Array; docs: Uint32Array };
+
+/** The tools of each family, from each tool's family number (0…families−1). */
+export function familyTools(family: Uint32Array): FamilyTools {
+  const start = new Uint32Array(family.reduce((m, f) => Math.max(m, f + 1), 0) + 1);
+  for (const f of family) start[f + 1]!++;
+  for (let f = 1; f < start.length; f++) start[f]! += start[f - 1]!;
+  const docs = new Uint32Array(family.length);
+  const next = start.slice(0, -1);
+  family.forEach((f, d) => (docs[next[f]!++] = d));
+  return { start, docs };
+}
+
 export class Retriever {
   // Scratch space reused across queries; stamps stand in for clearing arrays.
   readonly acc: Float64Array;
@@ -84,7 +98,8 @@ export class Retriever {
   private stamp = 0;
   /** The tools a pass touched, in the order it touched them (touched[0…count)). */
   private readonly touched: Uint32Array;
-  /** Per family, the stamp of the last ranking that marked it as a family the rerank may lift. */
+  /** Per family, its tools, and the stamp of the last ranking that added them as a family the rerank may lift. */
+  private readonly families: FamilyTools;
   private readonly famMark: Uint32Array;
   private famStamp = 0;
 
@@ -97,7 +112,8 @@ export class Retriever {
   ) {
     const n = index.docs;
     this.touched = new Uint32Array(n);
-    this.famMark = new Uint32Array(family ? family.reduce((m, f) => Math.max(m, f + 1), 0) : 0);
+    this.families = familyTools(family ?? new Uint32Array(0));
+    this.famMark = new Uint32Array(this.families.start.length - 1);
     this.acc = new Float64Array(n);
     this.best = new Float64Array(n);
     this.stepAcc = new Float64Array(n * MAX_STEPS);
@@ -144,7 +160,7 @@ export class Retriever {
       stamp: ps,
     };
     if (!groups.length) return { docs, score: out, ...empty };
-    const { acc, best, stepAcc, groupStamp, passStamp, termStamp, termMask } = this;
+    const { acc, best, stepAcc, groupStamp, passStamp, termStamp, termMask, family } = this;
     const { ids, imp, start } = this.index;
     const unit = this.unit;
     const boost = this.params.nameBoost;
@@ -252,6 +268,7 @@ export class Retriever {
       }
       out[d] = this.finish(d, S, ps);
       scored++;
+      if (family && out[d]! > 0) docs.push(d);
       if (k > 0 && (held < k || out[d]! > kept[0]!) && keep!.counts(d)) {
         held = insertKept(kept, held, k, out[d]!);
         if (held === k) dyn = evidenceFor(kept[0]! * keep!.fall, unit, boost);
@@ -281,11 +298,13 @@ export class Retriever {
           if (out[d] === 0 && acc[d]! >= under && acc[d]! >= floor) {
             out[d] = this.finish(d, S, ps);
             scored++;
+            if (family && out[d]! > 0) docs.push(d);
           }
         }
       }
     }
-    this.collect(docs, nt, lifts && top >= 0 && out[top]! >= minScore ? [top, ...stepTop] : undefined);
+    if (!family) for (let i = 0; i < nt; i++) docs.push(touched[i]!);
+    else if (lifts && top >= 0 && out[top]! >= minScore) this.addFamilies(docs, [top, ...stepTop], ps);
     const weakGroups = order.slice(0, weak).map((i) => groups[i]!);
     if (this.work) {
       this.work.postings += read;
@@ -297,22 +316,23 @@ export class Retriever {
   }
 
   /**
-   * The ranking's documents: the tools it scored, and every tool it touched of a family the rerank may
-   * lift (the family of the top tool or of a step's best: the rerank finishes and lifts those). A touched
-   * tool left at score 0 elsewhere is no candidate of any later stage (each reads only scores above 0).
-   * Without the families, every touched tool (the reference test/unit/lambdas/core/find/ranked.test.ts compares with).
+   * The ranking's documents are the tools it scored (score above 0: no later stage reads a tool at 0) and
+   * the tools it touched of a family the rerank may lift, the family of the top tool or of a step's best
+   * (the rerank finishes and lifts those): added here. Without the families, every touched tool (the
+   * reference test/unit/lambdas/core/find/ranked.test.ts compares with).
    */
-  private collect(docs: number[], nt: number, heads: number[] | undefined): void {
-    const { touched, out, family, famMark } = this;
-    if (!family) {
-      for (let i = 0; i < nt; i++) docs.push(touched[i]!);
-      return;
-    }
+  private addFamilies(docs: number[], heads: number[], ps: number): void {
+    const { out, passStamp, famMark, families } = this;
     const fs = ++this.famStamp;
-    for (const h of heads ?? []) if (h >= 0) famMark[family[h]!] = fs;
-    for (let i = 0; i < nt; i++) {
-      const d = touched[i]!;
-      if (out[d]! > 0 || famMark[family[d]!] === fs) docs.push(d);
+    for (const h of heads) {
+      if (h < 0) continue;
+      const f = this.family![h]!;
+      if (famMark[f] === fs) continue;
+      famMark[f] = fs;
+      for (let i = families.start[f]!, end = families.start[f + 1]!; i < end; i++) {
+        const d = families.docs[i]!;
+        if (passStamp[d] === ps && !(out[d]! > 0)) docs.push(d);
+      }
     }
   }
 
