@@ -127,7 +127,7 @@ export type QueryParams = {
    */
   scopePenalty: number;
   /**
-   * Abbreviations by initials (analyse): a two-letter request word WordNet does not know reaches the
+   * Abbreviations by initials (analyse): a two-letter request word in capitals ("PR") WordNet does not know reaches the
    * catalog's most frequent word pair with those initials ("pr" → "pull request"), at this weight of the
    * word itself. 1: GitHub REST dev 59.8 → 62.0, every other set as before; 0.7: 60.1; without the
    * frequency floor (`STAGE_LIMITS.acronymMinTools`, `acronymMinShare`) LiveMCPBench 40.9 → 39.8

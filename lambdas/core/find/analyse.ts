@@ -33,8 +33,8 @@ export type Analysis = {
   scope?: number;
 };
 
-/** A word that may be an abbreviation by initials: two letters (a pair term's initials). */
-const ACRONYM = /^[a-z]{2}$/;
+/** A word that may be an abbreviation by initials: two capital letters, as English writes one ("PR", "CI"). */
+const ACRONYM = /\b[A-Z]{2}\b/g;
 
 const TYPO_WORD = new RegExp(`^[a-z][a-z0-9]{${STAGE_LIMITS.typoMinLetters - 1},}$`);
 
@@ -88,6 +88,7 @@ export class Analyser {
   /** Query words (encoded, each once) with the steps they occur in, as a bit mask. */
   private groups(steps: string[]): Group[] {
     const ix = this.index;
+    const abbreviations = this.params.acronymWeight > 0 ? new Set(steps.flatMap((s) => s.match(ACRONYM) ?? []).map((w) => w.toLowerCase())) : undefined;
     const mask = new Map<string, number>();
     steps.forEach((step, i) => {
       const terms = encodeQuery(step);
@@ -104,7 +105,7 @@ export class Analyser {
       if (ix.lexiconWeight > 0) addRelated(members, ownList(ix.related, t), exact, ix.lexiconWeight);
       if (ix.capabilityWeight > 0) addRelated(members, ownList(ix.capability, t), exact, ix.capabilityWeight);
       if (ix.paraphraseWeight > 0) addRelated(members, ownList(ix.similar, t), exact, ix.paraphraseWeight);
-      if (this.params.acronymWeight > 0 && ACRONYM.test(t) && !ix.isRealWord(t)) {
+      if (abbreviations?.has(t) && !ix.isRealWord(t)) {
         const pair = this.acronyms().get(t);
         if (pair !== undefined) addRelated(members, [pair], exact, this.params.acronymWeight);
       }

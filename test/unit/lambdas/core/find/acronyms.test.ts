@@ -1,6 +1,6 @@
 // Abbreviations by initials (issue 27: "everyday abbreviations and jargon for the API's central objects
-// not bridged"): a two-letter request word reaches the word pair most of the catalog's tools say with
-// those initials, from the catalog's own text, no word list.
+// not bridged"): a two-letter request word written in capitals reaches the word pair most of the
+// catalog's tools say with those initials, from the catalog's own text, no word list.
 import { describe, expect, it } from "vitest";
 import { smallFinder } from "./catalog.js";
 
@@ -29,6 +29,11 @@ describe("abbreviations by initials", () => {
     expect(r.tools[0]!.name).toBe("pulls.list-files");
     expect(score(r, "pulls.list-files")).toBeGreaterThan(score(r, "repos.get-file"));
     expect(r.tools[0]!.explain).toContainEqual(expect.objectContaining({ word: "pr", expansion: "pull request" }));
+  });
+
+  it("reads only a word written in capitals as an abbreviation: 'pr' in lower case is a word like any other", async () => {
+    const r = await (await smallFinder(REGISTRY)).find({ query: "which files are in pr 57", min_score: 0, schemas: false, explain: true });
+    expect(r.tools.flatMap((t) => t.explain ?? []).some((m) => m.word === "pr")).toBe(false);
   });
 
   it("leaves a pair fewer than three tools say alone", async () => {
