@@ -4,13 +4,17 @@ import { ToolbeltError } from "../errors.js";
 import { SEARCH_INDEX_VERSION, type SearchIndexData } from "../../../registry/contract/search-options.js";
 import { sortedIndexOf } from "./sorted.js";
 
+const NONE: readonly number[] = Object.freeze([]);
+
 /**
  * A table's entry for a query word, own keys only: the tables are plain objects from JSON and a
  * word like "constructor" or "toString" must not answer with Object.prototype's function.
  * (A guard, not a Map: it keeps the artifact format and costs nothing at import.)
  */
 export function ownList(table: Record<string, number[]>, key: string): readonly number[] {
-  return Object.hasOwn(table, key) ? table[key]! : [];
+  // Most words are in no table: one look-up answers those, the own-key check runs only on a hit.
+  const list = table[key];
+  return list !== undefined && Object.hasOwn(table, key) ? list : NONE;
 }
 
 export class SearchIndex {
