@@ -5,21 +5,13 @@ import { describe, expect, it } from "vitest";
 import { compileRegistry } from "../../../../../build/build.js";
 import { artifactFromFiles } from "../../../../../lambdas/artifact.js";
 import { createFinder } from "../../../../../lambdas/core/find/index.js";
-import { Retriever } from "../../../../../lambdas/core/find/retrieve.js";
 import type { FindRequest } from "../../../../../lambdas/core/find/types.js";
 import { newWork } from "../../../../../lambdas/core/find/work.js";
 import type { Artifact } from "../../../../../lambdas/core/ports.js";
 import { memoryTestArtifact, testArtifactInput, testTool } from "../../../../helpers/artifact.js";
-import { requests } from "./work-units.js";
+import { EveryTouched, requests } from "./work-units.js";
 
 const ROOT = join(import.meta.dirname, "../../../../..");
-
-/** The reference: a Retriever without the families, which hands on every tool it touched. */
-class EveryTouched extends Retriever {
-  constructor(...[index, params, work]: ConstructorParameters<typeof Retriever>) {
-    super(index, params, work);
-  }
-}
 
 /** Tasks over many similar tools in a few families: where the step and family lifts move tools. */
 const WORDS = "send email message contact translate text invoice pay customer report chart upload file photo calendar meeting schedule weather".split(" ");

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { newWork, type WorkUnits, workRegressions } from "../../../../../lambdas/core/find/work.js";
-import { measureWork } from "./work-units.js";
+import { EveryTouched, measureWork } from "./work-units.js";
 
 const baseline = JSON.parse(readFileSync(join(import.meta.dirname, "work-baseline.json"), "utf8")) as { margin: number; units: WorkUnits };
 
@@ -26,5 +26,10 @@ describe("find's work units", () => {
   it("catch a deliberately doubled rerank", async () => {
     const doubled = await measureWork({ rerankPasses: 2 });
     expect(workRegressions(doubled, baseline.units, baseline.margin)).toEqual(expect.arrayContaining([expect.stringMatching(/^rerankPasses: /)]));
+  });
+
+  it("catch a retrieve that hands every touched tool to the later stages", async () => {
+    const every = await measureWork({ retriever: EveryTouched });
+    expect(workRegressions(every, baseline.units, baseline.margin)).toEqual([expect.stringMatching(/^ranked: /)]);
   });
 });

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { compileRegistry } from "../../../../../build/build.js";
 import { type Artifact, artifactFromFiles } from "../../../../../lambdas/artifact.js";
 import { createFinder, type FinderOptions } from "../../../../../lambdas/core/find/index.js";
+import { Retriever } from "../../../../../lambdas/core/find/retrieve.js";
 import { newWork, type WorkUnits } from "../../../../../lambdas/core/find/work.js";
 
 const ROOT = join(import.meta.dirname, "../../../../..");
@@ -36,6 +37,13 @@ export async function measureWork(options: Omit<FinderOptions, "work"> = {}): Pr
     await finder.find({ query, explain: true, schemas: "none" });
   }
   return work;
+}
+
+/** A Retriever without the families, which hands every tool it touched to the later stages (the reference and the regression for `ranked`). */
+export class EveryTouched extends Retriever {
+  constructor(...[index, params, work]: ConstructorParameters<typeof Retriever>) {
+    super(index, params, work);
+  }
 }
 
 if (process.argv[1] === import.meta.filename) console.log(JSON.stringify(await measureWork(), null, 2));
