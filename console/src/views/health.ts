@@ -29,7 +29,7 @@ function Health({ answer }: { answer: Answer<HealthResponse> }) {
       <dt>Registry</dt><dd><code>${a.registry_hash.slice(0, 12)}</code>, format ${a.format_version}</dd>
       <dt>Built</dt><dd>${fmtTime("built_at" in a ? a.built_at : undefined)}</dd>
       <dt>Serves</dt><dd>${a.counts.tools} tools in ${a.counts.families} families</dd>
-      ${c ? html`<dt>Checked</dt><dd>${fmtTime(c.checked_at)} (answers are kept 30 s)</dd>` : null}
+      ${c ? html`<dt>Checked</dt><dd>${fmtTime(c.checked_at)} (answers are kept a while: 30 s by default)</dd>` : null}
     </dl>
     ${
       c
