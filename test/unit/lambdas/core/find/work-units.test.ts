@@ -30,6 +30,6 @@ describe("find's work units", () => {
 
   it("catch a retrieve that hands every touched tool to the later stages", async () => {
     const every = await measureWork({ retriever: EveryTouched });
-    expect(workRegressions(every, baseline.units, baseline.margin)).toEqual([expect.stringMatching(/^ranked: /)]);
+    expect(workRegressions(every, baseline.units, baseline.margin)).toEqual(expect.arrayContaining([expect.stringMatching(/^ranked: /)]));
   });
 });
