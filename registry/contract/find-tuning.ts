@@ -142,6 +142,21 @@ export type QueryParams = {
    * (docs/find-decisions.md, "Long descriptions").
    */
   bodyOneWord: number;
+  /**
+   * Factor on a request's scores when its top tool is about other people's things than the request
+   * names (the caller's own vs an organisation's or a repository's: actions.ts `scopeFit`) while a tool
+   * just behind it is about the request's (judge rule `top-scope`): the catalog has operations of the
+   * request's scope and the best match is not one ("turn on two-factor for my account" → an
+   * organisation's member list). docs/find-decisions.md, "The none verdict on big REST catalogs"; 1 turns it off.
+   */
+  scopeVerdict: number;
+  /**
+   * Factor on a request's scores when the request says the opposite of a word in its top tool's name
+   * ("mark as unread" → mark-notifications-as-read: un- + a name word, the prefixes in
+   * data/request-words.json `opposites`; judge rule `opposite`): the tool does what the request
+   * undoes. docs/find-decisions.md, "The none verdict on big REST catalogs"; 1 turns it off.
+   */
+  oppositeVerdict: number;
 };
 
 export const DEFAULT_QUERY_PARAMS: QueryParams = {
@@ -159,6 +174,8 @@ export const DEFAULT_QUERY_PARAMS: QueryParams = {
   scopePenalty: 0.4,
   acronymWeight: 1,
   bodyOneWord: 0.8,
+  scopeVerdict: 0.5,
+  oppositeVerdict: 0.4,
 };
 
 /**
@@ -208,8 +225,22 @@ export const STAGE_LIMITS = {
   actionNear: 0.5,
   /** Judge: a description whose body (after its first sentence) has at least this many words is long (the description-body rule). */
   longBodyWords: 20,
-  /** Judge: the everyday-words rule looks at this many tools after the top for a specific word. */
-  everydayRunnersUp: 2,
+  /**
+   * Judge: the tools after the top that its rules may look at (ranked again only when a rule asks): the
+   * scope rule looks for one about the request's scope among them (the top ten in all).
+   */
+  everydayRunnersUp: 9,
+  /**
+   * Judge: the top-scope rule reads scope only in a catalog whose tool names say whose things they are
+   * about (at least this share of them: an API imported with its user, organisation and repository
+   * operations). On the GitHub REST catalog 68% do; on MetaTool 2.5%, Seal-Tools, LiveMCPBench and
+   * the cases under 1%, where "my" is everyday phrasing and a tool named "TalentOrg" no organisation's.
+   */
+  scopedCatalogShare: 0.1,
+  /** Judge: the everyday-words rule looks at this many of those runners-up for a specific word. */
+  everydayLook: 2,
+  /** Judge: the opposite rule reads a name word of at least this many letters ("read" in "unread"; not "it" in "unit"). */
+  oppositeMinLetters: 4,
 } as const;
 
 /**

@@ -174,6 +174,22 @@ function judgeRules(j: Judgement, on: "tool" | "answer"): ExplainRule[] {
   } else if (j.hinted && on === "answer") {
     out.push({ stage: "judge", rule: "hint-rules", effect: "×1.00", detail: "judged by its author's words (search hints): no hint rule fired" });
   }
+  if (j.scope) {
+    out.push({
+      stage: "judge",
+      rule: "top-scope",
+      effect: times(j.scope.factor),
+      detail: `the request is about ${scopeWords(j.scope.request)}; the top tool is about ${scopeWords(j.scope.tool)}, while ${j.scope.other}, just behind it, is about the request's: the catalog has such operations and the best match is not one`,
+    });
+  }
+  if (j.opposite) {
+    out.push({
+      stage: "judge",
+      rule: "opposite",
+      effect: times(j.opposite.factor),
+      detail: `the request says "${j.opposite.word}", the opposite of "${j.opposite.toolWord}" in the top tool's name: the tool does what the request asks to undo`,
+    });
+  }
   if (j.body) {
     out.push({
       stage: "judge",

@@ -13,7 +13,8 @@ import { DEFAULT_MIN_SCORE, STAGE_LIMITS, type QueryParams } from "../../../regi
 import { TEXT_PARAM } from "./words.js";
 import { COMMON_WORDS } from "./common-words.js";
 import { hasHints, Verdict, type VerdictFeatures, type VerdictModel } from "./verdict.js";
-import { actionFit, actionWords, Fit, requestActionWord, toolActionOf } from "./actions.js";
+import { actionFit, actionWords, Fit, requestActionWord, scopeFit, scopeOf, toolActionOf } from "./actions.js";
+import lists from "./data/request-words.json" with { type: "json" };
 
 /** The fields a tool author writes for search (the stray-match rule reads only these). */
 export const AUTHORED_FIELDS: readonly FieldName[] = ["name", "tags", "aliases", "examples"];
@@ -37,6 +38,13 @@ export type Judgement = {
    * asks for, so the word the rule would cite (`word`) is the request's input, not a lack (`action`: the class).
    */
   input?: { action: string; word: string };
+  /**
+   * The scope rule, when it fired: the top tool is about other people's things than the request (`Scope`
+   * bits of each) while `other`, a tool just behind, is about the request's.
+   */
+  scope?: { factor: number; request: number; tool: number; other: string };
+  /** The opposite rule, when it fired: the request's word (`word`) undoes the top tool's name word (`toolWord`). */
+  opposite?: { factor: number; word: string; toolWord: string };
 };
 
 /** What the hint rules found: the rule that fired, or the one-word rule held back by the request's input. */
@@ -75,6 +83,10 @@ export class Judge {
   private readonly parts = new WeakMap<CatalogTool, DescriptionParts>();
   /** Per tool, its action class (null: none), computed at its first judgement. */
   private readonly toolActs = new WeakMap<CatalogTool, string | null>();
+  /** Per tool, its scope bits (actions.ts `Scope`), computed at its first use. */
+  private readonly toolScopes = new WeakMap<CatalogTool, number>();
+  /** Whether the catalog's tool names say whose things they are about (computed at the top-scope rule's first need). */
+  private scoped: boolean | undefined;
 
   constructor(
     private readonly index: SearchIndex,
@@ -87,7 +99,10 @@ export class Judge {
     this.words = new RequestWords(index);
   }
 
-  judge(q: JudgeInput): Judgement {
+  judge(asked: JudgeInput): Judgement {
+    // The rules below may each look at the tools behind the top: rank them again once at most.
+    let behind: CatalogTool[] | undefined;
+    const q: JudgeInput = { ...asked, runnersUp: () => (behind ??= asked.runnersUp()) };
     // The model was fitted on catalogs without search hints (MetaTool, seal-tools). On a top tool with hints it
     // answered none to no request that needed it and hid right tools (test/eval/README.md, "Sixth round"):
     // such a tool is judged by its author's words, the rules below.
@@ -108,7 +123,74 @@ export class Judge {
     const word = this.params.bodyOneWord < 1 ? this.bodyWord(q) : undefined;
     const body = word === undefined ? undefined : { factor: this.params.bodyOneWord, word };
     if (body) factor *= body.factor;
-    return { factor, hinted: consult, ...(model ? { model } : {}), ...(hint ? { hint } : {}), ...(input ? { input } : {}), ...(body ? { body } : {}) };
+    const scope = this.params.scopeVerdict < 1 ? this.scopeRule(q) : undefined;
+    if (scope) factor *= scope.factor;
+    const opposite = this.params.oppositeVerdict < 1 ? this.oppositeRule(q) : undefined;
+    if (opposite) factor *= opposite.factor;
+    return {
+      factor,
+      hinted: consult,
+      ...(model ? { model } : {}),
+      ...(hint ? { hint } : {}),
+      ...(input ? { input } : {}),
+      ...(body ? { body } : {}),
+      ...(scope ? { scope } : {}),
+      ...(opposite ? { opposite } : {}),
+    };
+  }
+
+  /**
+   * The scope rule: the request names whose things it is about (the caller's own, an organisation's, a
+   * repository's), the top tool's scope conflicts with it, and a tool just behind serves it: the catalog
+   * has operations of the request's scope and the best match is not one of them ("turn on two-factor
+   * for my account" → an organisation's member list, the caller's own accounts just behind).
+   */
+  private scopeRule(q: JudgeInput): Judgement["scope"] {
+    const table = this.index.data.actions;
+    if (!table || !this.scopedCatalog(table)) return undefined;
+    const request = scopeOf(actionWords(stripAgentPhrasing(q.query)), table);
+    const tool = this.scopeOfTool(q.top);
+    if (scopeFit(request, tool) !== Fit.conflict) return undefined;
+    const other = q.runnersUp().find((t) => scopeFit(request, this.scopeOfTool(t)) === Fit.same);
+    return other ? { factor: this.params.scopeVerdict, request, tool, other: other.name } : undefined;
+  }
+
+  /** Whether enough of the catalog's tool names hold a scope word (`STAGE_LIMITS.scopedCatalogShare`); one pass over the names, once. */
+  private scopedCatalog(table: NonNullable<SearchIndex["data"]["actions"]>): boolean {
+    if (this.scoped === undefined) {
+      const ix = this.index;
+      const words = new Set(Object.keys(table.scopes).flatMap((w) => encode(w).map((t) => ix.termOf(t) ?? -1)));
+      const named = ix.nameTerms.filter((terms) => terms.some((t) => words.has(t))).length;
+      this.scoped = named >= STAGE_LIMITS.scopedCatalogShare * ix.docs;
+    }
+    return this.scoped;
+  }
+
+  private scopeOfTool(t: CatalogTool): number {
+    let bits = this.toolScopes.get(t);
+    if (bits === undefined) {
+      const table = this.index.data.actions!;
+      this.toolScopes.set(t, (bits = scopeOf([...actionWords(t.name), ...actionWords(t.description)], table)));
+    }
+    return bits;
+  }
+
+  /**
+   * The opposite rule: a request word is an opposite-making prefix and a word of the top tool's name
+   * ("unread" = un + "read" of mark-notifications-as-read) and the catalog never says it: the tool
+   * does what the request asks to undo, and no tool speaks of the undoing. (A word the catalog says,
+   * "display" beside a tool named "play", is the catalog's own word, not an opposite.)
+   */
+  private oppositeRule(q: JudgeInput): Judgement["opposite"] {
+    const name = new Set(actionWords(q.top.name));
+    for (const word of actionWords(q.query)) {
+      if (name.has(word) || encode(word).some((t) => this.index.termOf(t) !== undefined)) continue;
+      const prefix = lists.opposites.prefixes.find((p) => word.startsWith(p));
+      const toolWord = prefix === undefined ? undefined : word.slice(prefix.length);
+      if (toolWord !== undefined && toolWord.length >= STAGE_LIMITS.oppositeMinLetters && name.has(toolWord))
+        return { factor: this.params.oppositeVerdict, word, toolWord };
+    }
+    return undefined;
   }
 
   /**
@@ -191,6 +273,11 @@ export class Judge {
     if (specificHit(hits)) return undefined;
     const object = this.words.unknownObject(q.query, matchedWords(hits));
     if (object === undefined) return undefined;
-    return q.runnersUp().every((t) => !specificHit(q.matches(t))) ? object : undefined;
+    return q
+      .runnersUp()
+      .slice(0, STAGE_LIMITS.everydayLook)
+      .every((t) => !specificHit(q.matches(t)))
+      ? object
+      : undefined;
   }
 }

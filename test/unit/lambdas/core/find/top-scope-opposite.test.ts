@@ -1,0 +1,99 @@
+// Issue 27, point 5: near-miss requests on a catalog imported from a big REST API got a confident wrong
+// tool. Two judge rules answer none for them: `top-scope` (the top tool is about other people's things
+// than the request names while a tool just behind is about the request's) and `opposite` (the request
+// undoes what the top tool's name says: "unread" against mark-notifications-as-read).
+import { describe, expect, it } from "vitest";
+import { emitArtifact } from "../../../../../build/artifact.js";
+import { catalogFromJsonl } from "../../../../../build/sources/jsonl.js";
+import { artifactFromFiles } from "../../../../../lambdas/artifact.js";
+import { createFinder } from "../../../../../lambdas/core/find/index.js";
+import type { QueryParams } from "../../../../../registry/contract/find-tuning.js";
+
+const ROWS = [
+  ["orgs.list-members", "List the members of an organization, filtered by their two-factor status."],
+  ["orgs.remove-member", "Remove a member from an organization."],
+  ["users.list-emails-for-authenticated-user", "List the email addresses of the authenticated user's account."],
+  ["users.add-email-for-authenticated-user", "Add an email address to the authenticated user's account."],
+  ["activity.mark-notifications-as-read", "Mark every notification of the authenticated user as read."],
+  ["activity.list-notifications-for-authenticated-user", "List the notifications of the authenticated user."],
+  ["issues.lock", "Lock an issue's conversation so that only collaborators can comment."],
+  ["issues.unlock", "Unlock an issue's conversation."],
+  ["repos.get", "Get a repository by its owner and name."],
+  ["repos.list-for-org", "List the repositories of an organization."],
+  ["apps.check-token", "Check that an OAuth app's authentication token is valid for an account."],
+  ["orgs.list-accounts", "List the accounts of an organization's billing plan."],
+].map(([name, description]) => ({ name: name!, description: description!, input_schema: { type: "object", properties: {} } }));
+
+async function finderOf(query?: Partial<QueryParams>) {
+  const catalog = catalogFromJsonl(ROWS, { source: "api.jsonl" });
+  const artifact = artifactFromFiles(await emitArtifact({ families: catalog.families, tools: catalog.tools, always_loaded: [] }));
+  return createFinder(artifact, { alwaysLoaded: [], ...(query ? { query } : {}) });
+}
+
+describe("the judge's top-scope rule", () => {
+  it("answers none when the top tool is an organisation's while the request is about the caller's own, and says why", async () => {
+    // Prepare
+    const [judged, off] = [await finderOf(), await finderOf({ scopeVerdict: 1 })];
+    const query = "turn on two-factor authentication for my account";
+    // Act
+    const [r, before] = [await judged.find({ query, schemas: false, explain: true }), await off.find({ query, schemas: false })];
+    // Assess: without the rule the organisation's member list was a match.
+    expect(before.verdict).toBe("match");
+    expect(before.tools[0]!.name).toBe("imported.orgs.list-members");
+    expect(r.verdict).toBe("none");
+    expect(r.verdict_reasons).toContainEqual({
+      stage: "judge",
+      rule: "top-scope",
+      effect: "×0.50",
+      detail: expect.stringMatching(
+        /the request is about the caller's own things; the top tool is about an organisation's, while imported\.users\.\S+, just behind it/,
+      ),
+    });
+  });
+
+  it("leaves a request whose scope the top tool serves, or that names none, alone", async () => {
+    const f = await finderOf();
+    for (const [query, tool] of [
+      ["list the members of the acme organization", "orgs.list-members"],
+      ["add an email address to my account", "users.add-email-for-authenticated-user"],
+      ["get the repository octo/app", "repos.get"],
+    ] as const) {
+      const r = await f.find({ query, schemas: false, explain: true });
+      expect(r.tools[0]!.name).toBe(`imported.${tool}`);
+      expect(r.verdict_reasons!.some((x) => x.rule === "top-scope")).toBe(false);
+    }
+  });
+});
+
+describe("the judge's opposite rule", () => {
+  it("answers none when the request undoes the top tool's name word, and says why", async () => {
+    // Prepare
+    const [judged, off] = [await finderOf(), await finderOf({ oppositeVerdict: 1 })];
+    const query = "mark that notification as unread again";
+    // Act
+    const [r, before] = [await judged.find({ query, schemas: false, explain: true }), await off.find({ query, schemas: false })];
+    // Assess
+    expect(before.verdict).toBe("match");
+    expect(before.tools[0]!.name).toBe("imported.activity.mark-notifications-as-read");
+    expect(r.verdict).toBe("none");
+    expect(r.verdict_reasons).toContainEqual({
+      stage: "judge",
+      rule: "opposite",
+      effect: "×0.40",
+      detail: 'the request says "unread", the opposite of "read" in the top tool\'s name: the tool does what the request asks to undo',
+    });
+  });
+
+  it("leaves a tool named by the request's own word alone, and a word that only starts like a prefix", async () => {
+    const f = await finderOf();
+    for (const [query, tool] of [
+      ["unlock issue 5", "issues.unlock"],
+      ["mark my notifications as read", "activity.mark-notifications-as-read"],
+    ] as const) {
+      const r = await f.find({ query, schemas: false, explain: true });
+      expect(r.verdict).toBe("match");
+      expect(r.tools[0]!.name).toBe(`imported.${tool}`);
+      expect(r.verdict_reasons!.some((x) => x.rule === "opposite")).toBe(false);
+    }
+  });
+});
