@@ -98,6 +98,8 @@ export class Retriever {
   private stamp = 0;
   /** The tools a pass touched, in the order it touched them (touched[0…count)). */
   private readonly touched: Uint32Array;
+  /** The touched tools the top-k threshold left unfinished at or above the floor, in the same order. */
+  private readonly deferred: Uint32Array;
   /** Per family, its tools, and the stamp of the last ranking that added them as a family the rerank may lift. */
   private readonly families: FamilyTools;
   private readonly famMark: Uint32Array;
@@ -112,6 +114,7 @@ export class Retriever {
   ) {
     const n = index.docs;
     this.touched = new Uint32Array(n);
+    this.deferred = new Uint32Array(n);
     this.families = familyTools(family ?? new Uint32Array(0));
     this.famMark = new Uint32Array(this.families.start.length - 1);
     this.acc = new Float64Array(n);
@@ -142,8 +145,9 @@ export class Retriever {
   retrieve(q: Analysis, minScore: number, reach: number, lifts: boolean, keep?: Keep): Retrieval {
     const { groups, steps: S } = q;
     const docs: number[] = [];
-    const touched = this.touched;
+    const { touched, deferred } = this;
     let nt = 0;
+    let nd = 0;
     const out = this.out;
     const ps = ++this.stamp;
     if (this.work) this.work.rankings++;
@@ -210,10 +214,7 @@ export class Retriever {
               best[d] = v;
             }
             acc[d] = v;
-            if (S > 1) {
-              for (let s = d * S, e = s + S; s < e; s++) stepAcc[s] = 0;
-              for (let s = d * S, bits = gm; bits; s++, bits >>>= 1) if (bits & 1) stepAcc[s] = v;
-            }
+            if (S > 1) for (let s = 0, b = d * S; s < S; s++) stepAcc[b + s] = (gm >>> s) & 1 ? v : 0;
             continue;
           }
           if (!single) {
@@ -262,8 +263,14 @@ export class Retriever {
     for (let i = 0; i < nt; i++) {
       const d = touched[i]!;
       // Steps score at most the whole, so under the floor there is no finishing work to do.
-      if (acc[d]! < floor || (acc[d]! < dyn && (acc[d]! < needMin || !this.mayLead(d, S)))) {
+      const a = acc[d]!;
+      if (a < floor) {
         out[d] = 0;
+        continue;
+      }
+      if (a < dyn && (a < needMin || !this.mayLead(d, S))) {
+        out[d] = 0;
+        deferred[nd++] = d; // the only tools the pass below may finish
         continue;
       }
       out[d] = this.finish(d, S, ps);
@@ -293,8 +300,8 @@ export class Retriever {
         if (d >= 0 && stepTopRaw[s]! >= clearRaw(unit) && acc[d]! < under) under = Math.max(floor, acc[d]!);
       }
       if (under < dyn) {
-        for (let i = 0; i < nt; i++) {
-          const d = touched[i]!;
+        for (let i = 0; i < nd; i++) {
+          const d = deferred[i]!;
           if (out[d] === 0 && acc[d]! >= under && acc[d]! >= floor) {
             out[d] = this.finish(d, S, ps);
             scored++;
