@@ -182,8 +182,16 @@ export class Reranker {
     const near = top * L.actionNear;
     const object = objectFactor < 1 ? this.objectMiss(r, q, near) : undefined;
     // The owners (the caller, an organisation) the request names that some near candidate is scoped to.
+    // Scope only reorders: it applies when some near candidate is about the request's things ("send a message
+    // to my colleague" in a catalog with no tool of the caller's own keeps its match).
     let owners = 0;
-    if (scopeFactor < 1 && q.scope) for (const d of r.docs) if (out[d]! >= near) owners |= q.scope & this.toolScope(d) & OWNERS;
+    let served = false;
+    if (scopeFactor < 1 && q.scope)
+      for (const d of r.docs)
+        if (out[d]! >= near) {
+          owners |= q.scope & this.toolScope(d) & OWNERS;
+          served ||= scopeFit(q.scope, this.toolScope(d)) === Fit.same;
+        }
     for (const d of r.docs) {
       const before = out[d]!;
       if (before < near) continue;
@@ -194,7 +202,7 @@ export class Reranker {
       } else if (object?.(d)) {
         out[d] = before * objectFactor;
         lifted?.push({ doc: d, rule: "action", before, after: out[d]!, request: q.action, tool, object: q.object![0]!.word });
-      } else if (scopeFactor < 1 && q.scope && (scopeFit(q.scope, this.toolScope(d)) === Fit.conflict || (owners & ~this.toolScope(d)) !== 0)) {
+      } else if (served && q.scope && (scopeFit(q.scope, this.toolScope(d)) === Fit.conflict || (owners & ~this.toolScope(d)) !== 0)) {
         out[d] = before * scopeFactor;
         lifted?.push({ doc: d, rule: "action", before, after: out[d]!, request: q.action, tool, scope: { request: q.scope, tool: this.toolScope(d) } });
       }

@@ -97,3 +97,33 @@ describe("the judge's opposite rule", () => {
     }
   });
 });
+
+// Found in review: a dis- word is most often a word of its own, and "my" is everyday phrasing in a catalog
+// with no tool of the caller's own. Neither may turn a right answer into none.
+describe("words that only look like an opposite or a scope", () => {
+  const OTHER = [
+    ["git.apply-patch", "Apply a patch file to the working tree."],
+    ["git.log", "Show the commit log."],
+    ["billing.charge", "Charge a customer's card."],
+    ["chat.post-message", "Post a message to a channel or a person."],
+    ["chat.list-channels", "List the channels of the workspace."],
+    ["orgs.list-members", "List the members of an organization."],
+    ["orgs.remove-member", "Remove a member from an organization."],
+  ].map(([name, description]) => ({ name: name!, description: description!, input_schema: { type: "object", properties: {} } }));
+
+  it("keeps the match for a dis- word that is a word of its own, and for 'my' where no tool is the caller's own", async () => {
+    const catalog = catalogFromJsonl(OTHER, { source: "other.jsonl" });
+    const artifact = artifactFromFiles(await emitArtifact({ families: catalog.families, tools: catalog.tools, always_loaded: [] }));
+    const f = createFinder(artifact, { alwaysLoaded: [] });
+    for (const [query, tool] of [
+      ["dispatch the patch to the working tree", "git.apply-patch"],
+      ["discharge the customer's card", "billing.charge"],
+      ["send a message to my colleague", "chat.post-message"],
+      ["show my members", "orgs.list-members"],
+    ] as const) {
+      const r = await f.find({ query, schemas: false, explain: true });
+      expect({ query, verdict: r.verdict, top: r.tools[0]?.name }).toEqual({ query, verdict: "match", top: `imported.${tool}` });
+      expect(r.verdict_reasons?.some((x) => x.rule === "opposite" || x.rule === "top-scope")).toBe(false);
+    }
+  });
+});
