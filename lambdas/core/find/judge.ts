@@ -184,11 +184,12 @@ export class Judge {
   private oppositeRule(q: JudgeInput): Judgement["opposite"] {
     const name = new Set(actionWords(q.top.name));
     for (const word of actionWords(q.query)) {
-      if (name.has(word) || encode(word).some((t) => this.index.termOf(t) !== undefined)) continue;
       const prefix = lists.opposites.prefixes.find((p) => word.startsWith(p));
-      const toolWord = prefix === undefined ? undefined : word.slice(prefix.length);
-      if (toolWord !== undefined && toolWord.length >= STAGE_LIMITS.oppositeMinLetters && name.has(toolWord))
-        return { factor: this.params.oppositeVerdict, word, toolWord };
+      if (prefix === undefined || name.has(word)) continue;
+      const toolWord = word.slice(prefix.length);
+      if (toolWord.length < STAGE_LIMITS.oppositeMinLetters || !name.has(toolWord)) continue;
+      // Last, as the dearest check (encoding the word): a word the catalog says is its own, not an opposite.
+      if (!encode(word).some((t) => this.index.termOf(t) !== undefined)) return { factor: this.params.oppositeVerdict, word, toolWord };
     }
     return undefined;
   }
