@@ -38,6 +38,8 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, ...SHARED_MODULES, ...OWN_PROCESS],
           isolate: false,
           setupFiles: ["test/helpers/shared-process.ts"],
+          // Set once here: test/helpers/dynalite.ts sets it at import when missing, which the check above would count.
+          env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" },
           // Builds the example registry once for every file that serves it.
           globalSetup: ["test/helpers/suite-setup.ts"],
         },
