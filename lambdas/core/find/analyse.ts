@@ -33,8 +33,8 @@ export type Analysis = {
   scope?: number;
 };
 
-/** A word that may be an abbreviation by initials: two capital letters, as English writes one ("PR", "CI"). */
-const ACRONYM = /\b[A-Z]{2}\b/g;
+/** A word that may be an abbreviation by initials: two capital letters, as English writes one ("PR", "CI"), or its plural ("PRs"). */
+const ACRONYM = /\b([A-Z]{2})s?\b/g;
 
 const TYPO_WORD = new RegExp(`^[a-z][a-z0-9]{${STAGE_LIMITS.typoMinLetters - 1},}$`);
 
@@ -88,7 +88,7 @@ export class Analyser {
   /** Query words (encoded, each once) with the steps they occur in, as a bit mask. */
   private groups(steps: string[]): Group[] {
     const ix = this.index;
-    const abbreviations = this.params.acronymWeight > 0 ? new Set(steps.flatMap((s) => s.match(ACRONYM) ?? []).map((w) => w.toLowerCase())) : undefined;
+    const abbreviations = this.params.acronymWeight > 0 ? new Set(steps.flatMap((s) => [...s.matchAll(ACRONYM)].map((m) => m[1]!.toLowerCase()))) : undefined;
     const mask = new Map<string, number>();
     steps.forEach((step, i) => {
       const terms = encodeQuery(step);

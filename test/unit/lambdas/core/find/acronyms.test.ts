@@ -31,6 +31,12 @@ describe("abbreviations by initials", () => {
     expect(r.tools[0]!.explain).toContainEqual(expect.objectContaining({ word: "pr", expansion: "pull request" }));
   });
 
+  it("reads a plural the same way: 'PRs' is the abbreviation 'PR'", async () => {
+    const r = await (await smallFinder(REGISTRY)).find({ query: "which files are in these PRs", min_score: 0, schemas: false, explain: true });
+    expect(r.tools[0]!.name).toBe("pulls.list-files");
+    expect(r.tools[0]!.explain).toContainEqual(expect.objectContaining({ word: "pr", expansion: "pull request" }));
+  });
+
   it("reads only a word written in capitals as an abbreviation: 'pr' in lower case is a word like any other", async () => {
     const r = await (await smallFinder(REGISTRY)).find({ query: "which files are in pr 57", min_score: 0, schemas: false, explain: true });
     expect(r.tools.flatMap((t) => t.explain ?? []).some((m) => m.word === "pr")).toBe(false);
