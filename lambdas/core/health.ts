@@ -1,12 +1,12 @@
 // GET /v1/health's checks: the table (with its latency), each upstream family's reach, each model
-// role's answer. One report serves every caller for CACHE_MS, and one probe round runs at a time: a
+// role's answer. One report serves every caller for HEALTH_CACHE_MS, and one probe round runs at a time: a
 // caller asking in a loop cannot make the gateway probe its upstreams in a loop. Stale while
-// revalidating: once a report is older than CACHE_MS, callers get it still while one round refreshes it
+// revalidating: once a report is older than HEALTH_CACHE_MS, callers get it still while one round refreshes it
 // in the background, so only the first request ever waits for probes (up to the timeout when an
 // upstream is down) on this public route.
 import type { CatalogTool, FamilyInfo } from "../../registry/contract/artifact.js";
 
-/** CACHE_MS unless the gateway sets its own (TOOLBELT_HEALTH_CACHE_SECS, lambdas/config.ts). */
+/** HEALTH_CACHE_MS unless the gateway sets its own (TOOLBELT_HEALTH_CACHE_SECS, lambdas/config.ts). */
 export const HEALTH_CACHE_MS = 30_000;
 /** A probe not answered within this is down (the whole report waits at most this long). */
 export const PROBE_TIMEOUT_MS = 2_000;
