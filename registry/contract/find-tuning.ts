@@ -231,7 +231,7 @@ export const STAGE_LIMITS = {
    * Judge: the tools after the top that its rules may look at (ranked again only when a rule asks): the
    * scope rule looks for one about the request's scope among them (the top ten in all).
    */
-  everydayRunnersUp: 9,
+  judgeRunnersUp: 9,
   /**
    * Judge: the top-scope rule reads scope only in a catalog whose tool names say whose things they are
    * about (at least this share of them: an API imported with its user, organisation and repository

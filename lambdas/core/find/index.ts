@@ -228,7 +228,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
           runnersUp: () => {
             // Ranked afresh without the bar: the tools just behind the top.
             const again = rank(req.query, 0, undefined, {
-              k: STAGE_LIMITS.everydayRunnersUp + 1,
+              k: STAGE_LIMITS.judgeRunnersUp + 1,
               counts: (d) => bestTier(d) && eligible(d) && granted(tools[d]!.name),
               fall,
             });
@@ -236,7 +236,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
               again.docs,
               again.score,
               byCallable,
-              STAGE_LIMITS.everydayRunnersUp,
+              STAGE_LIMITS.judgeRunnersUp,
               (d) => d !== topDoc && again.score[d]! > 0 && eligible(d) && granted(tools[d]!.name),
             );
             return next.map((d) => tools[d]!);
