@@ -465,7 +465,7 @@ else {
   for (const x of split) {
     if ("base_cpu_us" in x) {
       console.log(
-        `${x.scenario.padEnd(20)} handler against ${values.base}'s in the same run: ${x.handler_vs_base_rps}× the requests/s, ${x.handler_vs_base_cpu}× less CPU per request (${x.base_cpu_us} → ${x.handler_cpu_us} µs)`,
+        `${x.scenario.padEnd(20)} handler against ${values.base}'s in the same run: ${x.handler_vs_base_rps}× the requests/s, the base's CPU per request over this tree's ${x.handler_vs_base_cpu}× (${x.base_cpu_us} → ${x.handler_cpu_us} µs)${values.limits ? "; the base ran without limits (its policy format may not read them)" : ""}`,
       );
     }
   }
