@@ -3,9 +3,8 @@
 // The fit model (verdict.ts) was fitted on catalogs without hints; these read the author's words.
 import type { MatchedWord } from "../../contract/find.js";
 import { encode, encodeQuery, QUOTED_TEXT, stripAgentPhrasing, withoutLabelledInput } from "../../../registry/contract/search-options.js";
-import { COMMON_WORDS } from "./common-words.js";
 import type { SearchIndex } from "./postings.js";
-import { PREPOSITION } from "./words.js";
+import { COMMON_WORDS, PREPOSITION } from "./words.js";
 
 /** Data a request brings rather than words: quoted text, and tokens holding a dot, slash, @ or digit between word characters. */
 const DATA_TOKEN = new RegExp(String.raw`${QUOTED_TEXT.source}|\S*\w[./\\@]\w\S*|\S*[A-Za-z]\d\S*|\S*\d[A-Za-z]\S*`, "g");

@@ -1,5 +1,6 @@
 // The request-word lists of data/request-words.json as the patterns the stages test: the lists are
 // data (their sources and purposes are in the file), the shapes of the patterns are code.
+import common from "./data/common-words.json" with { type: "json" };
 import lists from "./data/request-words.json" with { type: "json" };
 
 /** `(?:a|b\s+c)`: a list's entries as alternatives, a space in a phrase matching any run of spaces. */
@@ -30,3 +31,6 @@ export const TEXT_PARAM = new RegExp(`^${alt(lists.textParameters.words)}$`, "i"
 
 /** A word that starts the next step of a task, with the comma or colon around it (segment.ts). */
 export const CONNECTIVE = new RegExp(String.raw`(?:^|,?\s+)\b${alt(lists.connectives.words)}\b[,:]?\s+`, "giu");
+
+/** Stems of the most frequent English words (data/common-words.json): everyday filler, not a sign of a request outside the catalog. */
+export const COMMON_WORDS: ReadonlySet<string> = new Set(common.stems.split(" "));
