@@ -15,6 +15,9 @@ import { hasHints, Verdict, type VerdictFeatures, type VerdictModel } from "./ve
 import { actionFit, actionWords, Fit, requestActionWord, scopeFit, scopeOf, toolActionOf } from "./actions.js";
 import lists from "./data/request-words.json" with { type: "json" };
 
+/** A word starting with one of the opposite-making prefixes (the opposite rule's first check). */
+const OPPOSITE_START = new RegExp(`(?:^|[^a-z])(?:${lists.opposites.prefixes.join("|")})[a-z]`);
+
 /** The fields a tool author writes for search (the stray-match rule reads only these). */
 export const AUTHORED_FIELDS: readonly FieldName[] = ["name", "tags", "aliases", "examples"];
 
@@ -181,6 +184,8 @@ export class Judge {
    * "display" beside a tool named "play", is the catalog's own word, not an opposite.)
    */
   private oppositeRule(q: JudgeInput): Judgement["opposite"] {
+    // Most requests hold no word starting with a prefix: one test of the text (split as actionWords splits it) first.
+    if (!OPPOSITE_START.test(q.query.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase())) return undefined;
     const name = new Set(actionWords(q.top.name));
     for (const word of actionWords(q.query)) {
       const prefix = lists.opposites.prefixes.find((p) => word.startsWith(p));
