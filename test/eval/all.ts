@@ -10,7 +10,7 @@ import { dirname, join, relative } from "node:path";
 import type { FinderOptions } from "../../lambdas/core/find/index.js";
 import type { ScorerParams } from "../../registry/contract/search-options.js";
 import { evaluate, loadJsonlTools, loadRegistry, loadTools, readJsonl, type EvalQuery, type Loaded } from "./harness.js";
-import { GITHUB_QUERIES, githubTools } from "./generated.js";
+import { GITHUB_QUERIES, githubRegistry } from "./generated.js";
 import { loadSet, readSuite, ROOT, suiteRows, SUITE_FILE, type SuiteSet } from "./suite.js";
 
 /**
@@ -62,8 +62,8 @@ function publicSets(EVAL: string): Public[] {
 export async function allRows(EVAL: string, opts: { params?: ScorerParams; finder?: FinderOptions }): Promise<AllRow[]> {
   const out: AllRow[] = [];
   const catalogs = new Map<string, Loaded>();
-  // The own sets, then the dev sets over generated catalogs (the GitHub REST API), per split alike.
-  const github: SuiteSet = { name: "github", tools: relative(ROOT, await githubTools()), queries: relative(ROOT, GITHUB_QUERIES) };
+  // The own sets, then the sets over generated catalogs (the GitHub REST API, as the registry a user's import writes), per split alike.
+  const github: SuiteSet = { name: "github", registry: relative(ROOT, await githubRegistry()), queries: relative(ROOT, GITHUB_QUERIES) };
   for (const set of [...readSuite(), github]) {
     const loaded = await loadSet(set, opts.params);
     catalogs.set(set.name, loaded);

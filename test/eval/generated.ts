@@ -1,15 +1,16 @@
 // Eval catalogs generated from a pinned document rather than committed (the GitHub REST API set: about
-// 1.5 MB of JSONL). Each is written once into test/eval/.cache/ (git-ignored) and read from there after.
+// 1.5 MB of JSONL, or the registry folder the importer writes). Each is written once into test/eval/.cache/
+// (git-ignored) and read from there after.
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { githubCatalog, toJsonl } from "./sets/github/catalog.js";
+import { githubCatalog, toJsonl, writeGithubRegistry } from "./sets/github/catalog.js";
 import { ROOT } from "./suite.js";
 
 export const CACHE_DIR = join(ROOT, "test/eval/.cache");
 
-/** The GitHub set's requests (dev split; the held-out split is not in the tree). */
+/** The GitHub set's requests (dev and held-out splits). */
 export const GITHUB_QUERIES = join(ROOT, "test/eval/sets/github/queries.jsonl");
 
 /** What the GitHub catalog is made from: the pinned document, the set's generator and the importer it runs. */
@@ -18,6 +19,7 @@ function githubInputs(): string[] {
   const sources = [
     "test/eval/sets/github/catalog.ts",
     "build/import-openapi.ts",
+    "build/families-edit.ts",
     "build/openapi/operations.ts",
     "build/openapi/refs.ts",
     "build/openapi/schema.ts",
@@ -26,19 +28,31 @@ function githubInputs(): string[] {
 }
 
 /**
- * The GitHub REST API catalog as eval JSONL, generated into the cache when missing; its path. The file is
- * named by a hash of its inputs (a changed importer or document makes a new one) and written whole, then
- * renamed, so a second eval running at the same time never reads half a file.
+ * CACHE_DIR/NAME-<hash>EXT, made by `make` when missing; its path. The hash is of the GitHub inputs (a changed
+ * importer or document makes a new one); `make` writes a private path that is then renamed, so a second eval
+ * running at the same time never reads half of it.
  */
-export async function githubTools(): Promise<string> {
+async function cached(name: string, ext: string, make: (part: string) => Promise<unknown>): Promise<string> {
   const hash = createHash("sha256");
   for (const f of githubInputs()) hash.update(readFileSync(f));
-  const file = join(CACHE_DIR, `github-tools-${hash.digest("hex").slice(0, 12)}.jsonl`);
-  if (!existsSync(file)) {
-    mkdirSync(CACHE_DIR, { recursive: true });
-    const part = `${file}.${process.pid}.part`;
-    writeFileSync(part, toJsonl(await githubCatalog()));
-    renameSync(part, file);
+  const out = join(CACHE_DIR, `${name}-${hash.digest("hex").slice(0, 12)}${ext}`);
+  if (existsSync(out)) return out;
+  mkdirSync(CACHE_DIR, { recursive: true });
+  const part = `${out}.${process.pid}.part`;
+  rmSync(part, { recursive: true, force: true });
+  await make(part);
+  try {
+    renameSync(part, out);
+  } catch (e) {
+    // A folder cannot be renamed over one another eval made meanwhile: keep that one.
+    if (!existsSync(out)) throw e;
+    rmSync(part, { recursive: true, force: true });
   }
-  return file;
+  return out;
 }
+
+/** The GitHub REST API catalog as eval JSONL (a registry import without the tags JSONL loading does not read). */
+export const githubTools = () => cached("github-tools", ".jsonl", async (part) => writeFileSync(part, toJsonl(await githubCatalog())));
+
+/** The GitHub REST API as the registry folder a user's import writes, with its operationIds (`eval-keys.json`): what `--all` loads. */
+export const githubRegistry = () => cached("github-registry", "", (part) => writeGithubRegistry(part));

@@ -1,6 +1,7 @@
 // Retrieval evaluation: our find (through the real build path) against Okapi BM25 and SQLite FTS5
 // on the same tools and the same text. Shared by the eval CLI, the bench and the regression test.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import Database from "better-sqlite3";
 import { emitArtifact } from "../../build/artifact.js";
 import { compileRegistry } from "../../build/build.js";
@@ -49,7 +50,13 @@ export async function loadTools(rows: JsonlTool[], source: string, params?: Scor
   return loaded(artifactFromFiles(files), keyOf, params);
 }
 
-/** A registry folder (families.yaml) through the build the CLI runs; gold labels are full tool names. */
+/**
+ * A file a generated registry folder may hold beside families.yaml (the build does not read it): full tool
+ * name → the key its eval's gold labels use (the GitHub set: the operationId the tool was imported from).
+ */
+export const EVAL_KEYS = "eval-keys.json";
+
+/** A registry folder (families.yaml) through the build the CLI runs; gold labels are full tool names, or the folder's EVAL_KEYS. */
 export async function loadRegistry(dir: string, params?: ScorerParams): Promise<Loaded> {
   const built = await compileRegistry(dir);
   if (!built.ok || !built.files) {
@@ -57,7 +64,9 @@ export async function loadRegistry(dir: string, params?: ScorerParams): Promise<
     throw new Error(`${dir}: the registry has errors${first ? `, first: ${first.file} ${first.message}` : ""}`);
   }
   const artifact = artifactFromFiles(built.files);
-  return loaded(artifact, new Map(artifact.tools.map((t) => [t.name, t.name])), params);
+  const keysFile = join(dir, EVAL_KEYS);
+  const keys = new Map(existsSync(keysFile) ? Object.entries(JSON.parse(readFileSync(keysFile, "utf8")) as Record<string, string>) : []);
+  return loaded(artifact, new Map(artifact.tools.map((t) => [t.name, keys.get(t.name) ?? t.name])), params);
 }
 
 async function loaded(artifact: Artifact, keyOf: Map<string, string>, params?: ScorerParams): Promise<Loaded> {

@@ -1,10 +1,12 @@
 // The GitHub eval set stays usable: its catalog comes out of the importer whole and keyed by operationId,
 // and every request names only operations that catalog has.
 import { readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { readJsonl, type EvalQuery } from "../../harness.js";
-import { GITHUB_SPEC, githubCatalog, type GithubTool } from "./catalog.js";
+import { loadRegistry, readJsonl, type EvalQuery } from "../../harness.js";
+import { GITHUB_SPEC, githubCatalog, writeGithubRegistry, type GithubTool } from "./catalog.js";
 
 type SetQuery = EvalQuery & { difficulty?: string };
 
@@ -45,6 +47,18 @@ describe("github catalog", () => {
     expect(groups.filter(({ g }) => !g.some((op) => ids.has(op))).map(({ id, g }) => `${id}: ${g.join("|")}`)).toEqual([]);
     expect(groups.flatMap(({ id, g }) => g.filter((op) => !documented.has(op)).map((op) => `${id}: ${op}`))).toEqual([]);
   });
+
+  it("builds, through the registry path, the imported folder into the same tools keyed by the same operationIds", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "github-registry-"));
+    try {
+      await writeGithubRegistry(dir);
+      const loaded = await loadRegistry(dir);
+      expect(loaded.artifact.tools.length).toBe(tools.length);
+      expect(loaded.artifact.tools.map((t) => [t.name, loaded.keyOf.get(t.name)])).toEqual(tools.map((t) => [`github.${t.name}`, t.id]));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 describe("github queries", () => {
