@@ -127,6 +127,13 @@ export type QueryParams = {
    */
   scopePenalty: number;
   /**
+   * Owner lift (rerank): in a catalog whose tool names say whose things they are about (the judge's
+   * `scopedCatalogShare`), a request naming an owner (the caller's own, "my"; an organisation's, "the
+   * acme org") moves each candidate scoped to that owner this share of the way to 1: the owner is a
+   * word the tool meets, though its name spells it otherwise ("authenticated user"). 0 turns it off.
+   */
+  ownerLift: number;
+  /**
    * Abbreviations by initials (analyse): a two-letter request word in capitals ("PR") WordNet does not know reaches the
    * catalog's most frequent word pair with those initials ("pr" → "pull request"), at this weight of the
    * word itself. 1: GitHub REST dev 59.8 → 62.0, every other set as before; 0.7: 60.1; without the
@@ -174,6 +181,7 @@ export const DEFAULT_QUERY_PARAMS: QueryParams = {
   actionPenalty: 0.4,
   objectPenalty: 0.4,
   scopePenalty: 0.4,
+  ownerLift: 0.1,
   acronymWeight: 1,
   bodyOneWord: 0.8,
   scopeVerdict: 0.5,

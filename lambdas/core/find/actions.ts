@@ -5,7 +5,8 @@
 // A tool's action and scope are meant to be computed once per tool when the finder loads, so the
 // per-candidate cost is one comparison (`actionFit`, `scopeFit`).
 
-import type { ActionTable } from "../../../registry/contract/search-options.js";
+import { encode, type ActionTable } from "../../../registry/contract/search-options.js";
+import type { SearchIndex } from "./postings.js";
 
 export type { ActionTable };
 
@@ -134,4 +135,13 @@ export function actionWords(text: string): string[] {
     .toLowerCase()
     .split(/[^a-z]+/)
     .filter(Boolean);
+}
+
+/**
+ * Whether at least `share` of a catalog's tool names hold a scope word: its names say whose things
+ * its tools are about ("list-for-authenticated-user", "list-for-org"). One pass over the names.
+ */
+export function scopedCatalog(ix: SearchIndex, table: ActionTable, share: number): boolean {
+  const words = new Set(Object.keys(table.scopes).flatMap((w) => encode(w).map((t) => ix.termOf(t) ?? -1)));
+  return ix.nameTerms.filter((terms) => terms.some((t) => words.has(t))).length >= share * ix.docs;
 }

@@ -29,7 +29,7 @@ export type Analysis = {
   words: number;
   /** With an action, the words of what the request asks for besides its action word ("create a reminder | to …" → reminder). */
   object?: Group[];
-  /** With an action, whose things the request is about (`Scope` bits of actions.ts; 0: it does not say). */
+  /** Whose things the request is about (`Scope` bits of actions.ts; 0: it does not say). */
   scope?: number;
 };
 
@@ -68,10 +68,10 @@ export class Analyser {
     const words = table ? actionWords(stripAgentPhrasing(query)) : [];
     const groups = this.groups(steps);
     const asked = table && requestActionWord(words, table);
-    if (!asked || words.length > STAGE_LIMITS.actionMaxWords) return { steps: steps.length, groups, action: asked?.action, words: words.length };
+    const scope = table ? scopeOf(words, table) : 0;
+    if (!asked || words.length > STAGE_LIMITS.actionMaxWords) return { steps: steps.length, groups, action: asked?.action, words: words.length, scope };
     const verb = new Set(encode(asked.word));
     const object = new Set(askedWords(query).filter((t) => !verb.has(t)));
-    const scope = scopeOf(words, table);
     return { steps: steps.length, groups, action: asked.action, words: words.length, object: groups.filter((g) => object.has(g.word)), scope };
   }
 

@@ -77,8 +77,8 @@ export function toolRules(t: ToolTrace, judged: Judgement | undefined): { rules:
     if (l.rule === "action") {
       rules.push({
         stage: "rerank",
-        rule: l.scope ? "scope" : l.object === undefined ? "action" : "object",
-        effect: times(l.after / l.before),
+        rule: l.owner ? "owner-lift" : l.scope ? "scope" : l.object === undefined ? "action" : "object",
+        effect: l.owner ? signed(l.after - l.before) : times(l.after / l.before),
         detail: actionDetail(l),
       });
       continue;
@@ -109,6 +109,7 @@ export function toolRules(t: ToolTrace, judged: Judgement | undefined): { rules:
 
 /** Why the action rule lowered a tool: a conflicting action, a missed object, or whose things. */
 function actionDetail(l: Extract<Lift, { rule: "action" }>): string {
+  if (l.owner) return `the request is about ${scopeWords(l.owner)} and this tool's name says so: the owner counts as a word it meets`;
   if (l.scope)
     return `the request is about ${scopeWords(l.scope.request)}; this tool is about ${scopeWords(l.scope.tool) || "no one's in particular"}, while a tool near the top is about the request's`;
   if (l.object !== undefined)

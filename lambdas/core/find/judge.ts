@@ -12,7 +12,7 @@ import type { SearchIndex } from "./postings.js";
 import { DEFAULT_MIN_SCORE, STAGE_LIMITS, type QueryParams } from "../../../registry/contract/find-tuning.js";
 import { COMMON_WORDS, TEXT_PARAM } from "./words.js";
 import { hasHints, Verdict, type VerdictFeatures, type VerdictModel } from "./verdict.js";
-import { actionFit, actionWords, Fit, requestActionWord, scopeFit, scopeOf, toolActionOf } from "./actions.js";
+import { actionFit, actionWords, Fit, requestActionWord, scopedCatalog, scopeFit, scopeOf, toolActionOf } from "./actions.js";
 import lists from "./data/request-words.json" with { type: "json" };
 
 /** A word starting with one of the opposite-making prefixes (the opposite rule's first check). */
@@ -157,14 +157,9 @@ export class Judge {
     return other ? { factor: this.params.scopeVerdict, request, tool, other: other.name } : undefined;
   }
 
-  /** Whether enough of the catalog's tool names hold a scope word (`STAGE_LIMITS.scopedCatalogShare`); one pass over the names, once. */
+  /** Whether enough of the catalog's tool names hold a scope word (`STAGE_LIMITS.scopedCatalogShare`), once. */
   private scopedCatalog(table: NonNullable<SearchIndex["data"]["actions"]>): boolean {
-    if (this.scoped === undefined) {
-      const ix = this.index;
-      const words = new Set(Object.keys(table.scopes).flatMap((w) => encode(w).map((t) => ix.termOf(t) ?? -1)));
-      const named = ix.nameTerms.filter((terms) => terms.some((t) => words.has(t))).length;
-      this.scoped = named >= STAGE_LIMITS.scopedCatalogShare * ix.docs;
-    }
+    this.scoped ??= scopedCatalog(this.index, table, STAGE_LIMITS.scopedCatalogShare);
     return this.scoped;
   }
 

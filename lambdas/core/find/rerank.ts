@@ -5,15 +5,16 @@
 // move `familyLift` of the way to their head's score, never past a clear step's best tool (another
 // step may need another family). The top tool keeps its score, so the judge's input does not change.
 // Then the action rule: on a short request that names an action, a candidate near the top whose own
-// action conflicts ("put eggs on my todo list" → todo.list reads) takes a factor below 1.
+// action conflicts ("put eggs on my todo list" → todo.list reads) takes a factor below 1. Last, the
+// owner lift: in a catalog whose names say owners, a request naming one lifts that owner's tools.
 import type { Analysis } from "./analyse.js";
-import { actionFit, actionWords, Fit, Scope, scopeFit, scopeOf, toolActionOf, type ActionTable } from "./actions.js";
-
-/** The scope bits that name an owner (the caller, an organisation), not a kind of thing. */
-const OWNERS = Scope.own | Scope.org;
+import { actionFit, actionWords, Fit, Scope, scopedCatalog, scopeFit, scopeOf, toolActionOf, type ActionTable } from "./actions.js";
 import type { Retrieval, Retriever } from "./retrieve.js";
 import type { WorkUnits } from "./work.js";
 import { STAGE_LIMITS } from "../../../registry/contract/find-tuning.js";
+
+/** The scope bits that name an owner (the caller, an organisation), not a kind of thing. */
+const OWNERS = Scope.own | Scope.org;
 
 /** Which lifts a request gets (decided before retrieval: a lift lowers the floor retrieval prunes at). */
 export type LiftPlan = { stepLift: number; familyLift: number; lifts: boolean /** The score retrieval must score exactly from. */; reach: number };
@@ -29,8 +30,11 @@ export type Lift =
       rule: "action";
       before: number;
       after: number;
-      request: string;
+      /** The request's action (undefined: it names none; only with `owner`). */
+      request: string | undefined;
       tool: string | undefined;
+      /** Set when the rule was the owner lift: the owners (`Scope` bits) the request names and this tool is scoped to. */
+      owner?: number;
       /** Set when the factor came from the request's object this tool misses (the object word), not from a conflicting action. */
       object?: string;
       /** Set when the factor came from whose things the request and the tool are about (their `Scope` bits). */
@@ -48,6 +52,8 @@ export class Reranker {
   private readonly toolActs: (string | null | undefined)[];
   /** Per tool, its scope bits + 1, computed at its first use (0: not yet). */
   private readonly toolScopes: Uint8Array;
+  /** Whether the catalog's tool names say whose things they are about (computed at the owner lift's first need). */
+  private scoped: boolean | undefined;
 
   constructor(
     private readonly retriever: Retriever,
@@ -76,7 +82,44 @@ export class Reranker {
     const stepLift = task && q.steps > 1 ? p.stepLift : 0;
     const lifts = familyLift > 0 || stepLift > 0;
     // With a lift, tools are scored exactly from the clear-step score (every step's clear best tool is scored exactly).
-    return { stepLift, familyLift, lifts, reach: lifts ? Math.min(minScore, STAGE_LIMITS.clearStep) : minScore };
+    let reach = lifts ? Math.min(minScore, STAGE_LIMITS.clearStep) : minScore;
+    // With the owner lift, from the score it lifts to min_score.
+    const own = this.ownerLift(q);
+    if (own > 0) reach = Math.min(reach, (minScore - own) / (1 - own));
+    return { stepLift, familyLift, lifts, reach };
+  }
+
+  /** The owner lift a request gets: `ownerLift` when it names an owner and the catalog's names say owners, else 0. */
+  private ownerLift(q: Analysis): number {
+    const lift = this.retriever.params.ownerLift;
+    if (lift <= 0 || !this.actions || !((q.scope ?? 0) & OWNERS)) return 0;
+    this.scoped ??= scopedCatalog(this.retriever.index, this.actions.table, STAGE_LIMITS.scopedCatalogShare);
+    return this.scoped ? lift : 0;
+  }
+
+  /**
+   * The owner lift, in place: each candidate scoped to an owner the request names ("show all my repos"
+   * → repos/list-for-authenticated-user) moves `ownerLift` of the way to 1, as if the request's owner
+   * word were one more word it meets, when the top candidate is that owner's. Only raises scores, the
+   * order among the owner's tools kept.
+   */
+  liftOwners(r: Retrieval, q: Analysis, lifted?: Lift[]): void {
+    const lift = this.ownerLift(q);
+    if (lift === 0) return;
+    const out = r.score;
+    let top = -1;
+    for (const d of r.docs) if (top < 0 || out[d]! > out[top]!) top = d;
+    // Only when the best match is the owner's already: the lift confirms a match, it does not swap one
+    // (a top of another owner is the scope rules' case, "track my package" → an organisation's packages).
+    const owners = q.scope! & OWNERS & (top < 0 ? 0 : this.toolScope(top));
+    if (owners === 0) return;
+    for (const d of r.docs) {
+      const before = out[d]!;
+      const owner = owners & this.toolScope(d);
+      if (before <= 0 || owner === 0) continue;
+      out[d] = before + lift * (1 - before);
+      lifted?.push({ doc: d, rule: "action", before, after: out[d]!, request: q.action, tool: this.toolAction(d), owner });
+    }
   }
 
   /**
@@ -167,9 +210,17 @@ export class Reranker {
    * "create", todo.add "reminder"); and so does one whose scope conflicts with the request's, or that
    * lacks an owner the request names (the caller's own, an organisation's) while a near candidate has
    * it ("delete my account": operations for the authenticated user before an organisation's). A
-   * candidate takes one factor, whichever reason.
+   * candidate takes one factor, whichever reason. Then the owner lift (`liftOwners`), on any request,
+   * on the order the penalties left ("show all my repos": an organisation's registries, first by their
+   * words, fall behind the caller's repositories, which the lift then confirms).
    */
   actionRule(r: Retrieval, q: Analysis, lifted?: Lift[]): void {
+    this.penalise(r, q, lifted);
+    this.liftOwners(r, q, lifted);
+  }
+
+  /** The action rule's factors (see `actionRule`). */
+  private penalise(r: Retrieval, q: Analysis, lifted?: Lift[]): void {
     const penalty = this.retriever.params.actionPenalty;
     const objectFactor = 1 - Math.min(penalty, this.retriever.params.objectPenalty);
     const scopeFactor = 1 - Math.min(penalty, this.retriever.params.scopePenalty);
