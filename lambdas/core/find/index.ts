@@ -73,12 +73,18 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
   const judge = options.verdict === false ? undefined : new Judge(index, queryParams, options.verdict ?? VERDICT_MODEL, hintedCatalog);
 
   /** Stages 1–3: the request's scores over the tools it touched (valid until the next ranking). */
-  const rank = (query: string, minScore: number, lifted?: Lift[], keep?: Keep) => {
+  const rank = (query: string, minScore: number, lifted?: Lift[], keep?: Pick<Keep, "k" | "counts">) => {
     const analysis = analyser.analyse(query);
     const plan = reranker.plan(analysis, minScore);
     // The action rule (rerank) is the one later step that lowers a score, on short requests naming an action.
     const acts = data.actions && analysis.action !== undefined && analysis.words <= STAGE_LIMITS.actionMaxWords;
-    const retrieval = retriever.retrieve(analysis, minScore, plan.reach, plan.lifts, keep && { ...keep, fall: acts ? 1 - queryParams.actionPenalty : 1 });
+    const retrieval = retriever.retrieve(
+      analysis,
+      minScore,
+      plan.reach,
+      plan.lifts,
+      keep && { ...keep, fall: acts ? 1 - queryParams.actionPenalty : 1, rise: plan.rise },
+    );
     for (let i = 0; i < rerankPasses; i++) reranker.rerank(retrieval, plan, lifted);
     reranker.actionRule(retrieval, analysis, lifted);
     return retrieval;
@@ -98,9 +104,8 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
   const byCallable = (d: number) => callable[d]!;
   const anyCallable = callable.includes(1);
   // Retrieve's top-k threshold (Keep): the k best of the best tier are all a top-k selection can show
-  // (`fall` is set per request in rank).
+  // (`fall` and `rise` are set per request in rank).
   const bestTier = (d: number) => callable[d] === (anyCallable ? 1 : 0);
-  const fall = 1;
   // Exact name lookup: an agent that already knows the name (full or verb, any separators) gets it first.
   // A key holds its one tool as a number (an array only where names collide): no Set or array per
   // tool at import.
@@ -151,7 +156,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
   /** explain: the best tool the caller may see, before the judge (ranked again without the bar when none reached it). */
   const bestOf = (query: string, foundDocs: number[], raw: number[], eligible: (d: number) => boolean, granted: GrantFilter) => {
     if (foundDocs.length) return { best: { name: tools[foundDocs[0]!]!.name, score: raw[0]! } };
-    const again = rank(query, 0, undefined, { k: 1, counts: (x) => bestTier(x) && eligible(x) && granted(tools[x]!.name), fall });
+    const again = rank(query, 0, undefined, { k: 1, counts: (x) => bestTier(x) && eligible(x) && granted(tools[x]!.name) });
     const [d] = topK(again.docs, again.score, byCallable, 1, (x) => again.score[x]! > 0 && eligible(x) && granted(tools[x]!.name));
     return d === undefined ? {} : { best: { name: tools[d]!.name, score: again.score[d]! } };
   };
@@ -162,7 +167,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
     schemas: (found, policy, opts) => chooseSchemas(found, artifact.byName, full, { policy, bar: DEFAULT_MIN_SCORE, ...onBeltOf(opts) }),
     candidates(req, k, granted) {
       const eligible = (d: number) => !unranked[d] && !retired[d] && (req.family === undefined || tools[d]!.family === req.family) && granted(tools[d]!.name);
-      const { docs, score } = rank(req.query, 0, undefined, { k, counts: (d) => bestTier(d) && eligible(d), fall });
+      const { docs, score } = rank(req.query, 0, undefined, { k, counts: (d) => bestTier(d) && eligible(d) });
       const ranked = topK(docs, score, byCallable, k, (d) => score[d]! > 0 && eligible(d));
       // A catalog that fits is asked whole (the keyword-ranked tools first); a larger one only its k best matches.
       const rest: number[] = [];
@@ -180,7 +185,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
         !unranked[d] && (!retired[d] || exact?.includes(d) === true) && (req.family === undefined || tools[d]!.family === req.family);
 
       const lifted: Lift[] | undefined = req.explain ? [] : undefined;
-      const retrieval = rank(req.query, minScore, lifted, { k: limit, counts: (d) => bestTier(d) && eligible(d) && granted(tools[d]!.name), fall });
+      const retrieval = rank(req.query, minScore, lifted, { k: limit, counts: (d) => bestTier(d) && eligible(d) && granted(tools[d]!.name) });
       const { docs, score } = retrieval;
       // A tool asked for by its name comes first, callable or not.
       const tier = exact ? (d: number) => (exact.includes(d) ? 2 : callable[d]!) : byCallable;
@@ -230,7 +235,6 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
             const again = rank(req.query, 0, undefined, {
               k: STAGE_LIMITS.judgeRunnersUp + 1,
               counts: (d) => bestTier(d) && eligible(d) && granted(tools[d]!.name),
-              fall,
             });
             const next = topK(
               again.docs,

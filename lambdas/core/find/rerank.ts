@@ -17,7 +17,15 @@ import { STAGE_LIMITS } from "../../../registry/contract/find-tuning.js";
 const OWNERS = Scope.own | Scope.org;
 
 /** Which lifts a request gets (decided before retrieval: a lift lowers the floor retrieval prunes at). */
-export type LiftPlan = { stepLift: number; familyLift: number; lifts: boolean /** The score retrieval must score exactly from. */; reach: number };
+export type LiftPlan = {
+  stepLift: number;
+  familyLift: number;
+  lifts: boolean;
+  /** The score retrieval must score exactly from. */
+  reach: number;
+  /** The owner lift the request may get (0: none): how far after retrieval a score may rise toward 1. */
+  rise: number;
+};
 
 /**
  * A change the rerank made, for explain: the tool, its score before and after, and why (a lift
@@ -86,7 +94,7 @@ export class Reranker {
     // With the owner lift, from the score it lifts to min_score.
     const own = this.ownerLift(q);
     if (own > 0) reach = Math.min(reach, (minScore - own) / (1 - own));
-    return { stepLift, familyLift, lifts, reach };
+    return { stepLift, familyLift, lifts, reach, rise: own };
   }
 
   /** The owner lift a request gets: `ownerLift` when it names an owner and the catalog's names say owners, else 0. */

@@ -38,9 +38,11 @@ export type Retrieval = Ranked & {
  * score cannot reach `fall` × the k-th best of those is left unfinished (score 0), so a top-k selection
  * by tier and score over the tools `counts` accepts sees what it would see with every tool finished.
  * The rerank's lifts only raise scores; `fall` is the lowest factor a later stage may multiply a score
- * by before that selection (1 − the action rule's penalty; 1 when nothing lowers a score).
+ * by before that selection (1 − the action rule's penalty; 1 when nothing lowers a score), and `rise`
+ * how far one may move a score s toward 1 (the owner lift: s + rise·(1 − s); 0 or absent when nothing does): a tool
+ * is finished while, so raised, it may reach `fall` × the k-th best.
  */
-export type Keep = { k: number; counts: (d: number) => boolean; fall: number };
+export type Keep = { k: number; counts: (d: number) => boolean; fall: number; rise?: number };
 
 /** The raw evidence of a step's clear best tool (STAGE_LIMITS.clearStep, as the rerank reads it). */
 const clearRaw = (unit: number) => -Math.log(1 - STAGE_LIMITS.clearStep) * unit;
@@ -249,8 +251,9 @@ export class Retriever {
     let top = -1;
     let scored = 0;
     // The top-k threshold: `kept` holds the k best scores `keep` counts (ascending); once full, a tool whose
-    // score's upper bound, 1 − exp(−acc·(1 + boost) / unit), is under `fall` × the k-th of them is not finished.
+    // score's upper bound, 1 − exp(−acc·(1 + boost) / unit), raised by `rise`, is under `fall` × the k-th of them is not finished.
     const k = keep ? Math.max(0, Math.floor(keep.k)) : 0;
+    const rise = keep?.rise ?? 0;
     const kept = this.kept.length >= k ? this.kept : (this.kept = new Float64Array(k));
     let held = 0;
     let dyn = 0; // the evidence under which a tool cannot reach the k-th best score (0 until k are held)
@@ -278,7 +281,7 @@ export class Retriever {
       if (family && out[d]! > 0) docs.push(d);
       if (k > 0 && (held < k || out[d]! > kept[0]!) && keep!.counts(d)) {
         held = insertKept(kept, held, k, out[d]!);
-        if (held === k) dyn = evidenceFor(kept[0]! * keep!.fall, unit, boost);
+        if (held === k) dyn = evidenceFor((kept[0]! * keep!.fall - rise) / (1 - rise), unit, boost);
       }
       if (lifts && out[d]! > 0 && (top < 0 || out[d]! > out[top]!)) top = d;
       for (let s = 0; s < stepTop.length; s++) {

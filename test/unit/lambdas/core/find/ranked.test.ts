@@ -6,8 +6,11 @@ import { compileRegistry } from "../../../../../build/build.js";
 import { artifactFromFiles } from "../../../../../lambdas/artifact.js";
 import { createFinder } from "../../../../../lambdas/core/find/index.js";
 import type { FindRequest } from "../../../../../lambdas/core/find/types.js";
+import { Retriever } from "../../../../../lambdas/core/find/retrieve.js";
 import { newWork } from "../../../../../lambdas/core/find/work.js";
 import type { Artifact } from "../../../../../lambdas/core/ports.js";
+import { githubTools } from "../../../../eval/generated.js";
+import { loadJsonlTools, loadTools, readJsonl } from "../../../../eval/harness.js";
 import { memoryTestArtifact, testArtifactInput, testTool } from "../../../../helpers/artifact.js";
 import { EveryTouched, requests } from "./work-units.js";
 
@@ -30,12 +33,32 @@ function taskCatalog(): Promise<Artifact> {
   return memoryTestArtifact(testArtifactInput(tools, { always_loaded: [] })).then((a) => Object.assign(a, { tasks }));
 }
 
-const ASKS: Omit<FindRequest, "query">[] = [{ limit: 10, min_score: 0 }, { limit: 10 }, { limit: 3, explain: true }, { limit: 1, min_score: 0.2 }];
+const ASKS: Omit<FindRequest, "query">[] = [
+  { limit: 10, min_score: 0 },
+  { limit: 10 },
+  { limit: 5 },
+  { limit: 3, explain: true },
+  { limit: 1, min_score: 0.2 },
+];
 
-async function compare(artifact: Artifact, queries: string[]) {
+/** A Retriever without the top-k threshold: every tool that can reach min_score is finished (the full ranking). */
+class Unkept extends Retriever {
+  override retrieve(...[q, minScore, reach, lifts]: Parameters<Retriever["retrieve"]>) {
+    return super.retrieve(q, minScore, reach, lifts);
+  }
+}
+
+/** Requests naming an owner without a short request's action (no penalty loosens the threshold), where the owner lift raised a tool the threshold left unfinished. */
+const OWNER_REQUESTS = [
+  "the authenticated user's projects",
+  "the authenticated user's subscriptions",
+  "all of the enterprise's projects please, every single one of them right now",
+];
+
+async function compare(artifact: Artifact, queries: string[], retriever: typeof Retriever = EveryTouched) {
   const work = newWork();
   const ours = createFinder(artifact, { work });
-  const reference = createFinder(artifact, { retriever: EveryTouched });
+  const reference = createFinder(artifact, { retriever });
   let shown = 0;
   for (const query of queries) {
     for (const ask of ASKS) {
@@ -61,5 +84,13 @@ describe("the tools retrieve hands on", () => {
     expect(shown).toBeGreaterThan(200);
     expect(work.rerankPasses).toBeGreaterThan(10);
     expect(work.ranked).toBeLessThan(work.touched);
+  });
+
+  it("answer the GitHub catalog's requests, those naming an owner the owner lift raises too, as the full ranking does", async () => {
+    const { artifact } = await loadTools(loadJsonlTools(await githubTools()), "github");
+    const queries = readJsonl<{ query: string }>(join(ROOT, "test/eval/sets/github/queries.jsonl")).map((q) => q.query);
+    const { shown, work } = await compare(artifact, [...queries, ...OWNER_REQUESTS], Unkept);
+    expect(shown).toBeGreaterThan(2000);
+    expect(work.scored).toBeLessThan(work.touched);
   });
 });
