@@ -86,6 +86,11 @@ export function toolActionOf(tool: { readonly name: string; readonly description
   return toolAction(actionWords(tool.name.slice(tool.name.lastIndexOf(".") + 1)), actionWords(tool.description), table);
 }
 
+/** A catalog tool's scope bits (whose things it is about), from its name and description. */
+export function toolScopeOf(tool: { readonly name: string; readonly description: string }, table: ActionTable): number {
+  return scopeOf([...actionWords(tool.name), ...actionWords(tool.description)], table);
+}
+
 /** Same class, different classes, or one side unknown. */
 export function actionFit(request: string | undefined, tool: string | undefined): Fit {
   if (request === undefined || tool === undefined) return Fit.unknown;

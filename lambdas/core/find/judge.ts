@@ -12,7 +12,7 @@ import type { SearchIndex } from "./postings.js";
 import { DEFAULT_MIN_SCORE, STAGE_LIMITS, type QueryParams } from "../../../registry/contract/find-tuning.js";
 import { COMMON_WORDS, TEXT_PARAM } from "./words.js";
 import { hasHints, Verdict, type VerdictFeatures, type VerdictModel } from "./verdict.js";
-import { actionFit, actionWords, Fit, requestActionWord, scopedCatalog, scopeFit, scopeOf, toolActionOf } from "./actions.js";
+import { actionFit, actionWords, Fit, requestActionWord, scopedCatalog, scopeFit, scopeOf, toolActionOf, toolScopeOf } from "./actions.js";
 import lists from "./data/request-words.json" with { type: "json" };
 
 /** A word starting with one of the opposite-making prefixes (the opposite rule's first check). */
@@ -167,7 +167,7 @@ export class Judge {
     let bits = this.toolScopes.get(t);
     if (bits === undefined) {
       const table = this.index.data.actions!;
-      this.toolScopes.set(t, (bits = scopeOf([...actionWords(t.name), ...actionWords(t.description)], table)));
+      this.toolScopes.set(t, (bits = toolScopeOf(t, table)));
     }
     return bits;
   }

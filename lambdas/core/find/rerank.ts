@@ -8,7 +8,7 @@
 // action conflicts ("put eggs on my todo list" → todo.list reads) takes a factor below 1. Last, the
 // owner lift: in a catalog whose names say owners, a request naming one lifts that owner's tools.
 import type { Analysis } from "./analyse.js";
-import { actionFit, actionWords, Fit, Scope, scopedCatalog, scopeFit, scopeOf, toolActionOf, type ActionTable } from "./actions.js";
+import { actionFit, Fit, Scope, scopedCatalog, scopeFit, toolActionOf, toolScopeOf, type ActionTable } from "./actions.js";
 import type { Retrieval, Retriever } from "./retrieve.js";
 import type { WorkUnits } from "./work.js";
 import { STAGE_LIMITS } from "../../../registry/contract/find-tuning.js";
@@ -205,7 +205,7 @@ export class Reranker {
     const a = this.actions!;
     if (this.toolScopes[d] === 0) {
       const t = a.tools[d]!;
-      this.toolScopes[d] = scopeOf([...actionWords(t.name), ...actionWords(t.description)], a.table) + 1;
+      this.toolScopes[d] = toolScopeOf(t, a.table) + 1;
     }
     return this.toolScopes[d]! - 1;
   }
