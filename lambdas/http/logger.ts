@@ -103,6 +103,34 @@ export function readableLogger(write: (line: string) => void = (l) => process.st
   return { info: log("info"), warn: log("warn"), error: log("error") };
 }
 
+/**
+ * A line writer that hands `write` all the lines of one event-loop turn at once. `npm start` writes its log
+ * to a terminal, file or pipe, where each write is a system call made synchronously: one per request cost a
+ * busy server about as much as a find's ranking. Order is kept; `flush()` writes what waits at once (on exit).
+ * Not for Lambda: a function may be frozen once it answers, before the next turn.
+ */
+export function coalescedWriter(write: (text: string) => void): { write: (line: string) => void; flush: () => void } {
+  let pending: string[] = [];
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    if (pending.length === 0) return;
+    const text = pending.join("");
+    pending = [];
+    write(text);
+  };
+  return {
+    write(line) {
+      pending.push(line);
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    },
+    flush,
+  };
+}
+
 /** Collects entries in memory: tests assert on what was logged (e.g. a 500's cause). */
 export function memoryLogger(): Logger & { entries: { level: string; message: string; fields: LogFields }[] } {
   const entries: { level: string; message: string; fields: LogFields }[] = [];

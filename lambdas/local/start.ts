@@ -16,7 +16,7 @@ import { localPolicyFile, parsePolicy } from "../core/auth.js";
 import { parseBriefs } from "../core/deployment-files.js";
 import { bedrockModel } from "../models/bedrock.js";
 import { DECIDER_ROLE, DECIDER_UNSET, unsetRoleWarnings } from "../../registry/contract/model-roles.js";
-import { jsonLogger, readableLogger } from "../http/logger.js";
+import { coalescedWriter, jsonLogger, readableLogger } from "../http/logger.js";
 import { localOrigins } from "../http/origin.js";
 import { createLocalApp } from "./local-app.js";
 import { builtAtOf } from "../handlers/wiring-deps.js";
@@ -193,7 +193,10 @@ async function main(): Promise<void> {
 
     const briefs = await loadLocalBriefs(config.briefsJson, registryDir);
     // The Lambdas' JSON lines on request (TOOLBELT_LOG_FORMAT=json), else one readable line per record.
-    const logger = config.local.logFormat === "json" ? jsonLogger() : readableLogger();
+    // Lines of one event-loop turn go out in one write; what waits is written before the process exits.
+    const out = coalescedWriter((text) => process.stdout.write(text));
+    process.on("exit", out.flush);
+    const logger = config.local.logFormat === "json" ? jsonLogger(out.write) : readableLogger(out.write);
     // The same wiring as the Lambdas: file and git tools reach the project directory unless TOOLBELT_FILE_ROOTS
     // says otherwise, and never the gateway's own files (the data folder, the artifact, the policy, the key).
     const local = createLocalApp({

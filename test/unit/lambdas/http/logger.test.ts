@@ -2,7 +2,7 @@
 // may let it start a line of its own or reach an operator's terminal as an escape sequence.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { jsonLogger, readableLine, readableLogger, shown } from "../../../../lambdas/http/logger.js";
+import { coalescedWriter, jsonLogger, readableLine, readableLogger, shown } from "../../../../lambdas/http/logger.js";
 
 const AT = new Date("2026-12-01T12:00:00.000Z");
 // ESC ] (OSC: set the window title), ESC [ 2J (clear the screen), CSI as one C1 character, BEL,
@@ -95,5 +95,41 @@ describe("JSON log lines", () => {
       expect(out.slice(0, -1), JSON.stringify(out)).not.toMatch(RAW_UNSAFE);
       expect(JSON.parse(out)).toMatchObject({ tool: bad, correlation_id: bad });
     }
+  });
+});
+
+describe("coalescedWriter (npm start's log)", () => {
+  it("writes the lines of one event-loop turn in one write, in order, and the next turn's in another", async () => {
+    const writes: string[] = [];
+    const out = coalescedWriter((text) => writes.push(text));
+    out.write("a\n");
+    out.write("b\n");
+    expect(writes).toEqual([]);
+    await new Promise((r) => setImmediate(r));
+    out.write("c\n");
+    await new Promise((r) => setImmediate(r));
+    expect(writes).toEqual(["a\nb\n", "c\n"]);
+  });
+
+  it("flush() writes what waits at once (the process is exiting), and the scheduled turn then writes nothing twice", async () => {
+    const writes: string[] = [];
+    const out = coalescedWriter((text) => writes.push(text));
+    out.write("last words\n");
+    out.flush();
+    expect(writes).toEqual(["last words\n"]);
+    await new Promise((r) => setImmediate(r));
+    out.flush();
+    expect(writes).toEqual(["last words\n"]);
+  });
+
+  it("a logger over it loses no record and keeps each one a line of its own", async () => {
+    let text = "";
+    const out = coalescedWriter((t) => (text += t));
+    const log = readableLogger(out.write);
+    for (let i = 0; i < 50; i++) log.info("find", { verdict: "match", query: `q${i}`, top_tool: "t.x", latency_ms: 1, principal: "p" });
+    await new Promise((r) => setImmediate(r));
+    const lines = text.trimEnd().split("\n");
+    expect(lines).toHaveLength(50);
+    expect(lines[49]).toContain("q49");
   });
 });
