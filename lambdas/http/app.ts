@@ -56,8 +56,11 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
       }
       c.set("correlationId", correlationId);
     }
-    const url = new URL(c.req.url);
-    const length = url.pathname.length + url.search.length;
+    // The path and query of the URL the server already normalised, measured without parsing it again.
+    const url = c.req.url;
+    const start = url.indexOf("/", url.indexOf(":") + 3);
+    const hash = url.indexOf("#", start);
+    const length = start === -1 ? 0 : (hash === -1 ? url.length : hash) - start;
     if (length > maxUrlChars) {
       throw new ToolbeltError("URI_TOO_LONG", `URL is ${length} characters; the limit is ${maxUrlChars}: send parameters in the JSON body`, {
         limit_chars: maxUrlChars,

@@ -301,6 +301,14 @@ describe("errors: one shape, stable codes, never a 500 for client mistakes", () 
     await expectError(await api.request(`/v1/sessions/${"a".repeat(5000)}/surface`), "URI_TOO_LONG");
   });
 
+  it("the URL limit counts the path and query exactly: 4,096 characters pass, 4,097 do not", async () => {
+    const path = (chars: number) => `/v1/find?q=${"a".repeat(chars - "/v1/find?q=".length)}`;
+    const atLimit = await api.request(path(4096), { json: { query: "commits" } });
+    expect(atLimit.status).toBe(200);
+    const over = await expectError(await api.request(path(4097), { json: { query: "commits" } }), "URI_TOO_LONG");
+    expect(over.error.message).toContain("URL is 4097 characters; the limit is 4096");
+  });
+
   it("METHOD_NOT_ALLOWED on a known path, NOT_FOUND on an unknown one", async () => {
     expect((await expectError(await api.request("/v1/find"), "METHOD_NOT_ALLOWED")).error.details).toEqual({ allow: ["POST"] });
     await expectError(await api.request("/v1/sessions/x/surface", { method: "DELETE" }), "METHOD_NOT_ALLOWED");
