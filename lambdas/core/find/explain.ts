@@ -164,8 +164,13 @@ function judgeRules(j: Judgement, on: "tool" | "answer"): ExplainRule[] {
         (on === "tool" ? "; one factor for every score of the request" : ""),
     });
   }
-  if (j.hint) out.push({ stage: "judge", rule: j.hint.rule, effect: times(j.hint.factor), detail: hintWords(j.hint.rule, j.hint.word) });
-  else if (j.input) {
+  if (j.hint) {
+    // A tool without hints meets a hint rule only in a catalog whose names say whose things they are about.
+    const api = j.hinted
+      ? ""
+      : "; the top tool has no search hints, but the catalog's tool names say whose things they are about (an API's operations), so its words are one API's";
+    out.push({ stage: "judge", rule: j.hint.rule, effect: times(j.hint.factor), detail: hintWords(j.hint.rule, j.hint.word) + api });
+  } else if (j.input) {
     out.push({
       stage: "judge",
       rule: "request-input",

@@ -120,7 +120,10 @@ export class Judge {
     // snapshot's) is held to the same rules, its name and tags its authored words: otherwise it is where
     // the strays land ("hike along the coast" → a tool "with an output schema along with" its content).
     const consult = hinted || this.hintedCatalog;
-    const { hint, input } = consult ? this.hintRule(q) : {};
+    // In a catalog whose tool names say whose things they are about (an API's operations, imported), a top
+    // tool without hints is held to the one-word rule too: the catalog's words are one API's, so a request
+    // word foreign to it names something it lacks ("track the sushi delivery" → a webhook's deliveries).
+    const { hint, input } = consult ? this.hintRule(q) : this.apiCatalog() ? this.oneWordRule(q) : {};
     if (hint) factor *= hint.factor;
     const word = this.params.bodyOneWord < 1 ? this.bodyWord(q) : undefined;
     const body = word === undefined ? undefined : { factor: this.params.bodyOneWord, word };
@@ -220,18 +223,9 @@ export class Judge {
     // Evidence the model cannot see on a small catalog: a match the tool's author did not anticipate,
     if (p.hintStray < 1 && strayMatch(q.matches(q.top, AUTHORED_FIELDS))) return { hint: { rule: "hint-stray", factor: p.hintStray } };
     const hits = q.matches(q.top);
-    // or one that meets the tool in a single word while another word is foreign to the whole catalog
-    // ("load the dishwasher" → system.load, "hand me the remote" → git.remotes), or, when that word is not
-    // one the tool is named by (its name, its aliases), another specific word the tool did not match
-    // ("order a pizza" → random.shuffle's "random order"). Not when that word is the request's input:
-    // it asks for the tool's own action and the tool met all it asks for ("remind me | to water the plants").
-    let input: Judgement["input"];
-    if (p.hintOneHit < 1) {
-      const word = this.oneWord(q.query, hits);
-      const action = word === undefined ? undefined : this.askedAction(q, hits);
-      if (word !== undefined && action === undefined) return { hint: { rule: "one-word", factor: p.hintOneHit, word } };
-      if (word !== undefined && action !== undefined) input = { action, word };
-    }
+    // or one that meets the tool in a single word while another is foreign or unmatched (`oneWordRule`),
+    const { hint, input } = this.oneWordRule(q, hits);
+    if (hint) return { hint };
     // or one in everyday words only ("get", "show", "list", "latest") while the request names something the
     // catalog lacks ("get me the latest bitcoin price" → kv.get), unless a tool just behind meets a specific word.
     if (p.hintEveryday < 1) {
@@ -259,7 +253,30 @@ export class Judge {
     return askedWords(q.query).every((t) => verb.has(t) || met.has(t)) ? asked.action : undefined;
   }
 
-  /** The one-word rule: the request's word that shows the top tool met it in one word only (undefined: the rule does not fire). */
+  /**
+   * The one-word rule: the request meets the top tool in a single word while another word is foreign to
+   * the whole catalog ("load the dishwasher" → system.load, "hand me the remote" → git.remotes), or, when
+   * that word is not one the tool is named by (its name, its aliases), another specific word the tool did
+   * not match ("order a pizza" → random.shuffle's "random order"). Not when that word is the request's
+   * input: it asks for the tool's own action and the tool met all it asks for ("remind me | to water the plants").
+   */
+  private oneWordRule(q: JudgeInput, matched?: MatchedWord[]): HintFinding {
+    const factor = this.params.hintOneHit;
+    if (factor >= 1) return {};
+    const hits = matched ?? q.matches(q.top);
+    const word = this.oneWord(q.query, hits);
+    if (word === undefined) return {};
+    const action = this.askedAction(q, hits);
+    return action === undefined ? { hint: { rule: "one-word", factor, word } } : { input: { action, word } };
+  }
+
+  /** Whether the catalog's tool names say whose things they are about (an API's operations), when it has an action table. */
+  private apiCatalog(): boolean {
+    const table = this.index.data.actions;
+    return table !== undefined && this.scopedCatalog(table);
+  }
+
+  /** The one-word rule's word: the request's word that shows the top tool met it in one word only (undefined: the rule does not fire). */
   private oneWord(query: string, hits: MatchedWord[]): string | undefined {
     if (hits.length > 1) return undefined;
     const foreign = this.words.foreignWord(query);

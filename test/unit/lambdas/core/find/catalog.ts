@@ -1,5 +1,7 @@
 // A small catalog for the find tests, built through the real emitArtifact.
+import { expect } from "vitest";
 import { emitArtifact } from "../../../../../build/artifact.js";
+import { catalogFromJsonl } from "../../../../../build/sources/jsonl.js";
 import type { CatalogTool, FamilyInfo } from "../../../../../registry/contract/artifact.js";
 import { artifactFromFiles } from "../../../../../lambdas/artifact.js";
 import { createFinder } from "../../../../../lambdas/core/find/index.js";
@@ -125,4 +127,34 @@ export async function smallFinder(
   );
   const families = tools.map((t) => ({ name: t.family, description: `${t.family} tools`, required: true, tool_count: 1, examples: [] }));
   return createFinder(artifactFromFiles(await emitArtifact({ families, tools, always_loaded: [] })), { query });
+}
+
+/** A finder over an imported API's operations (name → description rows), read as a JSONL catalog is, through the real emitArtifact. */
+export async function apiFinder(rows: readonly (readonly string[])[], query?: Partial<QueryParams>): Promise<Finder> {
+  const tools = rows.map(([name, description]) => ({ name: name!, description: description!, input_schema: { type: "object", properties: {} } }));
+  const catalog = catalogFromJsonl(tools, { source: "api.jsonl" });
+  const artifact = artifactFromFiles(await emitArtifact({ families: catalog.families, tools: catalog.tools, always_loaded: [] }));
+  return createFinder(artifact, { alwaysLoaded: [], ...(query ? { query } : {}) });
+}
+
+/**
+ * Asserts that a judge rule turns a request's match into none on an API's operations: with the rule's
+ * knob `off` the request matched `before` first; with it, the answer is none and the verdict's reasons
+ * hold `reason` (stage judge).
+ */
+export async function expectRuleTurnsNone(
+  rows: readonly (readonly string[])[],
+  query: string,
+  off: Partial<QueryParams>,
+  before: string,
+  reason: { rule: string; effect: string; detail: unknown },
+): Promise<void> {
+  // Prepare
+  const [judged, without] = [await apiFinder(rows), await apiFinder(rows, off)];
+  // Act
+  const [r, old] = [await judged.find({ query, schemas: false, explain: true }), await without.find({ query, schemas: false })];
+  // Assess
+  expect({ verdict: old.verdict, top: old.tools[0]?.name }).toEqual({ verdict: "match", top: before });
+  expect(r.verdict).toBe("none");
+  expect(r.verdict_reasons).toContainEqual({ stage: "judge", ...reason });
 }

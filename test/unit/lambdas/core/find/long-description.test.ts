@@ -2,11 +2,8 @@
 // gave a confident wrong match. The judge's description-body rule lowers a request whose specific words
 // meet the top tool only after the first sentence of its long description.
 import { describe, expect, it } from "vitest";
-import { emitArtifact } from "../../../../../build/artifact.js";
-import { catalogFromJsonl } from "../../../../../build/sources/jsonl.js";
-import { artifactFromFiles } from "../../../../../lambdas/artifact.js";
-import { createFinder } from "../../../../../lambdas/core/find/index.js";
 import { splitDescription } from "../../../../../lambdas/core/find/judge.js";
+import { apiFinder } from "./catalog.js";
 
 const BODY =
   " Webhooks deliver events such as pushes, issues, pull requests, releases and deployments to the URL you choose; each delivery is signed" +
@@ -29,13 +26,9 @@ const ROWS = [
   ["users.get-authenticated", "Get the authenticated user. The answer holds the caller's login, name, email, company, location and plan."],
   ["releases.create", "Create a release of a repository from a tag, with its notes, marked as a draft or a prerelease if you want."],
   ["gists.create", "Create a gist with one or more files. A gist is public or secret; its files each have a name and contents."],
-].map(([name, description]) => ({ name: name!, description: description!, input_schema: { type: "object", properties: {} } }));
+];
 
-async function finderOf(bodyOneWord?: number) {
-  const catalog = catalogFromJsonl(ROWS, { source: "api.jsonl" });
-  const artifact = artifactFromFiles(await emitArtifact({ families: catalog.families, tools: catalog.tools, always_loaded: [] }));
-  return createFinder(artifact, { alwaysLoaded: [], ...(bodyOneWord === undefined ? {} : { query: { bodyOneWord } }) });
-}
+const finderOf = (bodyOneWord?: number) => apiFinder(ROWS, bodyOneWord === undefined ? undefined : { bodyOneWord });
 
 describe("the description-body rule", () => {
   it("splits a description after its first sentence", () => {

@@ -4,16 +4,10 @@
 // counts the owner the request names as one more word such a tool meets, when the best match is that
 // owner's already.
 import { describe, expect, it } from "vitest";
-import { emitArtifact } from "../../../../../build/artifact.js";
-import { catalogFromJsonl } from "../../../../../build/sources/jsonl.js";
-import { artifactFromFiles } from "../../../../../lambdas/artifact.js";
-import { createFinder } from "../../../../../lambdas/core/find/index.js";
 import type { QueryParams } from "../../../../../registry/contract/find-tuning.js";
+import { apiFinder } from "./catalog.js";
 
-const tools = (rows: string[][]) =>
-  rows.map(([name, description]) => ({ name: name!, description: description!, input_schema: { type: "object", properties: {} } }));
-
-const SCOPED = tools([
+const SCOPED = [
   ["repos.list-for-authenticated-user", "List repositories that the authenticated user has explicit permission to access."],
   ["repos.list-for-org", "List the repositories of an organization."],
   ["repos.get", "Get a repository by its owner and name."],
@@ -28,13 +22,9 @@ const SCOPED = tools([
   ["users.get-authenticated", "Get the authenticated user."],
   ["teams.list-discussions", "List the discussions of a team."],
   ["users.list-blocked-by-authenticated-user", "List the users the authenticated user has blocked from discussions."],
-]);
+];
 
-async function finderOf(rows = SCOPED, query?: Partial<QueryParams>) {
-  const catalog = catalogFromJsonl(rows, { source: "api.jsonl" });
-  const artifact = artifactFromFiles(await emitArtifact({ families: catalog.families, tools: catalog.tools, always_loaded: [] }));
-  return createFinder(artifact, { alwaysLoaded: [], ...(query ? { query } : {}) });
-}
+const finderOf = (rows: string[][] = SCOPED, query?: Partial<QueryParams>) => apiFinder(rows, query);
 
 describe("the rerank's owner lift", () => {
   it("lifts the caller's own tools when the best match is one, and says so in explain", async () => {
@@ -82,21 +72,19 @@ describe("the rerank's owner lift", () => {
   });
 
   it("does nothing in a catalog whose names do not say whose things they are about", async () => {
-    const f = await finderOf(
-      tools([
-        ["chat.post-message", "Post a message to a channel."],
-        ["chat.list-channels", "List the channels of the workspace."],
-        ["chat.list-my-channels", "List the channels the authenticated user is in."],
-        ["git.log", "Show the commit log."],
-        ["git.status", "Show the working tree status."],
-        ["billing.charge", "Charge a customer's card."],
-        ["files.upload", "Upload a file."],
-        ["files.delete", "Delete a file."],
-        ["files.list", "List files."],
-        ["files.move", "Move a file."],
-        ["files.copy", "Copy a file."],
-      ]),
-    );
+    const f = await finderOf([
+      ["chat.post-message", "Post a message to a channel."],
+      ["chat.list-channels", "List the channels of the workspace."],
+      ["chat.list-my-channels", "List the channels the authenticated user is in."],
+      ["git.log", "Show the commit log."],
+      ["git.status", "Show the working tree status."],
+      ["billing.charge", "Charge a customer's card."],
+      ["files.upload", "Upload a file."],
+      ["files.delete", "Delete a file."],
+      ["files.list", "List files."],
+      ["files.move", "Move a file."],
+      ["files.copy", "Copy a file."],
+    ]);
     const r = await f.find({ query: "show my channels", min_score: 0, schemas: false, explain: true });
     expect(r.tools[0]!.name).toBe("imported.chat.list-my-channels");
     expect(r.tools.some((t) => (t.rules ?? []).some((x) => x.rule === "owner-lift"))).toBe(false);

@@ -3,11 +3,8 @@
 // than the request names while a tool just behind is about the request's) and `opposite` (the request
 // undoes what the top tool's name says: "unread" against mark-notifications-as-read).
 import { describe, expect, it } from "vitest";
-import { emitArtifact } from "../../../../../build/artifact.js";
-import { catalogFromJsonl } from "../../../../../build/sources/jsonl.js";
-import { artifactFromFiles } from "../../../../../lambdas/artifact.js";
-import { createFinder } from "../../../../../lambdas/core/find/index.js";
 import type { QueryParams } from "../../../../../registry/contract/find-tuning.js";
+import { apiFinder, expectRuleTurnsNone } from "./catalog.js";
 
 const ROWS = [
   ["orgs.list-members", "List the members of an organization, filtered by their two-factor status."],
@@ -22,27 +19,14 @@ const ROWS = [
   ["repos.list-for-org", "List the repositories of an organization."],
   ["apps.check-token", "Check that an OAuth app's authentication token is valid for an account."],
   ["orgs.list-accounts", "List the accounts of an organization's billing plan."],
-].map(([name, description]) => ({ name: name!, description: description!, input_schema: { type: "object", properties: {} } }));
+];
 
-async function finderOf(query?: Partial<QueryParams>) {
-  const catalog = catalogFromJsonl(ROWS, { source: "api.jsonl" });
-  const artifact = artifactFromFiles(await emitArtifact({ families: catalog.families, tools: catalog.tools, always_loaded: [] }));
-  return createFinder(artifact, { alwaysLoaded: [], ...(query ? { query } : {}) });
-}
+const finderOf = (query?: Partial<QueryParams>) => apiFinder(ROWS, query);
 
 describe("the judge's top-scope rule", () => {
   it("answers none when the top tool is an organisation's while the request is about the caller's own, and says why", async () => {
-    // Prepare
-    const [judged, off] = [await finderOf(), await finderOf({ scopeVerdict: 1 })];
-    const query = "turn on two-factor authentication for my account";
-    // Act
-    const [r, before] = [await judged.find({ query, schemas: false, explain: true }), await off.find({ query, schemas: false })];
-    // Assess: without the rule the organisation's member list was a match.
-    expect(before.verdict).toBe("match");
-    expect(before.tools[0]!.name).toBe("imported.orgs.list-members");
-    expect(r.verdict).toBe("none");
-    expect(r.verdict_reasons).toContainEqual({
-      stage: "judge",
+    // Without the rule the organisation's member list was a match.
+    await expectRuleTurnsNone(ROWS, "turn on two-factor authentication for my account", { scopeVerdict: 1 }, "imported.orgs.list-members", {
       rule: "top-scope",
       effect: "×0.50",
       detail: expect.stringMatching(
@@ -67,17 +51,7 @@ describe("the judge's top-scope rule", () => {
 
 describe("the judge's opposite rule", () => {
   it("answers none when the request undoes the top tool's name word, and says why", async () => {
-    // Prepare
-    const [judged, off] = [await finderOf(), await finderOf({ oppositeVerdict: 1 })];
-    const query = "mark that notification as unread again";
-    // Act
-    const [r, before] = [await judged.find({ query, schemas: false, explain: true }), await off.find({ query, schemas: false })];
-    // Assess
-    expect(before.verdict).toBe("match");
-    expect(before.tools[0]!.name).toBe("imported.activity.mark-notifications-as-read");
-    expect(r.verdict).toBe("none");
-    expect(r.verdict_reasons).toContainEqual({
-      stage: "judge",
+    await expectRuleTurnsNone(ROWS, "mark that notification as unread again", { oppositeVerdict: 1 }, "imported.activity.mark-notifications-as-read", {
       rule: "opposite",
       effect: "×0.40",
       detail: 'the request says "unread", the opposite of "read" in the top tool\'s name: the tool does what the request asks to undo',
@@ -109,12 +83,10 @@ describe("words that only look like an opposite or a scope", () => {
     ["chat.list-channels", "List the channels of the workspace."],
     ["orgs.list-members", "List the members of an organization."],
     ["orgs.remove-member", "Remove a member from an organization."],
-  ].map(([name, description]) => ({ name: name!, description: description!, input_schema: { type: "object", properties: {} } }));
+  ];
 
   it("keeps the match for a dis- word that is a word of its own, and for 'my' where no tool is the caller's own", async () => {
-    const catalog = catalogFromJsonl(OTHER, { source: "other.jsonl" });
-    const artifact = artifactFromFiles(await emitArtifact({ families: catalog.families, tools: catalog.tools, always_loaded: [] }));
-    const f = createFinder(artifact, { alwaysLoaded: [] });
+    const f = await apiFinder(OTHER);
     for (const [query, tool] of [
       ["dispatch the patch to the working tree", "git.apply-patch"],
       ["discharge the customer's card", "billing.charge"],
