@@ -78,9 +78,10 @@ export class Analyser {
   /**
    * For explain: each encoded query word (phrase pairs left out) with the vocabulary terms it can
    * match, the word itself first, then its expansions (typo, synonym, lexicon, paraphrase), strongest first.
+   * `groups`: the request's own analysis when it is one step (the same words), so find analyses it once.
    */
-  matchable(query: string): { term: string; reach: string[] }[] {
-    return this.groups([query])
+  matchable(query: string, groups: readonly Group[] = this.groups([query])): { term: string; reach: string[] }[] {
+    return groups
       .filter((g) => !g.word.includes(" "))
       .map((g) => ({ term: g.word, reach: [...g.members].sort((a, b) => b.w - a.w || a.term - b.term).map((m) => this.index.terms[m.term]!) }));
   }

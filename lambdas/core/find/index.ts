@@ -16,7 +16,7 @@ import { chooseSchemas } from "./schemas.js";
 import { VERDICT_MODEL, hasHints, type VerdictModel } from "./verdict.js";
 import type { CandidateSource } from "./decision.js";
 import { SearchIndex } from "./postings.js";
-import { Analyser } from "./analyse.js";
+import { Analyser, type Analysis } from "./analyse.js";
 import { Retriever } from "./retrieve.js";
 import { Reranker } from "./rerank.js";
 import { Judge } from "./judge.js";
@@ -72,9 +72,8 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
   const hintedCatalog = tools.filter(hasHints).length * 2 >= tools.length;
   const judge = options.verdict === false ? undefined : new Judge(index, queryParams, options.verdict ?? VERDICT_MODEL, hintedCatalog);
 
-  /** Stages 1–3: the request's scores over the tools it touched (valid until the next ranking). */
-  const rank = (query: string, minScore: number, lifted?: Lift[], keep?: Pick<Keep, "k" | "counts">) => {
-    const analysis = analyser.analyse(query);
+  /** Stages 1–3: the request's scores over the tools it touched (valid until the next ranking); a find analyses its request once. */
+  const rank = (query: string, minScore: number, lifted?: Lift[], keep?: Pick<Keep, "k" | "counts">, analysis = analyser.analyse(query)) => {
     const plan = reranker.plan(analysis, minScore);
     // The action rule (rerank) is the one later step that lowers a score, on short requests naming an action.
     const acts = data.actions && analysis.action !== undefined && analysis.words <= STAGE_LIMITS.actionMaxWords;
@@ -154,9 +153,9 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
     };
   };
   /** explain: the best tool the caller may see, before the judge (ranked again without the bar when none reached it). */
-  const bestOf = (query: string, foundDocs: number[], raw: number[], eligible: (d: number) => boolean, granted: GrantFilter) => {
+  const bestOf = (query: string, analysis: Analysis, foundDocs: number[], raw: number[], eligible: (d: number) => boolean, granted: GrantFilter) => {
     if (foundDocs.length) return { best: { name: tools[foundDocs[0]!]!.name, score: raw[0]! } };
-    const again = rank(query, 0, undefined, { k: 1, counts: (x) => bestTier(x) && eligible(x) && granted(tools[x]!.name) });
+    const again = rank(query, 0, undefined, { k: 1, counts: (x) => bestTier(x) && eligible(x) && granted(tools[x]!.name) }, analysis);
     const [d] = topK(again.docs, again.score, byCallable, 1, (x) => again.score[x]! > 0 && eligible(x) && granted(tools[x]!.name));
     return d === undefined ? {} : { best: { name: tools[d]!.name, score: again.score[d]! } };
   };
@@ -185,7 +184,8 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
         !unranked[d] && (!retired[d] || exact?.includes(d) === true) && (req.family === undefined || tools[d]!.family === req.family);
 
       const lifted: Lift[] | undefined = req.explain ? [] : undefined;
-      const retrieval = rank(req.query, minScore, lifted, { k: limit, counts: (d) => bestTier(d) && eligible(d) && granted(tools[d]!.name) });
+      const analysis = analyser.analyse(req.query);
+      const retrieval = rank(req.query, minScore, lifted, { k: limit, counts: (d) => bestTier(d) && eligible(d) && granted(tools[d]!.name) }, analysis);
       const { docs, score } = retrieval;
       // A tool asked for by its name comes first, callable or not.
       const tier = exact ? (d: number) => (exact.includes(d) ? 2 : callable[d]!) : byCallable;
@@ -217,7 +217,8 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
       const traces = req.explain ? foundDocs.map((d) => traceOf(d, retrieval, lifted!, exact?.includes(d) === true)) : undefined;
       // explain's matched words, computed once per query and only when asked for or needed.
       let explainQuery: ReturnType<typeof matchExplainer> | undefined;
-      const matches = (t: CatalogTool, only?: readonly FieldName[]) => (explainQuery ??= matchExplainer(analyser, fieldTerms, req.query))(t, only);
+      const matches = (t: CatalogTool, only?: readonly FieldName[]) =>
+        (explainQuery ??= matchExplainer(analyser, fieldTerms, req.query, analysis.steps === 1 ? analysis.groups : undefined))(t, only);
 
       // Stage 4: one fit factor per request (order kept) from the top tool shown; an exact name is not judged.
       let judged: Judgement | undefined;
@@ -232,10 +233,13 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
           matches,
           runnersUp: () => {
             // Ranked afresh without the bar: the tools just behind the top.
-            const again = rank(req.query, 0, undefined, {
-              k: STAGE_LIMITS.judgeRunnersUp + 1,
-              counts: (d) => bestTier(d) && eligible(d) && granted(tools[d]!.name),
-            });
+            const again = rank(
+              req.query,
+              0,
+              undefined,
+              { k: STAGE_LIMITS.judgeRunnersUp + 1, counts: (d) => bestTier(d) && eligible(d) && granted(tools[d]!.name) },
+              analysis,
+            );
             const next = topK(
               again.docs,
               again.score,
@@ -273,13 +277,14 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
             before: foundDocs.length,
             after: found.length,
             ...(judged ? { judged } : {}),
-            ...bestOf(req.query, foundDocs, raw, eligible, granted),
+            ...bestOf(req.query, analysis, foundDocs, raw, eligible, granted),
           })
         : undefined;
       // Schemas once the scores are final: every result's, none, or (by default) the best few above the bar, within the budget.
       const chosen = chooseSchemas(found, artifact.byName, full, {
         policy,
         bar: DEFAULT_MIN_SCORE,
+        lightResults: !traces,
         ...(exact ? { exact: new Set(exact.map((d) => tools[d]!.name)) } : {}),
         ...onBeltOf(opts),
       });

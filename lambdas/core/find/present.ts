@@ -7,7 +7,7 @@ import { modelNameOf } from "../../../registry/contract/names.js";
 import { encode, spellSymbols, stripAgentPhrasing, toolFieldTexts, type FieldName } from "../../../registry/contract/search-options.js";
 import { shortDescription, withoutExamples } from "../../../registry/contract/surface-entry.js";
 import type { MatchedWord } from "../../contract/find.js";
-import type { Analyser } from "./analyse.js";
+import type { Analyser, Group } from "./analyse.js";
 import type { AlwaysTool } from "./types.js";
 
 /** The index's field names as explain shows them. */
@@ -63,24 +63,39 @@ function shapeOf(t: CatalogTool, schemas: boolean, examples: boolean): AlwaysToo
  * explain's matched words of a request: per query word, the tool's fields holding it, or else holding
  * the first of its expansions the tool has (the analyser's own members: typo, synonym, lexicon, any
  * later table). Returns a function of a tool (and the fields to look in). `fieldTerms` is a tool's
- * encoded fields, kept across requests (fieldTermCache).
+ * encoded fields, kept across requests (fieldTermCache). `groups`: the request's analysis, when it is
+ * one step (find's own, not analysed again).
  */
-export function matchExplainer(analyser: Analyser, fieldTerms: (t: CatalogTool, f: FieldName) => Map<string, string>, query: string) {
-  const asked = encodeWithWords(spellSymbols(query));
-  for (const [t, w] of encodeWithWords(spellSymbols(stripAgentPhrasing(query)))) asked.set(t, w);
-  const reach = analyser.matchable(query);
+export function matchExplainer(
+  analyser: Analyser,
+  fieldTerms: (t: CatalogTool, f: FieldName) => Map<string, string>,
+  query: string,
+  groups?: readonly Group[],
+) {
+  // The surface word of each query term, read at the first match (the judge often meets none).
+  let words: Map<string, string> | undefined;
+  const surface = (term: string) => {
+    if (!words) {
+      words = encodeWithWords(spellSymbols(query));
+      const plain = stripAgentPhrasing(query);
+      if (plain !== query) for (const [t, w] of encodeWithWords(spellSymbols(plain))) words.set(t, w);
+    }
+    return words.get(term) ?? term;
+  };
+  // Each member's words split once per request, not once per tool looked at.
+  const reach = analyser.matchable(query, groups).map(({ term, reach: members }) => ({ term, members: members.map((m) => ({ m, parts: m.split(" ") })) }));
   return (t: CatalogTool, only: readonly FieldName[] = ALL_FIELDS): MatchedWord[] => {
-    const fields = only.map((f) => ({ f, terms: fieldTerms(t, f) }));
+    const terms = only.map((f) => fieldTerms(t, f));
     const out: MatchedWord[] = [];
-    for (const { term, reach: members } of reach) {
-      for (const m of members) {
+    for (const { term, members } of reach) {
+      for (const { m, parts } of members) {
         // A member may be a word pair (an abbreviation's meaning, "pr" → "pull request"): both words in the field.
-        const parts = m.split(" ");
-        const hit = fields.filter((x) => parts.every((p) => x.terms.has(p)));
-        if (!hit.length) continue;
-        const word = asked.get(term) ?? term;
-        const expansion = parts.map((p) => hit[0]!.terms.get(p)!).join(" ");
-        out.push({ word, fields: hit.map((x) => FIELD_LABEL[x.f]), ...(m !== term ? { expansion } : {}) });
+        let hit: number[] | undefined;
+        for (let i = 0; i < terms.length; i++) if (parts.every((p) => terms[i]!.has(p))) (hit ??= []).push(i);
+        if (!hit) continue;
+        const first = terms[hit[0]!]!;
+        const expansion = parts.map((p) => first.get(p)!).join(" ");
+        out.push({ word: surface(term), fields: hit.map((i) => FIELD_LABEL[only[i]!]), ...(m !== term ? { expansion } : {}) });
         break;
       }
     }

@@ -16,6 +16,8 @@ export type SchemaChoice = {
   exact?: ReadonlySet<string>;
   /** The answer's budget in o200k tokens (FIND_MAX_TOKENS). */
   maxTokens?: number;
+  /** Every result is its tool's light shape followed by its score (find without explain): sized without checking each. */
+  lightResults?: boolean;
 };
 
 const encoder = new TextEncoder();
@@ -39,7 +41,8 @@ const schemaCosts = new WeakMap<CatalogTool, number>();
  * What the answer costs without schemas: bytes / 3.4, under the densest answer measured (500 answers of the
  * bench's five sets without schemas: 3.49-5.14 bytes an o200k token, mean 4.2), so the budget holds without a tokenizer.
  */
-export const lightCost = (tools: readonly FoundTool[], byName: ReadonlyMap<string, CatalogTool>) => Math.ceil(answerBytes(tools, byName) / 3.4) + 8;
+export const lightCost = (tools: readonly FoundTool[], byName: ReadonlyMap<string, CatalogTool>, allLight = false) =>
+  Math.ceil(answerBytes(tools, byName, allLight) / 3.4) + 8;
 
 const EMPTY_ANSWER = bytes({ mode: "keyword", verdict: "match", tools: [] });
 const SCORE_KEY = ',"score":'.length;
@@ -48,13 +51,14 @@ const SCORE_KEY = ',"score":'.length;
  * The UTF-8 bytes of JSON.stringify({mode: "keyword", verdict: "match", tools}) without serializing it on
  * every find: a result that is its tool's light shape (the same keys in the same order, the same values)
  * followed by its score costs the shape's cached size and the score's digits; any other result is serialized.
+ * `allLight`: the caller built every result so (not checked, which was a tenth of a find's CPU).
  */
-function answerBytes(tools: readonly FoundTool[], byName: ReadonlyMap<string, CatalogTool>): number {
+function answerBytes(tools: readonly FoundTool[], byName: ReadonlyMap<string, CatalogTool>, allLight: boolean): number {
   let n = EMPTY_ANSWER + Math.max(0, tools.length - 1);
   for (const f of tools) {
     const t = byName.get(f.name);
     const light = t && lightSize(t);
-    n += light && isLightEntry(f, light.keys, shape(t, false)) ? light.bytes + SCORE_KEY + JSON.stringify(f.score).length : bytes(f);
+    n += light && (allLight || isLightEntry(f, light.keys, shape(t, false))) ? light.bytes + SCORE_KEY + JSON.stringify(f.score).length : bytes(f);
   }
   return n;
 }
@@ -101,7 +105,7 @@ export function chooseSchemas(
   if (choice.policy === "none") return { tools: [...light] };
   if (choice.policy === "all") return { tools: light.map((f) => ({ ...f, ...full(byName.get(f.name)!, true) })) };
   const max = choice.maxTokens ?? FIND_MAX_TOKENS;
-  let spent = lightCost(light, byName);
+  let spent = lightCost(light, byName, choice.lightResults === true);
   const leftOut: string[] = [];
   const tools = light.map((f, i) => {
     const t = byName.get(f.name)!;
