@@ -66,12 +66,7 @@ function shapeOf(t: CatalogTool, schemas: boolean, examples: boolean): AlwaysToo
  * encoded fields, kept across requests (fieldTermCache). `groups`: the request's analysis, when it is
  * one step (find's own, not analysed again).
  */
-export function matchExplainer(
-  analyser: Analyser,
-  fieldTerms: (t: CatalogTool, f: FieldName) => Map<string, string>,
-  query: string,
-  groups?: readonly Group[],
-) {
+export function matchExplainer(analyser: Analyser, fieldTerms: (t: CatalogTool) => ToolTerms, query: string, groups?: readonly Group[]) {
   // The surface word of each query term, read at the first match (the judge often meets none).
   let words: Map<string, string> | undefined;
   const surface = (term: string) => {
@@ -85,17 +80,20 @@ export function matchExplainer(
   // Each member's words split once per request, not once per tool looked at.
   const reach = analyser.matchable(query, groups).map(({ term, reach: members }) => ({ term, members: members.map((m) => ({ m, parts: m.split(" ") })) }));
   return (t: CatalogTool, only: readonly FieldName[] = ALL_FIELDS): MatchedWord[] => {
-    const terms = only.map((f) => fieldTerms(t, f));
+    const tool = fieldTerms(t);
+    let asked = 0;
+    for (const f of only) asked |= FIELD_BIT[f];
     const out: MatchedWord[] = [];
     for (const { term, members } of reach) {
       for (const { m, parts } of members) {
         // A member may be a word pair (an abbreviation's meaning, "pr" → "pull request"): both words in the field.
-        let hit: number[] | undefined;
-        for (let i = 0; i < terms.length; i++) if (parts.every((p) => terms[i]!.has(p))) (hit ??= []).push(i);
+        let hit = asked;
+        for (let i = 0; i < parts.length && hit; i++) hit &= tool.fields.get(parts[i]!) ?? 0;
         if (!hit) continue;
-        const first = terms[hit[0]!]!;
+        const fields = only.filter((f) => hit & FIELD_BIT[f]);
+        const first = tool.terms[fields[0]!];
         const expansion = parts.map((p) => first.get(p)!).join(" ");
-        out.push({ word: surface(term), fields: hit.map((i) => FIELD_LABEL[only[i]!]), ...(m !== term ? { expansion } : {}) });
+        out.push({ word: surface(term), fields: fields.map((f) => FIELD_LABEL[f]), ...(m !== term ? { expansion } : {}) });
         break;
       }
     }
@@ -103,16 +101,30 @@ export function matchExplainer(
   };
 }
 
+/** A tool's encoded fields: per field, term → the surface word it came from; per term, the fields holding it (FIELD_BIT). */
+export type ToolTerms = { terms: Record<FieldName, Map<string, string>>; fields: Map<string, number> };
+
+const FIELD_BIT = Object.fromEntries(ALL_FIELDS.map((f, i) => [f, 1 << i])) as Record<FieldName, number>;
+
 /**
- * A tool's encoded fields (term → the surface word it came from), encoded at the first request that
- * looks at the tool and kept: the judge's hint rules read the top tool's fields on most requests, and
- * encoding a tool's text was half of a find's CPU on a small catalog (/tmp profile, issue 27).
+ * A tool's encoded fields, encoded at the first request that looks at the tool and kept: the judge's
+ * hint rules read the top tool's fields on most requests, and encoding a tool's text was half of a
+ * find's CPU on a small catalog (/tmp profile, issue 27). One lookup per word tells every field holding it.
  */
-export function fieldTermCache(familyDescription: (family: string) => string): (t: CatalogTool, f: FieldName) => Map<string, string> {
-  const cache = new WeakMap<CatalogTool, { texts: Record<FieldName, string>; terms: Partial<Record<FieldName, Map<string, string>>> }>();
-  return (t, f) => {
+export function fieldTermCache(familyDescription: (family: string) => string): (t: CatalogTool) => ToolTerms {
+  const cache = new WeakMap<CatalogTool, ToolTerms>();
+  return (t) => {
     let tool = cache.get(t);
-    if (!tool) cache.set(t, (tool = { texts: toolFieldTexts(t, familyDescription(t.family)), terms: {} }));
-    return (tool.terms[f] ??= encodeWithWords(tool.texts[f]));
+    if (!tool) {
+      const texts = toolFieldTexts(t, familyDescription(t.family));
+      const terms = {} as Record<FieldName, Map<string, string>>;
+      const fields = new Map<string, number>();
+      for (const f of ALL_FIELDS) {
+        terms[f] = encodeWithWords(texts[f]);
+        for (const term of terms[f].keys()) fields.set(term, (fields.get(term) ?? 0) | FIELD_BIT[f]);
+      }
+      cache.set(t, (tool = { terms, fields }));
+    }
+    return tool;
   };
 }
