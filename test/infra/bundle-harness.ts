@@ -85,8 +85,9 @@ export type RunResult = {
   logs: Record<string, unknown>[];
 };
 
-// The child imports the bundle by file URL, invokes the handler once per event, and prints JSON as
-// its last line (the handler's own log lines come before it).
+// The child imports the bundle by file URL, invokes the handler once per event, and prints JSON on a
+// line of its own that starts with RESULT_MARK (the handler's log lines come before it, and may follow).
+const RESULT_MARK = "@@toolbelt-result ";
 const RUNNER = `
 import { pathToFileURL } from "node:url";
 import { readFileSync } from "node:fs";
@@ -104,7 +105,7 @@ for (const event of events) {
   firstAnswerMs ??= performance.now() - t0;
   results.push(res);
 }
-process.stdout.write("\\n" + JSON.stringify({ loadMs, firstAnswerMs, results, nodeVersion: process.version }));
+process.stdout.write("\\n" + ${JSON.stringify(RESULT_MARK)} + JSON.stringify({ loadMs, firstAnswerMs, results, nodeVersion: process.version }) + "\\n");
 `;
 
 /**
@@ -137,8 +138,12 @@ export async function invokeInFreshProcess(
       (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out)),
     );
   });
+  // The result is its own marked line: the handler's background work (a find-miss record) may still log after it.
   const lines = stdout.split("\n").filter((l) => l.trim() !== "");
-  const run = { ...(JSON.parse(lines.pop() ?? "{}") as Omit<RunResult, "logs">), logs: lines.map((l) => JSON.parse(l) as Record<string, unknown>) };
+  const result = lines.find((l) => l.startsWith(RESULT_MARK));
+  if (result === undefined) throw new Error(`the bundle's runner printed no result:\n${stdout.slice(0, 2000)}`);
+  const logs = lines.filter((l) => l !== result).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const run = { ...(JSON.parse(result.slice(RESULT_MARK.length)) as Omit<RunResult, "logs">), logs };
   for (const r of run.results) {
     if (typeof r.body === "string" && String(r.headers?.["content-type"] ?? "").includes("json")) r.json = JSON.parse(r.body) as unknown;
   }
