@@ -166,6 +166,14 @@ export type QueryParams = {
    * undoes. docs/find-decisions.md, "The none verdict on big REST catalogs"; 1 turns it off.
    */
   oppositeVerdict: number;
+  /**
+   * Factor on a request's scores, in a catalog whose tool names say whose things they are about (an
+   * API's operations), when the request asks for an action, its top tool does another and none of the
+   * tools just behind it does the asked one (judge rule `top-action`: "add this repo to my star list" →
+   * list-repos-starred-by-user). 0.6, the factor the rerank's action rule gives a conflicting tool.
+   * docs/find-decisions.md, "The top-action rule"; 1 turns it off.
+   */
+  actionVerdict: number;
 };
 
 export const DEFAULT_QUERY_PARAMS: QueryParams = {
@@ -186,6 +194,7 @@ export const DEFAULT_QUERY_PARAMS: QueryParams = {
   bodyOneWord: 0.8,
   scopeVerdict: 0.5,
   oppositeVerdict: 0.4,
+  actionVerdict: 0.6,
 };
 
 /**

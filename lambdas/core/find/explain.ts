@@ -196,6 +196,14 @@ function judgeRules(j: Judgement, on: "tool" | "answer"): ExplainRule[] {
       detail: `the request says "${j.opposite.word}", the opposite of "${j.opposite.toolWord}" in the top tool's name: the tool does what the request asks to undo`,
     });
   }
+  if (j.action) {
+    out.push({
+      stage: "judge",
+      rule: "top-action",
+      effect: times(j.action.factor),
+      detail: `the request asks to ${j.action.word} (${j.action.request}); the top tool does ${j.action.tool}, and none of the tools just behind it does ${j.action.request}: the catalog's best matches do not do what the request asks`,
+    });
+  }
   if (j.body) {
     out.push({
       stage: "judge",

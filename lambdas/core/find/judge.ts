@@ -47,6 +47,11 @@ export type Judgement = {
   scope?: { factor: number; request: number; tool: number; other: string };
   /** The opposite rule, when it fired: the request's word (`word`) undoes the top tool's name word (`toolWord`). */
   opposite?: { factor: number; word: string; toolWord: string };
+  /**
+   * The top-action rule, when it fired: the request asks for `request` (its word `word`), the top tool
+   * does `tool`, and none of the tools just behind it does what the request asks.
+   */
+  action?: { factor: number; word: string; request: string; tool: string };
 };
 
 /** What the hint rules found: the rule that fired, or the one-word rule held back by the request's input. */
@@ -132,6 +137,8 @@ export class Judge {
     if (scope) factor *= scope.factor;
     const opposite = this.params.oppositeVerdict < 1 ? this.oppositeRule(q) : undefined;
     if (opposite) factor *= opposite.factor;
+    const action = this.params.actionVerdict < 1 && this.apiCatalog() ? this.actionRule(q) : undefined;
+    if (action) factor *= action.factor;
     return {
       factor,
       hinted: consult,
@@ -141,7 +148,33 @@ export class Judge {
       ...(body ? { body } : {}),
       ...(scope ? { scope } : {}),
       ...(opposite ? { opposite } : {}),
+      ...(action ? { action } : {}),
     };
+  }
+
+  /**
+   * The top-action rule, in an API's catalog: the request asks for an action (its imperative's verb,
+   * "add this repo to my star list" → create), the top tool does another (a list, a read), and none of
+   * the tools just behind it does the asked one: the catalog's best matches for its words do not do
+   * what it asks (the rerank's action rule lowers such a tool only on short requests, and only to
+   * reorder). When a tool just behind does it, the ranking erred and the verdict holds back.
+   */
+  private actionRule(q: JudgeInput): Judgement["action"] {
+    const table = this.index.data.actions!;
+    // The top tool's action is known once per tool: most requests stop here or at the request's first word.
+    const tool = this.toolAction(q.top, table);
+    if (tool === undefined) return undefined;
+    const asked = requestActionWord(actionWords(stripAgentPhrasing(q.query)), table);
+    if (!asked || actionFit(asked.action, tool) !== Fit.conflict) return undefined;
+    if (q.runnersUp().some((t) => actionFit(asked.action, this.toolAction(t, table)) === Fit.same)) return undefined;
+    return { factor: this.params.actionVerdict, word: asked.word, request: asked.action, tool };
+  }
+
+  /** A tool's action class (actions.ts `toolActionOf`), once per tool. */
+  private toolAction(t: CatalogTool, table: NonNullable<SearchIndex["data"]["actions"]>): string | undefined {
+    let act = this.toolActs.get(t);
+    if (act === undefined) this.toolActs.set(t, (act = toolActionOf(t, table) ?? null));
+    return act ?? undefined;
   }
 
   /**
@@ -245,9 +278,7 @@ export class Judge {
     if (!table) return undefined;
     const asked = requestActionWord(actionWords(stripAgentPhrasing(q.query)), table);
     if (!asked) return undefined;
-    let tool = this.toolActs.get(q.top);
-    if (tool === undefined) this.toolActs.set(q.top, (tool = toolActionOf(q.top, table) ?? null));
-    if (actionFit(asked.action, tool ?? undefined) !== Fit.same) return undefined;
+    if (actionFit(asked.action, this.toolAction(q.top, table)) !== Fit.same) return undefined;
     const verb = new Set(encode(asked.word));
     const met = matchedWords(hits);
     return askedWords(q.query).every((t) => verb.has(t) || met.has(t)) ? asked.action : undefined;

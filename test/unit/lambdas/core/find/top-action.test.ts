@@ -1,0 +1,53 @@
+// Issue 27: near-miss requests on a catalog imported from a big REST API. A request that asks for an action
+// the catalog's best matches do not do ("add this repo to my star list": no operation adds to a star list;
+// the best match lists starred repositories) got that read as a confident match. The judge's `top-action`
+// rule answers none when the top tool's action conflicts with the request's and no tool just behind it does
+// the asked action; when one does, the ranking erred and the verdict holds back.
+import { describe, expect, it } from "vitest";
+import { apiFinder, expectRuleTurnsNone } from "./catalog.js";
+
+const ROWS = [
+  ["activity.list-repos-starred-by-user", "Lists repositories a user has starred."],
+  ["activity.list-repos-starred-by-authenticated-user", "Lists repositories the authenticated user has starred."],
+  ["activity.list-stargazers-for-repo", "Lists the people that have starred the repository."],
+  ["repos.get", "Get a repository by its owner and name."],
+  ["repos.list-for-org", "List the repositories of an organization."],
+  ["repos.list-for-authenticated-user", "List the repositories of the authenticated user."],
+  ["activity.star-repo-for-authenticated-user", "Star a repository for the authenticated user."],
+  ["issues.list-labels-for-repo", "Lists all labels for a repository."],
+  ["orgs.list-members", "List the members of an organization."],
+  ["users.get-authenticated", "Get the authenticated user."],
+];
+/** The same operations and two that add: labels to an issue, social accounts to the caller's profile. */
+const WITH_ADD = [
+  ...ROWS,
+  ["issues.add-labels", "Adds labels to an issue."],
+  ["users.add-social-account-for-authenticated-user", "Add social accounts for the authenticated user."],
+];
+const STAR_LIST = "add the repository octo/app to my 'weekend reading' list of starred repositories";
+
+describe("the judge's top-action rule", () => {
+  it("answers none when the top tool does another action than the request asks and no tool just behind does it, and says why", async () => {
+    // Without the rule the list of starred repositories was a match for a request to add to a star list.
+    await expectRuleTurnsNone(ROWS, STAR_LIST, { actionVerdict: 1 }, "imported.activity.list-stargazers-for-repo", {
+      rule: "top-action",
+      effect: "×0.60",
+      detail:
+        "the request asks to add (create); the top tool does read, and none of the tools just behind it does create: the catalog's best matches do not do what the request asks",
+    });
+  });
+
+  it("holds back when a tool just behind the top does the asked action, or the top does it", async () => {
+    const f = await apiFinder(WITH_ADD);
+    for (const query of [
+      // The top lists stargazers; the caller's social accounts, just behind, are added: the catalog adds things.
+      STAR_LIST,
+      "add to the labels of the repository octo/app the one called needs triage",
+      "list the repositories I have starred, including the ones archived last year",
+    ]) {
+      const r = await f.find({ query, schemas: false, explain: true });
+      expect({ query, verdict: r.verdict }).toEqual({ query, verdict: "match" });
+      expect(r.verdict_reasons!.some((x) => x.rule === "top-action")).toBe(false);
+    }
+  });
+});
