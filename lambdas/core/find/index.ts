@@ -160,6 +160,37 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
     return d === undefined ? {} : { best: { name: tools[d]!.name, score: again.score[d]! } };
   };
 
+  // A find's own functions come from these factories, not from named arrows inside find: a bundle that
+  // keeps names (Lambda's, tsx's) names each function made per call, about 2% of a find over HTTP (profile).
+  const eligibleFor =
+    (exact: number[] | undefined, family: string | undefined) =>
+    (d: number): boolean =>
+      !unranked[d] && (!retired[d] || exact?.includes(d) === true) && (family === undefined || tools[d]!.family === family);
+  /** explain's matched words of a request, computed at the first look, and only when asked for or needed. */
+  const matchesFor = (query: string, analysis: Analysis) => {
+    let explain: ReturnType<typeof matchExplainer> | undefined;
+    return (t: CatalogTool, only?: readonly FieldName[]) =>
+      (explain ??= matchExplainer(analyser, fieldTerms, query, analysis.steps === 1 ? analysis.groups : undefined))(t, only);
+  };
+  /** The judge's runners-up: ranked afresh without the bar, the tools just behind the top. */
+  const runnersUpOf = (query: string, analysis: Analysis, eligible: (d: number) => boolean, granted: GrantFilter, topDoc: number) => () => {
+    const again = rank(
+      query,
+      0,
+      undefined,
+      { k: STAGE_LIMITS.judgeRunnersUp + 1, counts: (d) => bestTier(d) && eligible(d) && granted(tools[d]!.name) },
+      analysis,
+    );
+    const next = topK(
+      again.docs,
+      again.score,
+      byCallable,
+      STAGE_LIMITS.judgeRunnersUp,
+      (d) => d !== topDoc && again.score[d]! > 0 && eligible(d) && granted(tools[d]!.name),
+    );
+    return next.map((d) => tools[d]!);
+  };
+
   return {
     alwaysLoaded,
     entry: (t, score) => ({ ...shape(t, false), score }),
@@ -180,8 +211,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
       const minScore = Math.max(0, (req.min_score ?? DEFAULT_MIN_SCORE) - 5e-5);
       const policy = schemaPolicy(req.schemas);
       const exact = exactHit(req.query);
-      const eligible = (d: number) =>
-        !unranked[d] && (!retired[d] || exact?.includes(d) === true) && (req.family === undefined || tools[d]!.family === req.family);
+      const eligible = eligibleFor(exact, req.family);
 
       const lifted: Lift[] | undefined = req.explain ? [] : undefined;
       const analysis = analyser.analyse(req.query);
@@ -215,10 +245,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
       }
       // explain's record of retrieve and rerank, taken before the judge may rank again.
       const traces = req.explain ? foundDocs.map((d) => traceOf(d, retrieval, lifted!, exact?.includes(d) === true)) : undefined;
-      // explain's matched words, computed once per query and only when asked for or needed.
-      let explainQuery: ReturnType<typeof matchExplainer> | undefined;
-      const matches = (t: CatalogTool, only?: readonly FieldName[]) =>
-        (explainQuery ??= matchExplainer(analyser, fieldTerms, req.query, analysis.steps === 1 ? analysis.groups : undefined))(t, only);
+      const matches = matchesFor(req.query, analysis);
 
       // Stage 4: one fit factor per request (order kept) from the top tool shown; an exact name is not judged.
       let judged: Judgement | undefined;
@@ -231,24 +258,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
           topDoc,
           topScore: raw[0]!,
           matches,
-          runnersUp: () => {
-            // Ranked afresh without the bar: the tools just behind the top.
-            const again = rank(
-              req.query,
-              0,
-              undefined,
-              { k: STAGE_LIMITS.judgeRunnersUp + 1, counts: (d) => bestTier(d) && eligible(d) && granted(tools[d]!.name) },
-              analysis,
-            );
-            const next = topK(
-              again.docs,
-              again.score,
-              byCallable,
-              STAGE_LIMITS.judgeRunnersUp,
-              (d) => d !== topDoc && again.score[d]! > 0 && eligible(d) && granted(tools[d]!.name),
-            );
-            return next.map((d) => tools[d]!);
-          },
+          runnersUp: runnersUpOf(req.query, analysis, eligible, granted, topDoc),
         });
       }
       const factor = judged?.factor ?? 1;
