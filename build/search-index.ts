@@ -81,6 +81,14 @@ export async function buildSearchIndex(catalog: Catalog, params: ScorerParams = 
   const terms = [...post.keys()].sort();
   const termId = new Map(terms.map((t, i) => [t, i]));
   const df = terms.map((t) => post.get(t)!.length);
+  // The idf's counts when some tool has details: a word's tools outside their details, else (a word only details say) those.
+  const withDetails = docs.some((d) => d.details.len > 0);
+  const idfDf = withDetails
+    ? terms.map((t, i) => {
+        const main = post.get(t)!.reduce((s, p) => s + (FIELDS.some((f) => f !== "details" && docs[p.doc]![f].tf.has(t)) ? 1 : 0), 0);
+        return main > 0 ? main : df[i]!;
+      })
+    : undefined;
   const total = df.reduce((a, b) => a + b, 0);
   const ids = n < 65536 ? new Uint16Array(total) : new Uint32Array(total);
   const imp = new Uint16Array(total);
@@ -169,6 +177,7 @@ export async function buildSearchIndex(catalog: Catalog, params: ScorerParams = 
     docs: n,
     terms,
     df,
+    ...(idfDf ? { idfDf } : {}),
     postings: b64(ids),
     impacts: b64(imp),
     expand,

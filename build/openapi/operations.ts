@@ -110,6 +110,43 @@ export function toolDescription(o: Operation): string {
   return text.length > MAX_DESCRIPTION ? `${text.slice(0, MAX_DESCRIPTION - 1).trimEnd()}…` : text;
 }
 
+/** The most of a long description a tool's `details` keep: the search reads them at a low weight, and the catalog carries them. */
+export const MAX_DETAILS_WORDS = 60;
+
+/**
+ * The tool's `details`: the operation's long description as plain text without the sentence the
+ * description already says (markdown links, emphasis, code marks, admonition markers, HTML tags and URLs
+ * removed), cut at the last sentence end within MAX_DETAILS_WORDS words; undefined when nothing is left.
+ * find indexes them as a field of their own, well below the description: a request worded only as the
+ * long text words it still reaches the operation, and an incidental word there does not outrank a summary.
+ */
+export function toolDetails(o: Operation, description: string): string | undefined {
+  if (typeof o.op.description !== "string") return undefined;
+  const plain = o.op.description
+    .replace(/<[^>]*>/g, " ")
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/^\s*>\s*\[![A-Za-z]+\]\s*$/gm, " ")
+    .replace(/^\s*(?:>\s*)+/gm, "")
+    .replace(/^\s*(?:[*+-]|\d+\.)\s+/gm, "")
+    .replace(/https?:\/\/\S+/g, " ")
+    .replace(/[`*_#]+/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+  const first = firstSentence(plain);
+  const norm = (s: string) =>
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, " ")
+      .trim();
+  const rest = norm(first) === norm(description) ? plain.slice(first.length).trim() : plain;
+  const words = rest.split(" ").filter(Boolean);
+  if (words.length === 0) return undefined;
+  if (words.length <= MAX_DETAILS_WORDS) return printable(rest);
+  const cut = words.slice(0, MAX_DETAILS_WORDS).join(" ");
+  const end = Math.max(cut.lastIndexOf(". "), cut.endsWith(".") ? cut.length - 1 : -1);
+  return printable(end > 0 ? cut.slice(0, end + 1) : `${cut}…`);
+}
+
 const INPUT_NAME_RE = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
 /** A name `{{input.x}}` can reference and the gateway accepts as an argument. */
 const inputName = (raw: string) => {
@@ -349,6 +386,8 @@ function toolOf(
   const method = o.method.toUpperCase() as HttpToolYaml["method"];
   const allHeaders = { ...headers, ...auth.headers, ...(auth.cookies.length ? { Cookie: auth.cookies.join("; ") } : {}) };
   const allQuery = { ...query, ...auth.query };
+  const description = toolDescription(o);
+  const details = toolDetails(o, description);
   const tool: HttpToolYaml = {
     name: verb,
     kind: "http",
@@ -358,7 +397,8 @@ function toolOf(
     ...(Object.keys(allQuery).length ? { query: allQuery } : {}),
     ...(body !== undefined ? { body } : {}),
     output: outputOf(o.op),
-    description: toolDescription(o),
+    description,
+    ...(details !== undefined ? { details } : {}),
     ...(Array.isArray(o.op.tags) && o.op.tags.length ? { tags: o.op.tags.filter((t): t is string => typeof t === "string").map((t) => printable(t)) } : {}),
     ...(method === "GET" ? { read_only: true, idempotent: true } : {}),
     ...(method === "PUT" ? { idempotent: true } : {}),

@@ -102,6 +102,7 @@ function project(family: FamilyScope, t: ToolDef, source: string): CatalogTool {
   };
   if (t.output_schema !== undefined) tool.output_schema = t.output_schema;
   if (t.tags !== undefined) tool.tags = t.tags;
+  if (t.details?.trim()) tool.details = t.details.trim();
   if (t.examples?.length) tool.examples = t.examples.map((e) => e.trim());
   if (t.aliases?.length) tool.aliases = t.aliases.map((a) => a.trim());
   if (t.deprecated !== undefined) tool.deprecated = t.deprecated;

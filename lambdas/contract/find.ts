@@ -59,7 +59,7 @@ export const AlwaysTool = z.object({
 export type AlwaysTool = z.infer<typeof AlwaysTool>;
 
 /** The tool fields explain names (the search index's fields, in the words a tool author knows). */
-export const EXPLAIN_FIELDS = ["name", "description", "parameters", "family", "tags", "aliases", "examples"] as const;
+export const EXPLAIN_FIELDS = ["name", "description", "parameters", "family", "tags", "aliases", "examples", "details"] as const;
 
 export const MatchedWord = z.object({
   word: described(z.string(), "A word of the query"),

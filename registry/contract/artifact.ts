@@ -78,6 +78,8 @@ export type CatalogTool = {
   governance: GovernanceInfo;
   timeout_ms: number;
   tags?: string[];
+  /** Longer text than the description (an imported operation's long description): search text at a low weight, not shown to agents. */
+  details?: string;
   /** Requests in the user's words the tool serves (search hints, indexed as their own field). */
   examples?: string[];
   /** Other names for the capability (search hints, indexed as their own field). */

@@ -45,11 +45,14 @@ export type ScorerParams = {
 
 /** Tuned on seal-tools dev and a metatool sample (see test/eval/README.md). Measured and switched off, then
  * removed: generic-word weights (genericWeight), a background cap from two public catalogs
- * (backgroundWeight) and real-word typo damping (realWords, bridgedFuzzy): README, "Fourth round". */
+ * (backgroundWeight) and real-word typo damping (realWords, bridgedFuzzy): README, "Fourth round".
+ * `details` (an imported operation's long text, issue 27): 0.6, 0.4 of the description's weight; GitHub dev
+ * nDCG is 63.0 to 63.5 from 0.15 to 0.75, held-out false-none 11.7 at 0.15 and 0.3, 8.3 at 0.6
+ * (docs/find-decisions.md, "Imported details: a field of their own"). */
 export const DEFAULT_SCORER_PARAMS: ScorerParams = {
   k1: 1.2,
-  weight: { name: 3, desc: 1.5, params: 0.6, family: 0.4, tags: 1, aliases: 2, examples: 0.5 },
-  b: { name: 0.3, desc: 0.75, params: 0.75, family: 0.5, tags: 0.5, aliases: 0.3, examples: 0.5 },
+  weight: { name: 3, desc: 1.5, params: 0.6, family: 0.4, tags: 1, aliases: 2, examples: 0.5, details: 0.6 },
+  b: { name: 0.3, desc: 0.75, params: 0.75, family: 0.5, tags: 0.5, aliases: 0.3, examples: 0.5, details: 0.75 },
   synonymWeight: 0.2,
   pairWeight: 0.3,
   examplePairWeight: 1,

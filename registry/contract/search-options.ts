@@ -13,7 +13,7 @@ import WORDS from "./find-tuning-words.json" with { type: "json" };
 export { DEFAULT_SCORER_PARAMS, type ScorerParams };
 
 /** Bump when the encoder, the scorer's statistics or the FlexSearch options change. */
-export const SEARCH_INDEX_VERSION = 6;
+export const SEARCH_INDEX_VERSION = 7;
 
 /** FlexSearch record: one vocabulary term (a stem) per record, id = its index in `terms`; `s` repeats it. */
 export type VocabRecord = { id: number; t: string; s: string };
@@ -38,8 +38,9 @@ export function vocabIndexOptions(): DocumentOptions<VocabRecord> {
   } as DocumentOptions<VocabRecord>;
 }
 
-export type FieldName = "name" | "desc" | "params" | "family" | "tags" | "aliases" | "examples";
-export const FIELDS: readonly FieldName[] = ["name", "desc", "params", "family", "tags", "aliases", "examples"];
+export type FieldName = "name" | "desc" | "params" | "family" | "tags" | "aliases" | "examples" | "details";
+/** The index's fields, in the order the build sums them: those the scorer weighs (name … examples, then details). */
+export const FIELDS: readonly FieldName[] = Object.keys(DEFAULT_SCORER_PARAMS.weight) as FieldName[];
 
 /**
  * The index as stored in the artifact (index.json). Postings are packed little-endian binary in
@@ -54,6 +55,13 @@ export type SearchIndexData = {
   terms: string[];
   /** Document frequency per term; also the number of postings of the term. */
   df: number[];
+  /**
+   * Per term, the tools the idf counts when some tool has `details`: those holding the term in another
+   * field, or, for a term only details hold, those whose details do. A long text says common words
+   * (repository, token, account) in passing: counted, they would make the summaries' words look common.
+   * Absent when no tool has details (the idf reads `df`).
+   */
+  idfDf?: number[];
   /** Doc ids per term, term after term: Uint16 when docs < 65536 else Uint32. */
   postings: string;
   /** Per posting, the BM25F saturation tf~/(k1+tf~) scaled to Uint16. */
@@ -121,6 +129,8 @@ export function toolFieldTexts(tool: CatalogTool, familyDescription: string): Re
     // One hint per line: the line breaks keep description pairs from spanning two hints.
     aliases: (tool.aliases ?? []).join("\n"),
     examples: (tool.examples ?? []).join("\n"),
+    // The text after the description's sentence (an imported operation's long description), weighed well below it.
+    details: tool.details ?? "",
   };
 }
 

@@ -71,6 +71,12 @@ const common = {
     .describe(
       `Other names for the capability ("hex", "RAM", "km/h"); find indexes them as a field of their own. At most ${SEARCH_HINT_LIMITS.aliases}, each at most ${SEARCH_HINT_LIMITS.aliasLength} characters`,
     ),
+  details: z
+    .string()
+    .optional()
+    .describe(
+      "Longer text about the tool than its one sentence (the OpenAPI importer writes an operation's long description here): find indexes it as a field of its own, at a low weight, and agents are not shown it",
+    ),
   ...Governance,
   deprecated: Deprecation.optional().describe("Retire the tool: find leaves it out unless asked by its name, calls are refused with 410 TOOL_DEPRECATED"),
   result_budget_tokens: z

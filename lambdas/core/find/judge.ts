@@ -21,6 +21,9 @@ const OPPOSITE_START = new RegExp(`(?:^|[^a-z])(?:${lists.opposites.prefixes.joi
 /** The fields a tool author writes for search (the stray-match rule reads only these). */
 export const AUTHORED_FIELDS: readonly FieldName[] = ["name", "tags", "aliases", "examples"];
 
+/** explain's fields that hold a tool's body text: the description (past its first sentence) and the details. */
+const BODY_FIELDS: ReadonlySet<MatchedWord["fields"][number]> = new Set(["description", "details"]);
+
 /** A hint rule that fired: its name, its factor, and the request's word that made it fire (if one did). */
 export type HintRule = { rule: "hint-stray" | "one-word" | "everyday-words"; factor: number; word?: string };
 
@@ -239,13 +242,15 @@ export class Judge {
     let parts = this.parts.get(q.top);
     if (!parts) {
       const [summary, body] = splitDescription(q.top.description);
-      parts = { long: encode(body).length >= STAGE_LIMITS.longBodyWords, summary: new Set(encode(summary)) };
+      // An imported operation's long text is its `details`: body text as much as a long description's rest.
+      const bodyTerms = encode(body).length + (q.top.details ? encode(q.top.details).length : 0);
+      parts = { long: bodyTerms >= STAGE_LIMITS.longBodyWords, summary: new Set(encode(summary)) };
       this.parts.set(q.top, parts);
     }
     if (!parts.long) return undefined;
     const summary = parts.summary;
-    // A match outside the body: another field, or the description's first sentence.
-    const anchored = (m: MatchedWord) => m.fields.some((f) => f !== "description") || encode(m.expansion ?? m.word).some((t) => summary.has(t));
+    // A match outside the body: another field (the details are body), or the description's first sentence.
+    const anchored = (m: MatchedWord) => m.fields.some((f) => !BODY_FIELDS.has(f)) || encode(m.expansion ?? m.word).some((t) => summary.has(t));
     const specific = q.matches(q.top).filter((m) => encode(m.word).some((t) => !COMMON_WORDS.has(t)));
     return specific.length > 0 && !specific.some(anchored) ? specific[0]!.word : undefined;
   }

@@ -51,7 +51,8 @@ export class SearchIndex {
     this.start = new Uint32Array(data.terms.length + 1);
     data.df.forEach((df, i) => (this.start[i + 1] = this.start[i]! + df));
     const N = Math.max(1, n);
-    this.idf = Float64Array.from(data.df, (df) => Math.log((N - df + 0.5) / (df + 0.5) + 1));
+    // A catalog with details reads each word's rarity from the tools' other fields (`idfDf`).
+    this.idf = Float64Array.from(data.idfDf ?? data.df, (df) => Math.log((N - df + 0.5) / (df + 0.5) + 1));
     this.idfMax = Math.log((N - 1 + 0.5) / 1.5 + 1);
     const ids = new Uint8Array(Buffer.from(data.postings, "base64")); // aligned copy for the typed views
     this.ids = n < 65536 ? new Uint16Array(ids.buffer, 0, ids.byteLength / 2) : new Uint32Array(ids.buffer, 0, ids.byteLength / 4);

@@ -19,6 +19,7 @@ const FIELD_LABEL: Record<FieldName, MatchedWord["fields"][number]> = {
   tags: "tags",
   aliases: "aliases",
   examples: "examples",
+  details: "details",
 };
 
 const ALL_FIELDS = Object.keys(FIELD_LABEL) as FieldName[];
