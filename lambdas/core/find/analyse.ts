@@ -26,6 +26,8 @@ export type Analysis = {
   steps: number;
   groups: Group[];
   action?: string | undefined;
+  /** The request's word that names its action ("remind" → create), with `action`. */
+  actionWord?: string | undefined;
   words: number;
   /** With an action, the words of what the request asks for besides its action word ("create a reminder | to …" → reminder). */
   object?: Group[];
@@ -69,10 +71,19 @@ export class Analyser {
     const groups = this.groups(steps);
     const asked = table && requestActionWord(words, table);
     const scope = table ? scopeOf(words, table) : 0;
-    if (!asked || words.length > STAGE_LIMITS.actionMaxWords) return { steps: steps.length, groups, action: asked?.action, words: words.length, scope };
+    if (!asked || words.length > STAGE_LIMITS.actionMaxWords)
+      return { steps: steps.length, groups, action: asked?.action, actionWord: asked?.word, words: words.length, scope };
     const verb = new Set(encode(asked.word));
     const object = new Set(askedWords(query).filter((t) => !verb.has(t)));
-    return { steps: steps.length, groups, action: asked.action, words: words.length, object: groups.filter((g) => object.has(g.word)), scope };
+    return {
+      steps: steps.length,
+      groups,
+      action: asked.action,
+      actionWord: asked.word,
+      words: words.length,
+      object: groups.filter((g) => object.has(g.word)),
+      scope,
+    };
   }
 
   /**

@@ -258,6 +258,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
           topDoc,
           topScore: raw[0]!,
           matches,
+          request: analysis,
           runnersUp: runnersUpOf(req.query, analysis, eligible, granted, topDoc),
         });
       }

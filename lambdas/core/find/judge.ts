@@ -5,14 +5,15 @@
 // them. c multiplies every shown score, so the order is kept; a tool stays when c·score ≥ min_score,
 // and the answer is `none` when none stays. A tool asked for by its exact name is not judged.
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
-import { encode, stripAgentPhrasing, type FieldName } from "../../../registry/contract/search-options.js";
+import { encode, type FieldName } from "../../../registry/contract/search-options.js";
 import type { MatchedWord } from "../../contract/find.js";
 import { askedWords, matchedWords, RequestWords, specificHit, strayMatch } from "./hint-rules.js";
 import type { SearchIndex } from "./postings.js";
 import { DEFAULT_MIN_SCORE, STAGE_LIMITS, type QueryParams } from "../../../registry/contract/find-tuning.js";
 import { COMMON_WORDS, TEXT_PARAM } from "./words.js";
 import { hasHints, Verdict, type VerdictFeatures, type VerdictModel } from "./verdict.js";
-import { actionFit, actionWords, Fit, requestActionWord, scopedCatalog, scopeFit, scopeOf, toolActionOf, toolScopeOf } from "./actions.js";
+import type { Analysis } from "./analyse.js";
+import { actionFit, actionWords, Fit, scopedCatalog, scopeFit, toolActionOf, toolScopeOf } from "./actions.js";
 import lists from "./data/request-words.json" with { type: "json" };
 
 /** A word starting with one of the opposite-making prefixes (the opposite rule's first check). */
@@ -79,6 +80,8 @@ export type JudgeInput = {
   matches: (t: CatalogTool, only?: readonly FieldName[]) => MatchedWord[];
   /** The tools just behind the top, ranked afresh without the bar (the everyday-words rule's second look). */
   runnersUp: () => CatalogTool[];
+  /** The find's analysis of the request: the action it asks for (and the word naming it) and whose things it is about. */
+  request: Pick<Analysis, "action" | "actionWord" | "scope">;
 };
 
 /** Whether a tool's input includes a free text to work on (a string parameter named like one). */
@@ -167,10 +170,10 @@ export class Judge {
     // The top tool's action is known once per tool: most requests stop here or at the request's first word.
     const tool = this.toolAction(q.top, table);
     if (tool === undefined) return undefined;
-    const asked = requestActionWord(actionWords(stripAgentPhrasing(q.query)), table);
-    if (!asked || actionFit(asked.action, tool) !== Fit.conflict) return undefined;
-    if (q.runnersUp().some((t) => actionFit(asked.action, this.toolAction(t, table)) === Fit.same)) return undefined;
-    return { factor: this.params.actionVerdict, word: asked.word, request: asked.action, tool };
+    const { action, actionWord } = q.request;
+    if (action === undefined || actionWord === undefined || actionFit(action, tool) !== Fit.conflict) return undefined;
+    if (q.runnersUp().some((t) => actionFit(action, this.toolAction(t, table)) === Fit.same)) return undefined;
+    return { factor: this.params.actionVerdict, word: actionWord, request: action, tool };
   }
 
   /** A tool's action class (actions.ts `toolActionOf`), once per tool. */
@@ -189,7 +192,7 @@ export class Judge {
   private scopeRule(q: JudgeInput): Judgement["scope"] {
     const table = this.index.data.actions;
     if (!table || !this.scopedCatalog(table)) return undefined;
-    const request = scopeOf(actionWords(stripAgentPhrasing(q.query)), table);
+    const request = q.request.scope ?? 0;
     const tool = this.scopeOfTool(q.top);
     if (scopeFit(request, tool) !== Fit.conflict) return undefined;
     const other = q.runnersUp().find((t) => scopeFit(request, this.scopeOfTool(t)) === Fit.same);
@@ -281,12 +284,12 @@ export class Judge {
   private askedAction(q: JudgeInput, hits: MatchedWord[]): string | undefined {
     const table = this.index.data.actions;
     if (!table) return undefined;
-    const asked = requestActionWord(actionWords(stripAgentPhrasing(q.query)), table);
-    if (!asked) return undefined;
-    if (actionFit(asked.action, this.toolAction(q.top, table)) !== Fit.same) return undefined;
-    const verb = new Set(encode(asked.word));
+    const { action, actionWord } = q.request;
+    if (action === undefined || actionWord === undefined) return undefined;
+    if (actionFit(action, this.toolAction(q.top, table)) !== Fit.same) return undefined;
+    const verb = new Set(encode(actionWord));
     const met = matchedWords(hits);
-    return askedWords(q.query).every((t) => verb.has(t) || met.has(t)) ? asked.action : undefined;
+    return askedWords(q.query).every((t) => verb.has(t) || met.has(t)) ? action : undefined;
   }
 
   /**
