@@ -17,7 +17,8 @@ import { splitIdentifier, type ScorerParams } from "../../registry/contract/sear
 export type EvalQuery = {
   id: string;
   query: string;
-  gold?: string[];
+  /** Gold ids (each its own group), or any-of groups as the third GitHub held-out split writes them. */
+  gold?: (string | string[])[];
   gold_ids?: string[][];
   split?: string;
   /** Own sets: answerable, unanswerable (no tool of the catalog serves it) or near_miss (sounds like a tool's domain, none does it). */
@@ -179,7 +180,7 @@ export type Figures = {
   hidden3: number | null;
 };
 
-export const goldGroups = (q: EvalQuery): string[][] => q.gold_ids ?? (q.gold ?? []).map((g) => [g]);
+export const goldGroups = (q: EvalQuery): string[][] => q.gold_ids ?? (q.gold ?? []).map((g) => (Array.isArray(g) ? g : [g]));
 
 export class Metrics {
   private n = 0;
