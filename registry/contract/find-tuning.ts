@@ -177,6 +177,13 @@ export type QueryParams = {
    * docs/find-decisions.md, "The top-action rule"; 1 turns it off.
    */
   actionVerdict: number;
+  /**
+   * Factor on a request's scores, in an API's catalog, when no word of what the request asks for is in
+   * the part of its top tool's name that says what the tool acts on, nor in that of a tool just behind
+   * that does the asked action (judge rule `top-object`: "permanently delete an issue" →
+   * issues.delete-comment). docs/find-decisions.md, "The top-object rule"; 1 turns it off.
+   */
+  objectVerdict: number;
 };
 
 export const DEFAULT_QUERY_PARAMS: QueryParams = {
@@ -198,6 +205,7 @@ export const DEFAULT_QUERY_PARAMS: QueryParams = {
   scopeVerdict: 0.5,
   oppositeVerdict: 0.4,
   actionVerdict: 0.6,
+  objectVerdict: 0.6,
 };
 
 /**

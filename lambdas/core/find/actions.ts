@@ -67,7 +67,9 @@ export function requestActionWord(words: readonly string[], table: ActionTable):
     const lead = own(table.lead, w);
     if (lead === "skip") continue;
     if (lead === "question") return undefined;
-    const action = lookup(table.seeds, w) ?? lookup(table.verbs, w) ?? lookup(table.nouns, w);
+    // An imperative's verb is its base form: a first word in -s is a plural noun ("issues assigned to me"), not "issue".
+    const action =
+      w.length > 3 && w.endsWith("s") && !w.endsWith("ss") ? undefined : (lookup(table.seeds, w) ?? lookup(table.verbs, w) ?? lookup(table.nouns, w));
     return action === undefined ? undefined : { word: w, action };
   }
   return undefined;

@@ -204,6 +204,14 @@ function judgeRules(j: Judgement, on: "tool" | "answer"): ExplainRule[] {
       detail: `the request asks to ${j.action.word} (${j.action.request}); the top tool does ${j.action.tool}, and none of the tools just behind it does ${j.action.request}: the catalog's best matches do not do what the request asks`,
     });
   }
+  if (j.object) {
+    out.push({
+      stage: "judge",
+      rule: "top-object",
+      effect: times(j.object.factor),
+      detail: `what the request asks for ("${j.object.word}") is not what the top tool acts on ("${j.object.part}" in its name), nor what a tool just behind that does the asked action acts on: the best match acts on something else`,
+    });
+  }
   if (j.body) {
     out.push({
       stage: "judge",

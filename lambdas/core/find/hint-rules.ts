@@ -36,8 +36,13 @@ export const specificHit = (hits: readonly MatchedWord[]): boolean =>
  * dishwasher" → load, dishwasher). What follows is where, when or what with: what it hands a tool.
  */
 export function askedWords(query: string): string[] {
+  return headWords(query).filter((t) => !COMMON_WORDS.has(t));
+}
+
+/** The words of what a request asks for, everyday ones included ("permanently delete an issue" → perman, delet, issu). */
+export function headWords(query: string): string[] {
   const head = stripAgentPhrasing(query).split(PREPOSITION)[0]!;
-  return [...new Set(encodeQuery(withoutLabelledInput(head).replace(DATA_TOKEN, " ")))].filter((t) => !COMMON_WORDS.has(t));
+  return [...new Set(encodeQuery(withoutLabelledInput(head).replace(DATA_TOKEN, " ")))];
 }
 
 export class RequestWords {

@@ -5,14 +5,14 @@
 // them. c multiplies every shown score, so the order is kept; a tool stays when c·score ≥ min_score,
 // and the answer is `none` when none stays. A tool asked for by its exact name is not judged.
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
-import { encode, type FieldName } from "../../../registry/contract/search-options.js";
+import { encode, stripAgentPhrasing, type FieldName } from "../../../registry/contract/search-options.js";
 import type { MatchedWord } from "../../contract/find.js";
-import { askedWords, matchedWords, RequestWords, specificHit, strayMatch } from "./hint-rules.js";
+import { askedWords, headWords, matchedWords, RequestWords, specificHit, strayMatch } from "./hint-rules.js";
 import type { SearchIndex } from "./postings.js";
 import { DEFAULT_MIN_SCORE, STAGE_LIMITS, type QueryParams } from "../../../registry/contract/find-tuning.js";
-import { COMMON_WORDS, TEXT_PARAM } from "./words.js";
+import { COMMON_WORDS, OWNER_PREPOSITION, TEXT_PARAM } from "./words.js";
 import { hasHints, Verdict, type VerdictFeatures, type VerdictModel } from "./verdict.js";
-import type { Analysis } from "./analyse.js";
+import type { Analysis, Group } from "./analyse.js";
 import { actionFit, actionWords, Fit, scopedCatalog, scopeFit, toolActionOf, toolScopeOf } from "./actions.js";
 import lists from "./data/request-words.json" with { type: "json" };
 
@@ -56,7 +56,26 @@ export type Judgement = {
    * does `tool`, and none of the tools just behind it does what the request asks.
    */
   action?: { factor: number; word: string; request: string; tool: string };
+  /**
+   * The top-object rule, when it fired: none of the words of what the request asks for (`word`: its first)
+   * is in the part of the top tool's name that says what it acts on (`part`), nor is it in that part of a
+   * tool just behind that does the asked action.
+   */
+  object?: { factor: number; word: string; part: string };
 };
+
+/** What a tool acts on, from its name (the top-object rule): its words, encoded, and the last name segment's encoded words. */
+type ToolObject = { text: string; terms: ReadonlySet<string>; name: ReadonlySet<string> };
+
+/** The verb of an imperative request: its first word after politeness and the agent's phrasing (undefined for a question). */
+function imperativeVerb(query: string, table: NonNullable<SearchIndex["data"]["actions"]>): string | undefined {
+  for (const w of actionWords(stripAgentPhrasing(query))) {
+    const lead = table.lead[w];
+    if (lead === "skip") continue;
+    return lead === "question" ? undefined : w;
+  }
+  return undefined;
+}
 
 /** What the hint rules found: the rule that fired, or the one-word rule held back by the request's input. */
 type HintFinding = { hint?: HintRule; input?: Judgement["input"] };
@@ -81,7 +100,7 @@ export type JudgeInput = {
   /** The tools just behind the top, ranked afresh without the bar (the everyday-words rule's second look). */
   runnersUp: () => CatalogTool[];
   /** The find's analysis of the request: the action it asks for (and the word naming it) and whose things it is about. */
-  request: Pick<Analysis, "action" | "actionWord" | "scope">;
+  request: Pick<Analysis, "action" | "actionWord" | "scope" | "groups">;
 };
 
 /** Whether a tool's input includes a free text to work on (a string parameter named like one). */
@@ -98,6 +117,8 @@ export class Judge {
   private readonly toolActs = new WeakMap<CatalogTool, string | null>();
   /** Per tool, its scope bits (actions.ts `Scope`), computed at its first use. */
   private readonly toolScopes = new WeakMap<CatalogTool, number>();
+  /** Per tool, what it acts on (`toolObject`), at its first use. */
+  private readonly toolObjects = new WeakMap<CatalogTool, ToolObject>();
   /** Whether the catalog's tool names say whose things they are about (computed at the top-scope rule's first need). */
   private scoped: boolean | undefined;
 
@@ -145,6 +166,8 @@ export class Judge {
     if (opposite) factor *= opposite.factor;
     const action = this.params.actionVerdict < 1 && this.apiCatalog() ? this.actionRule(q) : undefined;
     if (action) factor *= action.factor;
+    const object = this.params.objectVerdict < 1 && !action && this.apiCatalog() ? this.objectRule(q) : undefined;
+    if (object) factor *= object.factor;
     return {
       factor,
       hinted: consult,
@@ -155,7 +178,68 @@ export class Judge {
       ...(scope ? { scope } : {}),
       ...(opposite ? { opposite } : {}),
       ...(action ? { action } : {}),
+      ...(object ? { object } : {}),
     };
+  }
+
+  /**
+   * The top-object rule, in an API's catalog: the request is an imperative ("pin this repository | to my
+   * profile": its first word, the verb, then what it acts on, up to the first preposition), none of the
+   * words of what it acts on, nor of their expansions, names what the top tool acts on (its name's
+   * object: issues.delete-comment → comment), and no tool just behind that does the asked action (its
+   * class, or the verb itself in its name) acts on it: the best match acts on something else.
+   * When a tool just behind does, the ranking erred and the verdict holds back.
+   */
+  private objectRule(q: JudgeInput): Judgement["object"] {
+    const table = this.index.data.actions!;
+    const verbWord = imperativeVerb(q.query, table);
+    if (verbWord === undefined) return undefined;
+    const verb = new Set(encode(verbWord));
+    const words = new Set(headWords(q.query).filter((t) => !verb.has(t)));
+    const object = q.request.groups.filter((g) => words.has(g.word));
+    if (!object.length) return undefined;
+    const part = this.toolObject(q.top);
+    // A verb made of the tool's object ("tag the head as v1.4.2" → git.create-tag) asks for that object.
+    if (this.namesObject(object, part.terms) || [...verb].some((v) => part.terms.has(v))) return undefined;
+    const action = q.request.action;
+    const serves = (t: CatalogTool) => {
+      const own = this.toolObject(t);
+      return this.namesObject(object, own.terms) && (actionFit(action, this.toolAction(t, table)) !== Fit.conflict || [...verb].some((v) => own.name.has(v)));
+    };
+    if (q.runnersUp().some(serves)) return undefined;
+    return { factor: this.params.objectVerdict, word: object[0]!.word, part: part.text };
+  }
+
+  /** Whether a word of the request's object, or an expansion of one (either word of a pair), is among `terms`. */
+  private namesObject(object: readonly Group[], terms: ReadonlySet<string>): boolean {
+    const vocab = this.index.terms;
+    return object.some((g) =>
+      g.members.some((m) => {
+        const term = vocab[m.term]!;
+        const space = term.indexOf(" ");
+        return terms.has(term) || (space > 0 && (terms.has(term.slice(0, space)) || terms.has(term.slice(space + 1))));
+      }),
+    );
+  }
+
+  /**
+   * What a tool acts on, from its name: the words of its last segment after its verb (its first word) and
+   * before a preposition of ownership (issues.delete-comment → comment; repos.list-for-authenticated-user → nothing), or,
+   * when none is left, the segment before (gists.create, issues.list-for-repo: the family names the
+   * thing). `name`: every encoded word of the last segment. Once per tool.
+   */
+  private toolObject(t: CatalogTool): ToolObject {
+    let part = this.toolObjects.get(t);
+    if (!part) {
+      const segments = t.name.split(".");
+      const last = segments[segments.length - 1]!;
+      // An operation's name is its verb, then what it acts on, then whose ("list-repos-starred-by-user").
+      const head = actionWords(last).join(" ").split(OWNER_PREPOSITION)[0]!.split(" ").filter(Boolean).slice(1);
+      const words = head.length || segments.length < 2 ? head : actionWords(segments[segments.length - 2]!);
+      part = { text: words.join(" "), terms: new Set(words.flatMap((w) => encode(w))), name: new Set(encode(last)) };
+      this.toolObjects.set(t, part);
+    }
+    return part;
   }
 
   /**

@@ -26,6 +26,9 @@ export const SIGNS = {
 /** Where a request's object ends: its first preposition (hint-rules.ts). */
 export const PREPOSITION = wordsRe(lists.prepositions.words);
 
+/** Where an operation name's object ends: its first preposition of ownership (judge.ts, rule top-object). */
+export const OWNER_PREPOSITION = wordsRe(lists.ownerPrepositions.words);
+
 /** A parameter name that says the tool takes a free text (judge.ts). */
 export const TEXT_PARAM = new RegExp(`^${alt(lists.textParameters.words)}$`, "i");
 

@@ -89,6 +89,12 @@ describe("a request's action, read from its first word", () => {
     expect(first("what files are in my folder?")).toBeUndefined();
     expect(first("top stories on hacker news")).toBeUndefined();
   });
+
+  it("reads a first word in -s as a plural noun, not a verb: an imperative's verb is its base form", () => {
+    // "issues" would be "issue" (send) by its stem: the request names things, it asks no action.
+    expect(first("issues assigned to me across every repo")).toBeUndefined();
+    expect(first("issue a refund for order 7")).toBe("send");
+  });
 });
 
 describe("the action rule in find's rerank (issue 27: the to-do and booking cases)", () => {
@@ -149,6 +155,8 @@ describe("scope", () => {
     expect(s("List organization repositories")).toBe(Scope.org | Scope.repo);
     expect(s("List enterprise members")).toBe(Scope.org);
     expect(s("get the weather")).toBe(0);
+    // "me" names the caller as "my" does ("issues assigned to me" → the authenticated user's).
+    expect(s("issues assigned to me across every repo")).toBe(Scope.own | Scope.repo);
   });
 
   it("serves the caller's own request with the caller's own operation, not an organisation's", () => {
