@@ -1,10 +1,10 @@
-// Search hints (`examples`, `aliases`): bounded per tool (an error names what to cut), and a hint
+// Search hints (`examples`, `aliases`, and the `details` text): bounded per tool (an error names what to cut), and a hint
 // repeated within a tool or across tools is a warning: it teaches find nothing, or two tools the same
 // words, so neither wins.
 import { SEARCH_HINT_LIMITS } from "../../registry/contract/tool.js";
 import type { Finding } from "./finding.js";
 
-export type SearchHints = { examples?: readonly string[] | undefined; aliases?: readonly string[] | undefined };
+export type SearchHints = { examples?: readonly string[] | undefined; aliases?: readonly string[] | undefined; details?: string | undefined };
 const FIELDS = [
   { field: "examples", max: SEARCH_HINT_LIMITS.examples, length: SEARCH_HINT_LIMITS.exampleLength, what: "example" },
   { field: "aliases", max: SEARCH_HINT_LIMITS.aliases, length: SEARCH_HINT_LIMITS.aliasLength, what: "alias" },
@@ -20,6 +20,15 @@ export const hintKey = (s: string) =>
 
 export function checkSearchHints(t: SearchHints): Finding[] {
   const out: Finding[] = [];
+  // One long text would weigh in every find and grow every bundle: the importer keeps 60 words.
+  const details = t.details?.trim().length ?? 0;
+  if (details > SEARCH_HINT_LIMITS.detailsLength) {
+    out.push({
+      code: "SEARCH_HINT_LIMIT",
+      at: ["details"],
+      message: `the details are ${details} characters: at most ${SEARCH_HINT_LIMITS.detailsLength}; keep what a user might search by`,
+    });
+  }
   for (const { field, max, length, what } of FIELDS) {
     const list = t[field];
     if (!list) continue;

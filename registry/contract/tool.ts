@@ -50,7 +50,7 @@ export const ENV_REF_RE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
  * Bounds of the search hints a tool author may add (`examples`, `aliases`): enough to teach find a
  * capability's everyday wording, not a keyword dump that would outrank every other tool.
  */
-export const SEARCH_HINT_LIMITS = { examples: 8, exampleLength: 120, aliases: 12, aliasLength: 40 } as const;
+export const SEARCH_HINT_LIMITS = { examples: 8, exampleLength: 120, aliases: 12, aliasLength: 40, detailsLength: 1000 } as const;
 
 const common = {
   name: z.string().describe("The verb; the tool's full name is `family.verb`"),
@@ -75,7 +75,7 @@ const common = {
     .string()
     .optional()
     .describe(
-      "Longer text about the tool than its one sentence (the OpenAPI importer writes an operation's long description here): find indexes it as a field of its own, at a low weight, and agents are not shown it",
+      `Longer text about the tool than its one sentence (the OpenAPI importer writes an operation's long description here, at most 60 words): find indexes it as a field of its own, at a low weight, and agents are not shown it. At most ${SEARCH_HINT_LIMITS.detailsLength} characters`,
     ),
   ...Governance,
   deprecated: Deprecation.optional().describe("Retire the tool: find leaves it out unless asked by its name, calls are refused with 410 TOOL_DEPRECATED"),

@@ -352,6 +352,7 @@ describe("registry rules", () => {
         "error SEARCH_HINT_LIMIT families/demo/tools.yaml:7 demo.hex $.tools[0].examples: 9 examples: at most 8; keep the ones a user is most likely to say",
         "warning SEARCH_HINT_DUPLICATE families/demo/tools.yaml:6 demo.hex $.tools[0].aliases[2]: the alias repeats aliases[0]: remove one",
         "error SEARCH_HINT_LIMIT families/demo/tools.yaml:6 demo.hex $.tools[0].aliases[3]: the alias is 58 characters: at most 40",
+        "error SEARCH_HINT_LIMIT families/demo/tools.yaml:13 demo.empty $.tools[1].details: the details are 1103 characters: at most 1000; keep what a user might search by",
         "error SEARCH_HINT_LIMIT families/demo/tools.yaml:12 demo.empty $.tools[1].examples[1]: an empty example: remove it",
         "warning SEARCH_HINT_DUPLICATE families/machine/tools.yaml:8 machine.disk $.tools[1].examples[0]: "is the machine running low" is also in examples of \`machine.memory\` (families/machine/tools.yaml:2 $.tools[0]): find cannot tell the two apart by it; keep it on the tool that serves it",
         "warning SEARCH_HINT_DUPLICATE families/machine/tools.yaml:8 machine.disk $.tools[1].aliases[1]: "Storage" is also in aliases of \`machine.memory\` (families/machine/tools.yaml:2 $.tools[0]): find cannot tell the two apart by it; keep it on the tool that serves it",
