@@ -171,7 +171,8 @@ export type QueryParams = {
   oppositeVerdict: number;
   /**
    * Factor on a request's scores, in a catalog whose tool names say whose things they are about (an
-   * API's operations), when the request asks for an action, its top tool does another and none of the
+   * API's operations) or whose top tool is judged by its author's hints (a tool with hints, or any tool of
+   * a catalog whose tools mostly have them), when the request asks for an action, its top tool does another and none of the
    * tools just behind it does the asked one (judge rule `top-action`: "add this repo to my star list" →
    * list-repos-starred-by-user). 0.6, the factor the rerank's action rule gives a conflicting tool.
    * docs/find-decisions.md, "The top-action rule"; 1 turns it off.

@@ -164,7 +164,9 @@ export class Judge {
     if (scope) factor *= scope.factor;
     const opposite = this.params.oppositeVerdict < 1 ? this.oppositeRule(q) : undefined;
     if (opposite) factor *= opposite.factor;
-    const action = this.params.actionVerdict < 1 && this.apiCatalog() ? this.actionRule(q) : undefined;
+    // The top-action rule where a tool's name or its author's words say what it does: an API's operations, or a
+    // catalog judged by its authors' hints (on catalogs without either, MetaTool's, it cost false-nones).
+    const action = this.params.actionVerdict < 1 && (consult || this.apiCatalog()) ? this.actionRule(q) : undefined;
     if (action) factor *= action.factor;
     const object = this.params.objectVerdict < 1 && !action && this.apiCatalog() ? this.objectRule(q) : undefined;
     if (object) factor *= object.factor;
@@ -243,7 +245,7 @@ export class Judge {
   }
 
   /**
-   * The top-action rule, in an API's catalog: the request asks for an action (its imperative's verb,
+   * The top-action rule, in an API's catalog or one judged by its authors' hints: the request asks for an action (its imperative's verb,
    * "add this repo to my star list" → create), the top tool does another (a list, a read), and none of
    * the tools just behind it does the asked one: the catalog's best matches for its words do not do
    * what it asks (the rerank's action rule lowers such a tool only on short requests, and only to

@@ -4,6 +4,8 @@
 // rule answers none when the top tool's action conflicts with the request's and no tool just behind it does
 // the asked action; when one does, the ranking erred and the verdict holds back.
 import { describe, expect, it } from "vitest";
+import { createFinder } from "../../../../../lambdas/core/find/index.js";
+import { exampleArtifact } from "../../../../helpers/example-registry.js";
 import { apiFinder, expectRuleTurnsNone } from "./catalog.js";
 
 const ROWS = [
@@ -50,4 +52,17 @@ describe("the judge's top-action rule", () => {
       expect(r.verdict_reasons!.some((x) => x.rule === "top-action")).toBe(false);
     }
   });
+
+  it("judges a tool its author wrote search hints for too: the example registry's action-item extractor is no way to schedule a meeting", async () => {
+    // Prepare: the example registry, whose tools mostly have examples (a catalog judged by its authors' words).
+    const artifact = await exampleArtifact();
+    const [judged, off] = [createFinder(artifact), createFinder(artifact, { query: { actionVerdict: 1 } })];
+    const query = "schedule a meeting with the design team on Thursday";
+    // Act
+    const [r, before] = [await judged.find({ query, schemas: false, explain: true }), await off.find({ query, schemas: false })];
+    // Assess: the extractor "creates" nothing; no tool just behind creates (the registry has no calendar).
+    expect({ verdict: before.verdict, top: before.tools[0]?.name }).toEqual({ verdict: "match", top: "writing.extract_action_items" });
+    expect(r.verdict).toBe("none");
+    expect(r.verdict_reasons).toContainEqual(expect.objectContaining({ stage: "judge", rule: "top-action", effect: "×0.60" }));
+  }, 60_000);
 });
