@@ -95,6 +95,11 @@ describe("a request's action, read from its first word", () => {
     expect(first("issues assigned to me across every repo")).toBeUndefined();
     expect(first("issue a refund for order 7")).toBe("send");
   });
+
+  it("skips an article: it is never the verb, and the noun it opens may name the act", () => {
+    expect(first("we need a new webhook on our org")).toBe("create");
+    expect(first("the latest release of octo/app")).toBeUndefined();
+  });
 });
 
 describe("the action rule in find's rerank (issue 27: the to-do and booking cases)", () => {
