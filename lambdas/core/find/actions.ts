@@ -7,6 +7,7 @@
 
 import { encode, type ActionTable } from "../../../registry/contract/search-options.js";
 import type { SearchIndex } from "./postings.js";
+import { OWNER_PREPOSITION } from "./words.js";
 
 export type { ActionTable };
 
@@ -59,6 +60,33 @@ function first(words: readonly string[], tier: Readonly<Record<string, string>>)
  */
 export function requestAction(words: readonly string[], table: ActionTable): string | undefined {
   return requestActionWord(words, table)?.action;
+}
+
+/**
+ * The verb of an imperative request: its first word after politeness, the agent's phrasing and an
+ * article, whether or not it names an action class ("pin this repository" → pin). Undefined for a question.
+ */
+export function imperativeVerb(words: readonly string[], table: ActionTable): string | undefined {
+  for (const w of words) {
+    const lead = own(table.lead, w);
+    if (lead === "skip") continue;
+    return lead === "question" ? undefined : w;
+  }
+  return undefined;
+}
+
+/**
+ * What an operation acts on, from its name: the words of its last segment after its verb (its first
+ * word) and before a preposition of ownership (issues.delete-comment → comment; list-repos-starred-by-user
+ * → repos, starred), or, when none is left, the segment before (gists.create → gists; issues.list-for-repo
+ * → issues: the family names the thing). `last`: the last segment. An imported operation's name is its
+ * verb, then what it acts on, then whose.
+ */
+export function operationObject(name: string): { words: string[]; last: string } {
+  const segments = name.split(".");
+  const last = segments[segments.length - 1]!;
+  const head = actionWords(last).join(" ").split(OWNER_PREPOSITION)[0]!.split(" ").filter(Boolean).slice(1);
+  return { words: head.length || segments.length < 2 ? head : actionWords(segments[segments.length - 2]!), last };
 }
 
 /** `requestAction` with the word that names it ("remind me to call mom" → remind, create). */

@@ -5,7 +5,7 @@
 import { Document } from "flexsearch";
 import { editDistance } from "../../../registry/contract/edit-distance.js";
 import { encode, encodeQuery, pairs, stripAgentPhrasing, vocabIndexOptions, type VocabRecord } from "../../../registry/contract/search-options.js";
-import { actionWords, requestActionWord, scopeOf } from "./actions.js";
+import { actionWords, imperativeVerb, requestActionWord, scopeOf } from "./actions.js";
 import { askedWords } from "./hint-rules.js";
 import { ownList, type SearchIndex } from "./postings.js";
 import type { WorkUnits } from "./work.js";
@@ -33,6 +33,8 @@ export type Analysis = {
   object?: Group[];
   /** Whose things the request is about (`Scope` bits of actions.ts; 0: it does not say). */
   scope?: number;
+  /** The verb of an imperative request, whether or not it names an action class (actions.ts `imperativeVerb`; undefined for a question). */
+  verb?: string | undefined;
 };
 
 /** A word that may be an abbreviation by initials: two capital letters, as English writes one ("PR", "CI"), or its plural ("PRs"). */
@@ -71,10 +73,11 @@ export class Analyser {
     const groups = this.groups(steps);
     const asked = table && requestActionWord(words, table);
     const scope = table ? scopeOf(words, table) : 0;
+    const verb = table ? imperativeVerb(words, table) : undefined;
     if (!asked || words.length > STAGE_LIMITS.actionMaxWords)
-      return { steps: steps.length, groups, action: asked?.action, actionWord: asked?.word, words: words.length, scope };
-    const verb = new Set(encode(asked.word));
-    const object = new Set(askedWords(query).filter((t) => !verb.has(t)));
+      return { steps: steps.length, groups, action: asked?.action, actionWord: asked?.word, words: words.length, scope, verb };
+    const actionTerms = new Set(encode(asked.word));
+    const object = new Set(askedWords(query).filter((t) => !actionTerms.has(t)));
     return {
       steps: steps.length,
       groups,
@@ -83,6 +86,7 @@ export class Analyser {
       words: words.length,
       object: groups.filter((g) => object.has(g.word)),
       scope,
+      verb,
     };
   }
 

@@ -5,15 +5,15 @@
 // them. c multiplies every shown score, so the order is kept; a tool stays when c·score ≥ min_score,
 // and the answer is `none` when none stays. A tool asked for by its exact name is not judged.
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
-import { encode, stripAgentPhrasing, type FieldName } from "../../../registry/contract/search-options.js";
+import { encode, type FieldName } from "../../../registry/contract/search-options.js";
 import type { MatchedWord } from "../../contract/find.js";
 import { askedWords, headWords, matchedWords, RequestWords, specificHit, strayMatch } from "./hint-rules.js";
 import type { SearchIndex } from "./postings.js";
 import { DEFAULT_MIN_SCORE, STAGE_LIMITS, type QueryParams } from "../../../registry/contract/find-tuning.js";
-import { COMMON_WORDS, OWNER_PREPOSITION, TEXT_PARAM } from "./words.js";
+import { COMMON_WORDS, TEXT_PARAM } from "./words.js";
 import { hasHints, Verdict, type VerdictFeatures, type VerdictModel } from "./verdict.js";
 import type { Analysis, Group } from "./analyse.js";
-import { actionFit, actionWords, Fit, scopedCatalog, scopeFit, toolActionOf, toolScopeOf } from "./actions.js";
+import { actionFit, actionWords, Fit, operationObject, scopedCatalog, scopeFit, toolActionOf, toolScopeOf } from "./actions.js";
 import lists from "./data/request-words.json" with { type: "json" };
 
 /** A word starting with one of the opposite-making prefixes (the opposite rule's first check). */
@@ -67,16 +67,6 @@ export type Judgement = {
 /** What a tool acts on, from its name (the top-object rule): its words, encoded, and the last name segment's encoded words. */
 type ToolObject = { text: string; terms: ReadonlySet<string>; name: ReadonlySet<string> };
 
-/** The verb of an imperative request: its first word after politeness and the agent's phrasing (undefined for a question). */
-function imperativeVerb(query: string, table: NonNullable<SearchIndex["data"]["actions"]>): string | undefined {
-  for (const w of actionWords(stripAgentPhrasing(query))) {
-    const lead = table.lead[w];
-    if (lead === "skip") continue;
-    return lead === "question" ? undefined : w;
-  }
-  return undefined;
-}
-
 /** What the hint rules found: the rule that fired, or the one-word rule held back by the request's input. */
 type HintFinding = { hint?: HintRule; input?: Judgement["input"] };
 
@@ -100,7 +90,7 @@ export type JudgeInput = {
   /** The tools just behind the top, ranked afresh without the bar (the everyday-words rule's second look). */
   runnersUp: () => CatalogTool[];
   /** The find's analysis of the request: the action it asks for (and the word naming it) and whose things it is about. */
-  request: Pick<Analysis, "action" | "actionWord" | "scope" | "groups">;
+  request: Pick<Analysis, "action" | "actionWord" | "scope" | "groups" | "verb">;
 };
 
 /** Whether a tool's input includes a free text to work on (a string parameter named like one). */
@@ -193,17 +183,16 @@ export class Judge {
    * When a tool just behind does, the ranking erred and the verdict holds back.
    */
   private objectRule(q: JudgeInput): Judgement["object"] {
-    const table = this.index.data.actions!;
-    const verbWord = imperativeVerb(q.query, table);
+    const { verb: verbWord, groups, action } = q.request;
     if (verbWord === undefined) return undefined;
     const verb = new Set(encode(verbWord));
     const words = new Set(headWords(q.query).filter((t) => !verb.has(t)));
-    const object = q.request.groups.filter((g) => words.has(g.word));
+    const object = groups.filter((g) => words.has(g.word));
     if (!object.length) return undefined;
     const part = this.toolObject(q.top);
     // A verb made of the tool's object ("tag the head as v1.4.2" → git.create-tag) asks for that object.
     if (this.namesObject(object, part.terms) || [...verb].some((v) => part.terms.has(v))) return undefined;
-    const action = q.request.action;
+    const table = this.index.data.actions!;
     const serves = (t: CatalogTool) => {
       const own = this.toolObject(t);
       return this.namesObject(object, own.terms) && (actionFit(action, this.toolAction(t, table)) !== Fit.conflict || [...verb].some((v) => own.name.has(v)));
@@ -233,11 +222,7 @@ export class Judge {
   private toolObject(t: CatalogTool): ToolObject {
     let part = this.toolObjects.get(t);
     if (!part) {
-      const segments = t.name.split(".");
-      const last = segments[segments.length - 1]!;
-      // An operation's name is its verb, then what it acts on, then whose ("list-repos-starred-by-user").
-      const head = actionWords(last).join(" ").split(OWNER_PREPOSITION)[0]!.split(" ").filter(Boolean).slice(1);
-      const words = head.length || segments.length < 2 ? head : actionWords(segments[segments.length - 2]!);
+      const { words, last } = operationObject(t.name);
       part = { text: words.join(" "), terms: new Set(words.flatMap((w) => encode(w))), name: new Set(encode(last)) };
       this.toolObjects.set(t, part);
     }

@@ -10,6 +10,8 @@ import {
   Scope,
   scopeFit,
   scopeOf,
+  imperativeVerb,
+  operationObject,
   toolAction,
   type ActionTable,
 } from "../../../../../lambdas/core/find/actions.js";
@@ -148,6 +150,25 @@ describe("the action rule in find's rerank (issue 27: the to-do and booking case
     // The factor the rule uses, as a pure function.
     const long = actionWords(query);
     expect(actionFactor(long, requestAction(long, table), "read", { penalty: 0.3, maxWords: 8 })).toBe(1);
+  });
+});
+
+describe("what a request and an operation act on (the top-object rule's reading)", () => {
+  it("reads an imperative's verb whether or not it names an action class, and none from a question", () => {
+    const verb = (text: string) => imperativeVerb(actionWords(text), table);
+    expect(verb("please pin this repository to my profile")).toBe("pin");
+    expect(verb("can you tag the head commit as v1.4.2")).toBe("tag");
+    expect(verb("which comments are on issue 45?")).toBeUndefined();
+    // A word of Object.prototype is a word like any other.
+    expect(verb("constructor of the class")).toBe("constructor");
+  });
+
+  it("reads an operation's object from its name: after the verb, before whose; else the family's word", () => {
+    expect(operationObject("github.issues.delete-comment").words).toEqual(["comment"]);
+    expect(operationObject("github.activity.list-repos-starred-by-user").words).toEqual(["repos", "starred"]);
+    expect(operationObject("github.repos.list-for-authenticated-user").words).toEqual(["repos"]);
+    expect(operationObject("github.gists.create")).toEqual({ words: ["gists"], last: "create" });
+    expect(operationObject("github.projects.create-view-for-org").words).toEqual(["view"]);
   });
 });
 
