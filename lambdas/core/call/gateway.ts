@@ -228,7 +228,7 @@ export function createCallGateway(ports: GatewayPorts, validator: SchemaValidato
       }
       const args = checked.data as Record<string, unknown>;
       // Limits first: a caller over its limit may not hold calls either (each hold is an item and an approver's time).
-      if (admission) {
+      if (admission !== undefined) {
         pass = await admission;
         options.onLimits?.(pass.states);
       }
