@@ -67,18 +67,17 @@ const AUDIT_KEYS = [
  * value goes through shown(): a caller's text can neither start a line of its own nor reach the terminal raw.
  */
 export function readableLine(level: string, message: string, fields: LogFields, at?: Date): string {
-  const time = (at ?? new Date()).toISOString().slice(11, 23);
+  const time = timeOfDay(at === undefined ? Date.now() : at.getTime(), at);
   const f = fields as Record<string, unknown>;
-  const keyed = (keys: readonly string[]) => keys.filter((k) => f[k] !== undefined).map((k) => `${k}=${shown(f[k])}`);
   if (message === "call") {
     const sent = f.resolved_from !== undefined ? ` (sent ${shown(String(f.resolved_from))})` : "";
-    return `${time} call ${shown(f.outcome)} ${shown(f.status)} ${shown(f.tool)}${sent} ${shown(f.latency_ms)}ms ${keyed(AUDIT_KEYS).join(" ")}`.trimEnd();
+    return `${time} call ${shown(f.outcome)} ${shown(f.status)} ${shown(f.tool)}${sent} ${shown(f.latency_ms)}ms ${keyed(f, AUDIT_KEYS)}`.trimEnd();
   }
   if (message === "find") {
     // The find record's metric fields (Finds, FindNone, _aws) are for CloudWatch, not the terminal.
     const query = typeof f.query === "string" ? shown(clipped(f.query, READABLE_QUERY_CHARS)) : "-";
     const ms = f.latency_ms !== undefined ? ` ${shown(f.latency_ms)}ms` : "";
-    return `${time} find ${shown(f.verdict)} ${query} top=${shown(f.top_tool ?? "-")}${ms} ${keyed(FIND_KEYS).join(" ")}`.trimEnd();
+    return `${time} find ${shown(f.verdict)} ${query} top=${shown(f.top_tool ?? "-")}${ms} ${keyed(f, FIND_KEYS)}`.trimEnd();
   }
   const rest = Object.entries(fields).map(([k, v]) => {
     const d = describe(v);
@@ -89,6 +88,34 @@ export function readableLine(level: string, message: string, fields: LogFields, 
 }
 
 const FIND_KEYS = ["principal", "session", "via", "correlation_id", "mode", "family"] as const;
+
+/** `key=value` of each key present, space-separated: a loop, not filter/map/join, on a line written per request. */
+function keyed(f: Record<string, unknown>, keys: readonly string[]): string {
+  let out = "";
+  for (const k of keys) {
+    const v = f[k];
+    if (v !== undefined) out += `${out ? " " : ""}${k}=${shown(v)}`;
+  }
+  return out;
+}
+
+const two = (n: number) => (n < 10 ? `0${n}` : String(n));
+const DAY_MS = 86_400_000;
+// Years 0000 to 9999: outside them toISOString writes a six-digit year, and its slice is no longer the time.
+const FIRST_MS = -62_167_219_200_000;
+const LAST_MS = 253_402_300_799_999;
+
+/**
+ * `HH:MM:SS.mmm` (UTC) of a time in ms, as `toISOString().slice(11, 23)` spells it, by arithmetic: building
+ * the ISO string cost about 2 µs a line. Other times (invalid, or beyond four-digit years) go through toISOString.
+ */
+function timeOfDay(ms: number, at?: Date): string {
+  if (!(ms >= FIRST_MS && ms <= LAST_MS)) return (at ?? new Date(ms)).toISOString().slice(11, 23);
+  const d = ((ms % DAY_MS) + DAY_MS) % DAY_MS;
+  const milli = d % 1000;
+  const s = Math.floor(d / 1000);
+  return `${two(Math.floor(s / 3600))}:${two(Math.floor(s / 60) % 60)}:${two(s % 60)}.${milli < 10 ? "00" : milli < 100 ? "0" : ""}${milli}`;
+}
 /** A find's query on a readable line is cut here (the record keeps what the route sent). */
 export const READABLE_QUERY_CHARS = 80;
 const clipped = (s: string, max: number) => (s.length <= max ? s : `${s.slice(0, max).replace(/[\uD800-\uDBFF]$/, "")}…`);

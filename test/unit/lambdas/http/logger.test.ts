@@ -133,3 +133,15 @@ describe("coalescedWriter (npm start's log)", () => {
     expect(lines[49]).toContain("q49");
   });
 });
+
+describe("readableLine's time", () => {
+  it("is toISOString's time of day for any time, and throws as it does for an invalid one", () => {
+    const edges = [0, -1, 999, 86_399_999, -62_167_219_200_000, -62_167_219_200_001, 253_402_300_799_999, 253_402_300_800_000, 8.64e15, -8.64e15];
+    const check = (ms: number) => {
+      expect(readableLine("info", "find", { verdict: "none" }, new Date(ms)).slice(0, 12)).toBe(new Date(ms).toISOString().slice(11, 23));
+    };
+    for (const ms of edges) check(ms);
+    fc.assert(fc.property(fc.integer({ min: -8.64e15, max: 8.64e15 }), check));
+    expect(() => readableLine("info", "find", {}, new Date(Number.NaN))).toThrow(RangeError);
+  });
+});
