@@ -7,6 +7,7 @@ import { CORRELATION_ID_RE } from "../contract/headers.js";
 import { ToolbeltError } from "../core/errors.js";
 import type { Deps } from "./deps.js";
 import type { AppEnv } from "./env.js";
+import { carriesIds } from "./answer.js";
 import { errorResponse } from "./errors.js";
 import { originGuard } from "./origin.js";
 import { CORE_PATHS, openApiDocument, type PathItems } from "./openapi.js";
@@ -67,6 +68,8 @@ export function createApp(deps: Deps, options: AppOptions = {}): Hono<AppEnv> {
       });
     }
     await next();
+    // answerJson made its answer with them (answer.ts).
+    if (carriesIds(c.res)) return;
     // On the answer's own headers: `c.header` after the answer exists copies it into a new one whose
     // body is a stream, which the Node server then pipes instead of writing the JSON text at once.
     c.res.headers.set("x-request-id", requestId);

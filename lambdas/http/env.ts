@@ -9,7 +9,8 @@ export type AppEnv = {
   Variables: { requestId: string; correlationId?: string; caller?: Caller };
   // Set by the Lambda adapter (hono/aws-lambda); absent under the Node server. `textAnswers`: the adapter
   // takes a JsonAnswer's text as is (answer.ts).
-  Bindings: { lambdaContext?: { awsRequestId?: string }; textAnswers?: boolean };
+  // `outgoing`: set by the Node server (@hono/node-server), its http.ServerResponse.
+  Bindings: { lambdaContext?: { awsRequestId?: string }; textAnswers?: boolean; outgoing?: unknown };
 };
 
 /** Where a call came in, for its audit record. */

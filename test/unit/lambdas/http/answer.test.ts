@@ -1,8 +1,11 @@
 // JsonAnswer: a JSON answer the Lambda adapter takes as text, and any other reader as a Response.
 import { Hono } from "hono";
+import { request } from "node:http";
 import { describe, expect, it } from "vitest";
 import { answerJson, JsonAnswer } from "../../../../lambdas/http/answer.js";
 import type { AppEnv } from "../../../../lambdas/http/env.js";
+import { carriesIds } from "../../../../lambdas/http/answer.js";
+import { serveApp } from "../../../helpers/server.js";
 
 const value = { name: "convert.temperature", note: "a\ud800b é ✓", score: 0.5, tools: [1, 2] };
 const text = JSON.stringify(value);
@@ -49,5 +52,50 @@ describe("answerJson", () => {
     expect(lean).toBeInstanceOf(JsonAnswer);
     expect([...lean.headers]).toEqual([...plain.headers]);
     expect(await lean.text()).toBe(await plain.text());
+  });
+});
+
+describe("answerJson under the Node server", () => {
+  /** The header lines of an answer as sent, in order, without Date. */
+  const headerLines = (url: string, headers: Record<string, string>) =>
+    new Promise<string[]>((done, fail) => {
+      const req = request(url, { headers }, (res) => {
+        res.resume();
+        const lines: string[] = [];
+        for (let i = 0; i < res.rawHeaders.length; i += 2) if (res.rawHeaders[i] !== "Date") lines.push(`${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}`);
+        res.on("end", () => done(lines));
+      });
+      req.on("error", fail);
+      req.end();
+    });
+
+  it("sends the header lines app.ts's c.json and headers.set sent, in the same order, with or without a correlation id or an Origin", async () => {
+    const app = new Hono<AppEnv>();
+    app.use("*", async (c, next) => {
+      c.set("requestId", "req-1");
+      const correlationId = c.req.header("x-correlation-id");
+      if (correlationId) c.set("correlationId", correlationId);
+      await next();
+      if (carriesIds(c.res)) return;
+      c.res.headers.set("x-request-id", "req-1");
+      if (correlationId) c.res.headers.set("x-correlation-id", correlationId);
+    });
+    app.use("*", async (c, next) => {
+      await next();
+      const origin = c.req.header("origin");
+      if (origin) c.res.headers.set("access-control-allow-origin", origin);
+    });
+    app.get("/before", (c) => c.json(value));
+    app.get("/now", (c) => answerJson(c, value));
+    const server = await serveApp(app);
+    try {
+      for (const headers of [{}, { "x-correlation-id": "c-1" }, { origin: "http://127.0.0.1" }] as Record<string, string>[]) {
+        const before = await headerLines(`${server.url}/before`, headers);
+        expect(await headerLines(`${server.url}/now`, headers)).toEqual(before);
+        expect(before).toContain("x-request-id: req-1");
+      }
+    } finally {
+      await server.close();
+    }
   });
 });
