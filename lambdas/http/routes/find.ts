@@ -5,7 +5,8 @@ import type { Deps } from "../deps.js";
 import { callContext, callerOf, type AppEnv } from "../env.js";
 import type { LogFields } from "../logger.js";
 import { findFacts, writeFind } from "../telemetry.js";
-import { parseJsonBody } from "../parse.js";
+import { checkBody, readJsonBody } from "../parse.js";
+import { findBodyOf } from "../../contract/find-body.js";
 import { answerJson } from "../answer.js";
 
 export function findRoutes(deps: Deps): Hono<AppEnv> {
@@ -13,7 +14,8 @@ export function findRoutes(deps: Deps): Hono<AppEnv> {
   app.post("/v1/find", async (c) => {
     const started = performance.now();
     const caller = callerOf(c);
-    const { session, ...request } = await parseJsonBody(c, FindBody, { maxBytes: deps.config.http.maxBodyBytes });
+    const body = await readJsonBody(c, { maxBytes: deps.config.http.maxBodyBytes });
+    const { session, ...request } = findBodyOf(body) ?? checkBody(FindBody, body);
     // A named session must be the caller's; another principal's is reported as missing.
     const record = session ? await deps.sessions.get(session, caller) : undefined;
     // Within a session, the tools on its belt already have their schemas on its surface: results name them only.
