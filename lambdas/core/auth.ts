@@ -66,7 +66,11 @@ const META = new Set(META_TOOLS);
 export function createPolicy(given: PolicyFile, options: PolicyOptions = {}): Policy {
   // Selectors become names once, here: every door's grant filter then applies them.
   if (usesSelectors(given) && !options.tools) throw new Error("invalid policy: it selects tools by governance, which needs the catalog to load it");
-  const file = options.tools ? expandPolicySelectors(given, options.tools) : given;
+  const catalog = options.tools ? [...options.tools] : undefined;
+  const file = catalog ? expandPolicySelectors(given, catalog) : given;
+  // The catalog's names: a principal's grant of each is remembered (find asks it of every tool it ranks, each a
+  // glob match); a name from elsewhere (a caller's) is matched every time, so callers cannot fill the memory.
+  const catalogNames = new Set(catalog?.map((t) => t.name));
   const reserved = file.identity ? file.principals.find((p) => p.id.startsWith(SUBJECT_PREFIX)) : undefined;
   if (reserved) throw new Error(`invalid policy: principal id ${reserved.id} starts with ${SUBJECT_PREFIX}, which names token subjects`);
   // One caller object per principal, its grant filter compiled once per cold start (per-caller caches hold).
@@ -76,7 +80,15 @@ export function createPolicy(given: PolicyFile, options: PolicyOptions = {}): Po
     if (!caller) {
       const allow = globMatcher(principal.allow);
       const deny = globMatcher(principal.deny);
-      const granted = (name: string) => META.has(name) || (allow(name) && !deny(name));
+      const grants = new Map<string, boolean>();
+      const granted = (name: string) => {
+        let g = grants.get(name);
+        if (g === undefined) {
+          g = META.has(name) || (allow(name) && !deny(name));
+          if (catalogNames.has(name)) grants.set(name, g);
+        }
+        return g;
+      };
       caller = { principal: principal.id, admin: principal.admin, granted, ...(principal.read_only ? { read_only: true } : {}) } as GovernedCaller;
       callers.set(principal, caller);
     }

@@ -38,6 +38,20 @@ describe("createPolicy", () => {
     expect(policy.callerById("nobody")).toBeUndefined();
   });
 
+  it("grants the same on every ask, of the catalog's tools (remembered per principal) and of other names", () => {
+    // Prepare
+    const tools = ["git.log", "admin.reset", "admin.audit", "notes.x"].map((name) => ({ name, governance: {} }));
+    const withCatalog = createPolicy(testPolicy(), { tools });
+    // Act / Assess: each principal's answers, asked three times, are the policy's without a catalog.
+    for (const id of ["alice", "bob", "carol"]) {
+      const plain = policy.callerById(id)!;
+      const remembered = withCatalog.callerById(id)!;
+      for (const name of ["git.log", "admin.reset", "admin.audit", "notes.x", "not.in.catalog", "toolbelt.find"]) {
+        for (let i = 0; i < 3; i++) expect(remembered.granted(name), `${id} ${name}`).toBe(plain.granted(name));
+      }
+    }
+  });
+
   it("grants nothing to a principal without allow globs but the meta-tools find and call", () => {
     const p = createPolicy({ version: 1, principals: [{ id: "empty", keys: [], allow: [], deny: [], admin: false }] });
     const empty = p.callerById("empty")!;
