@@ -1,6 +1,6 @@
 // npx tsx test/eval/sets/github/verdicts.ts REGISTRY_DIR [QPARAMS_JSON] > out.tsv
 // One line per request of the splits in view: queries.jsonl (dev, heldout) and heldout-2.jsonl (never the
-// newest held-out file, heldout-3.jsonl, until its round is measured): split, kind,
+// newest held-out file until its round is measured; SETS=a.jsonl,b.jsonl reads others): split, kind,
 // difficulty, the verdict (none or tool), the best gold rank in the top 10 (99: absent; 0: no gold), the
 // top tool and its score. Two runs, pasted side by side, show which requests a change moves.
 import { join } from "node:path";
@@ -14,7 +14,7 @@ if (!dir) {
 }
 const loaded = await loadRegistry(dir);
 const finder = evalFinder(loaded.artifact, qparams ? { finder: { query: JSON.parse(qparams) as Partial<QueryParams> } } : {});
-const queries = ["queries.jsonl", "heldout-2.jsonl"].flatMap((f) => readJsonl<EvalQuery>(join(import.meta.dirname, f)));
+const queries = (process.env.SETS ?? "queries.jsonl,heldout-2.jsonl").split(",").flatMap((f) => readJsonl<EvalQuery>(join(import.meta.dirname, f)));
 for (const q of queries) {
   const { ranked, none } = await answerQuery(finder, q.query, undefined);
   const keys = ranked.map((n) => loaded.keyOf.get(n)!);
