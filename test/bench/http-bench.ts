@@ -200,13 +200,17 @@ async function send(base: string, method: string, path: string, body?: unknown):
 
 /**
  * A find scenario against this tree's gateway and the base checkout's (`--base`) in alternating one-second
- * turns, SECONDS each: rows `http` and `http-base`. p99 is the worst turn's; CPU per request each process's own.
+ * turns (the order swapped each turn), SECONDS each: rows `http` and `http-base`. p99 is the worst turn's; CPU per request each process's own.
  */
 async function httpPair(opts: AutocannonOptions, s: Scenario, targets: [Target, string, number][]): Promise<Row[]> {
   const totals = targets.map(() => ({ requests: 0, seconds: 0, cpuMs: 0, p50: [] as number[], p99: 0, errors: 0 }));
   for (const [, url] of targets) await autocannon({ ...opts, url: url + s.path, duration: WARMUP_SECONDS, maxOverallRequests: MAX_REQUESTS });
   for (let turn = 0; turn < SECONDS; turn++) {
-    for (const [i, [, url, pid]] of targets.entries()) {
+    // The order swaps every turn: what a turn leaves behind (its process's GC, its log's flush) lands in the
+    // next one, and an A/A run with a fixed order read about 7% for the first gateway.
+    const order = [...targets.entries()];
+    if (turn % 2) order.reverse();
+    for (const [i, [, url, pid]] of order) {
       const cpu0 = processCpuMs(pid);
       const r = await autocannon({ ...opts, url: url + s.path, duration: 1, maxOverallRequests: MAX_REQUESTS / SECONDS });
       const cpu1 = processCpuMs(pid);
