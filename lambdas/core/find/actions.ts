@@ -7,7 +7,7 @@
 
 import { encode, type ActionTable } from "../../../registry/contract/search-options.js";
 import type { SearchIndex } from "./postings.js";
-import { OWNER_PREPOSITION } from "./words.js";
+import { OWNER_PREPOSITION, PLACE_WORDS, PREPOSITION_WORDS } from "./words.js";
 
 export type { ActionTable };
 
@@ -141,6 +141,22 @@ export function actionFactor(
   rule: { penalty: number; maxWords: number },
 ): number {
   return requestWords.length <= rule.maxWords && actionFit(request, tool) === Fit.conflict ? 1 - rule.penalty : 1;
+}
+
+/**
+ * A request's words that may say whose things it acts on: a source's or a destination's do not ("create a
+ * pull request | from my branch": the branch is the caller's, the pull request is the repository's), from
+ * such a preposition up to the next other one ("copy it into my repo | for the acme org").
+ */
+export function ownerWords(words: readonly string[]): string[] {
+  const out: string[] = [];
+  let place = false;
+  for (const w of words) {
+    if (PLACE_WORDS.has(w)) place = true;
+    else if (place && PREPOSITION_WORDS.has(w)) place = false;
+    if (!place) out.push(w);
+  }
+  return out;
 }
 
 /** The scopes a sequence of words names, as `Scope` bits (0: none). */

@@ -5,7 +5,7 @@
 import { Document } from "flexsearch";
 import { editDistance } from "../../../registry/contract/edit-distance.js";
 import { encode, encodeQuery, pairs, stripAgentPhrasing, vocabIndexOptions, type VocabRecord } from "../../../registry/contract/search-options.js";
-import { actionWords, imperativeVerb, requestActionWord, scopeOf } from "./actions.js";
+import { actionWords, imperativeVerb, ownerWords, requestActionWord, scopeOf } from "./actions.js";
 import { askedWords } from "./hint-rules.js";
 import { ownList, type SearchIndex } from "./postings.js";
 import type { WorkUnits } from "./work.js";
@@ -72,7 +72,7 @@ export class Analyser {
     const words = table ? actionWords(stripAgentPhrasing(query)) : [];
     const groups = this.groups(steps);
     const asked = table && requestActionWord(words, table);
-    const scope = table ? scopeOf(words, table) : 0;
+    const scope = table ? scopeOf(ownerWords(words), table) : 0;
     const verb = table ? imperativeVerb(words, table) : undefined;
     if (!asked || words.length > STAGE_LIMITS.actionMaxWords)
       return { steps: steps.length, groups, action: asked?.action, actionWord: asked?.word, words: words.length, scope, verb };

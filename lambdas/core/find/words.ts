@@ -26,6 +26,10 @@ export const SIGNS = {
 /** Where a request's object ends: its first preposition (hint-rules.ts). */
 export const PREPOSITION = wordsRe(lists.prepositions.words);
 
+/** Prepositions that open a source or a destination, and every preposition (actions.ts `ownerWords`), as word sets. */
+export const PLACE_WORDS: ReadonlySet<string> = new Set(lists.placePrepositions.words);
+export const PREPOSITION_WORDS: ReadonlySet<string> = new Set(lists.prepositions.words);
+
 /** Where an operation name's object ends: its first preposition of ownership (judge.ts, rule top-object). */
 export const OWNER_PREPOSITION = wordsRe(lists.ownerPrepositions.words);
 

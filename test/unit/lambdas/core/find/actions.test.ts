@@ -11,6 +11,7 @@ import {
   scopeFit,
   scopeOf,
   imperativeVerb,
+  ownerWords,
   operationObject,
   toolAction,
   type ActionTable,
@@ -181,6 +182,9 @@ describe("scope", () => {
     expect(s("List organization repositories")).toBe(Scope.org | Scope.repo);
     expect(s("List enterprise members")).toBe(Scope.org);
     expect(s("get the weather")).toBe(0);
+    // A source's or a destination's owner is not whose things the request acts on.
+    expect(scopeOf(ownerWords(actionWords("create a pull request from my branch")), table)).toBe(0);
+    expect(scopeOf(ownerWords(actionWords("copy the file into my repo for the acme org")), table)).toBe(Scope.org);
     // "me" names the caller as "my" does ("issues assigned to me" → the authenticated user's).
     expect(s("issues assigned to me across every repo")).toBe(Scope.own | Scope.repo);
   });
