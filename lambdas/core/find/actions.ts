@@ -7,7 +7,7 @@
 
 import { encode, type ActionTable } from "../../../registry/contract/search-options.js";
 import type { SearchIndex } from "./postings.js";
-import { OWNER_PREPOSITION, PLACE_WORDS, PREPOSITION_WORDS } from "./words.js";
+import { OWNER_WORDS, PLACE_WORDS, PREPOSITION_WORDS } from "./words.js";
 
 export type { ActionTable };
 
@@ -85,7 +85,9 @@ export function imperativeVerb(words: readonly string[], table: ActionTable): st
 export function operationObject(name: string): { words: string[]; last: string } {
   const segments = name.split(".");
   const last = segments[segments.length - 1]!;
-  const head = actionWords(last).join(" ").split(OWNER_PREPOSITION)[0]!.split(" ").filter(Boolean).slice(1);
+  const words = actionWords(last);
+  const owner = words.findIndex((w) => OWNER_WORDS.has(w));
+  const head = words.slice(1, owner < 0 ? undefined : owner);
   return { words: head.length || segments.length < 2 ? head : actionWords(segments[segments.length - 2]!), last };
 }
 

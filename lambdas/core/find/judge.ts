@@ -185,17 +185,17 @@ export class Judge {
   private objectRule(q: JudgeInput): Judgement["object"] {
     const { verb: verbWord, groups, action } = q.request;
     if (verbWord === undefined) return undefined;
-    const verb = new Set(encode(verbWord));
-    const words = new Set(headWords(q.query).filter((t) => !verb.has(t)));
+    const verb = encode(verbWord);
+    const words = new Set(headWords(q.query).filter((t) => !verb.includes(t)));
     const object = groups.filter((g) => words.has(g.word));
     if (!object.length) return undefined;
     const part = this.toolObject(q.top);
     // A verb made of the tool's object ("tag the head as v1.4.2" → git.create-tag) asks for that object.
-    if (this.namesObject(object, part.terms) || [...verb].some((v) => part.terms.has(v))) return undefined;
+    if (this.namesObject(object, part.terms) || verb.some((v) => part.terms.has(v))) return undefined;
     const table = this.index.data.actions!;
     const serves = (t: CatalogTool) => {
       const own = this.toolObject(t);
-      return this.namesObject(object, own.terms) && (actionFit(action, this.toolAction(t, table)) !== Fit.conflict || [...verb].some((v) => own.name.has(v)));
+      return this.namesObject(object, own.terms) && (actionFit(action, this.toolAction(t, table)) !== Fit.conflict || verb.some((v) => own.name.has(v)));
     };
     if (q.runnersUp().some(serves)) return undefined;
     return { factor: this.params.objectVerdict, word: object[0]!.word, part: part.text };

@@ -26,12 +26,13 @@ export const SIGNS = {
 /** Where a request's object ends: its first preposition (hint-rules.ts). */
 export const PREPOSITION = wordsRe(lists.prepositions.words);
 
-/** Prepositions that open a source or a destination, and every preposition (actions.ts `ownerWords`), as word sets. */
+/** Prepositions that open a source or a destination (actions.ts `ownerWords`). */
 export const PLACE_WORDS: ReadonlySet<string> = new Set(lists.placePrepositions.words);
+/** Every preposition of the list above, as words (actions.ts `ownerWords`: where a source's phrase ends). */
 export const PREPOSITION_WORDS: ReadonlySet<string> = new Set(lists.prepositions.words);
 
-/** Where an operation name's object ends: its first preposition of ownership (judge.ts, rule top-object). */
-export const OWNER_PREPOSITION = wordsRe(lists.ownerPrepositions.words);
+/** Where an operation name's object ends: its first preposition of ownership (actions.ts `operationObject`). */
+export const OWNER_WORDS: ReadonlySet<string> = new Set(lists.ownerPrepositions.words);
 
 /** A parameter name that says the tool takes a free text (judge.ts). */
 export const TEXT_PARAM = new RegExp(`^${alt(lists.textParameters.words)}$`, "i");
