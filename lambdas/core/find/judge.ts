@@ -99,6 +99,11 @@ export function textInput(t: CatalogTool): boolean {
   return Object.entries(props).some(([k, p]) => TEXT_PARAM.test(k) && (p?.type === "string" || p?.type === undefined));
 }
 
+/** A match outside a description's body: in another field (the details are body), or in its first sentence. */
+function anchored(m: MatchedWord, parts: DescriptionParts): boolean {
+  return m.fields.some((f) => !BODY_FIELDS.has(f)) || encode(m.expansion ?? m.word).some((t) => parts.summary.has(t));
+}
+
 export class Judge {
   private readonly verdict: Verdict;
   private readonly words: RequestWords;
@@ -313,20 +318,23 @@ export class Judge {
    * Returns the first such word (undefined: the rule does not fire).
    */
   private bodyWord(q: JudgeInput): string | undefined {
-    let parts = this.parts.get(q.top);
-    if (!parts) {
-      const [summary, body] = splitDescription(q.top.description);
-      // An imported operation's long text is its `details`: body text as much as a long description's rest.
-      const bodyTerms = encode(body).length + (q.top.details ? encode(q.top.details).length : 0);
-      parts = { long: bodyTerms >= STAGE_LIMITS.longBodyWords, summary: new Set(encode(summary)) };
-      this.parts.set(q.top, parts);
-    }
+    const parts = this.descriptionParts(q.top);
     if (!parts.long) return undefined;
-    const summary = parts.summary;
-    // A match outside the body: another field (the details are body), or the description's first sentence.
-    const anchored = (m: MatchedWord) => m.fields.some((f) => !BODY_FIELDS.has(f)) || encode(m.expansion ?? m.word).some((t) => summary.has(t));
     const specific = q.matches(q.top).filter((m) => encode(m.word).some((t) => !COMMON_WORDS.has(t)));
-    return specific.length > 0 && !specific.some(anchored) ? specific[0]!.word : undefined;
+    return specific.length > 0 && !specific.some((m) => anchored(m, parts)) ? specific[0]!.word : undefined;
+  }
+
+  /** A tool's description split into its first sentence's words and whether the rest (with `details`) is long; once per tool. */
+  private descriptionParts(t: CatalogTool): DescriptionParts {
+    let parts = this.parts.get(t);
+    if (!parts) {
+      const [summary, body] = splitDescription(t.description);
+      // An imported operation's long text is its `details`: body text as much as a long description's rest.
+      const bodyTerms = encode(body).length + (t.details ? encode(t.details).length : 0);
+      parts = { long: bodyTerms >= STAGE_LIMITS.longBodyWords, summary: new Set(encode(summary)) };
+      this.parts.set(t, parts);
+    }
+    return parts;
   }
 
   /** The first hint rule that fires on the request's top tool, in the order of their strength. */
@@ -373,10 +381,15 @@ export class Judge {
   private oneWordRule(q: JudgeInput, matched?: MatchedWord[]): HintFinding {
     const factor = this.params.hintOneHit;
     if (factor >= 1) return {};
-    const hits = matched ?? q.matches(q.top);
+    const all = matched ?? q.matches(q.top);
+    // Beside a word met elsewhere, one met only in a long description's body is incidental there ("goes" in a
+    // paragraph on forks): not a second hit. (When every hit is in the body, that is the description-body rule's case.)
+    const parts = this.descriptionParts(q.top);
+    const outside = parts.long ? all.filter((m) => anchored(m, parts)) : all;
+    const hits = outside.length ? outside : all;
     const word = this.oneWord(q.query, hits);
     if (word === undefined) return {};
-    const action = this.askedAction(q, hits);
+    const action = this.askedAction(q, all);
     return action === undefined ? { hint: { rule: "one-word", factor, word } } : { input: { action, word } };
   }
 
