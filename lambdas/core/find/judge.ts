@@ -239,7 +239,8 @@ export class Judge {
    * "add this repo to my star list" → create), the top tool does another (a list, a read), and none of
    * the tools just behind it does the asked one: the catalog's best matches for its words do not do
    * what it asks (the rerank's action rule lowers such a tool only on short requests, and only to
-   * reorder). When a tool just behind does it, the ranking erred and the verdict holds back.
+   * reorder). When a tool just behind does it and meets more of the request than its verb, the ranking
+   * erred and the verdict holds back.
    */
   private actionRule(q: JudgeInput): Judgement["action"] {
     const table = this.index.data.actions!;
@@ -248,7 +249,11 @@ export class Judge {
     if (tool === undefined) return undefined;
     const { action, actionWord } = q.request;
     if (action === undefined || actionWord === undefined || actionFit(action, tool) !== Fit.conflict) return undefined;
-    if (q.runnersUp().some((t) => actionFit(action, this.toolAction(t, table)) === Fit.same)) return undefined;
+    // A tool behind that does the asked action is an alternative only when it meets the request beyond its verb:
+    // "set the server's timezone to UTC" is not served by kv.set, met by "set" alone.
+    const verb = encode(actionWord);
+    const beyondVerb = (t: CatalogTool) => q.matches(t).some((m) => encode(m.word).some((w) => !verb.includes(w)));
+    if (q.runnersUp().some((t) => actionFit(action, this.toolAction(t, table)) === Fit.same && beyondVerb(t))) return undefined;
     return { factor: this.params.actionVerdict, word: actionWord, request: action, tool };
   }
 

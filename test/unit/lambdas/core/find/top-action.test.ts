@@ -20,8 +20,10 @@ const ROWS = [
   ["orgs.list-members", "List the members of an organization."],
   ["users.get-authenticated", "Get the authenticated user."],
 ];
-/** The same operations and two that add: labels to an issue, social accounts to the caller's profile. */
-const WITH_ADD = [
+/** The same operations and two that add: labels to an issue, a collaborator to a repository. */
+const WITH_ADD = [...ROWS, ["issues.add-labels", "Adds labels to an issue."], ["repos.add-collaborator", "Add a collaborator to a repository."]];
+/** The same operations and two that add what the request does not name: labels to an issue, social accounts to the caller's profile. */
+const WITH_OTHER_ADD = [
   ...ROWS,
   ["issues.add-labels", "Adds labels to an issue."],
   ["users.add-social-account-for-authenticated-user", "Add social accounts for the authenticated user."],
@@ -35,14 +37,14 @@ describe("the judge's top-action rule", () => {
       rule: "top-action",
       effect: "×0.60",
       detail:
-        "the request asks to add (create); the top tool does read, and none of the tools just behind it does create: the catalog's best matches do not do what the request asks",
+        "the request asks to add (create); the top tool does read, and none of the tools just behind it that meets more of the request than its verb does create: the catalog's best matches do not do what the request asks",
     });
   });
 
   it("holds back when a tool just behind the top does the asked action, or the top does it", async () => {
     const f = await apiFinder(WITH_ADD);
     for (const query of [
-      // The top lists stargazers; the caller's social accounts, just behind, are added: the catalog adds things.
+      // The top lists stargazers; a repository's collaborators, just behind, are added: the catalog adds to repositories.
       STAR_LIST,
       "add to the labels of the repository octo/app the one called needs triage",
       "list the repositories I have starred, including the ones archived last year",
@@ -51,6 +53,13 @@ describe("the judge's top-action rule", () => {
       expect({ query, verdict: r.verdict }).toEqual({ query, verdict: "match" });
       expect(r.verdict_reasons!.some((x) => x.rule === "top-action")).toBe(false);
     }
+  });
+
+  it("does not hold back for a tool behind that meets the request in its verb alone", async () => {
+    // Adding labels or social accounts shares only "add" with the request: no alternative the ranking missed.
+    const r = await (await apiFinder(WITH_OTHER_ADD)).find({ query: STAR_LIST, schemas: false, explain: true });
+    expect(r.verdict).toBe("none");
+    expect(r.verdict_reasons).toContainEqual(expect.objectContaining({ stage: "judge", rule: "top-action", effect: "×0.60" }));
   });
 
   it("judges a tool its author wrote search hints for too: the example registry's action-item extractor is no way to schedule a meeting", async () => {
