@@ -74,4 +74,14 @@ describe("the judge's top-action rule", () => {
     expect(r.verdict).toBe("none");
     expect(r.verdict_reasons).toContainEqual(expect.objectContaining({ stage: "judge", rule: "top-action", effect: "×0.60" }));
   }, 60_000);
+
+  it("reads counting as a read and killing as a delete (general seed verbs): the CPU counter is no way to kill a process", async () => {
+    const artifact = await exampleArtifact();
+    const [judged, off] = [createFinder(artifact), createFinder(artifact, { query: { actionVerdict: 1 } })];
+    const query = "kill the process hogging the cpu";
+    const [r, before] = [await judged.find({ query, schemas: false, explain: true }), await off.find({ query, schemas: false })];
+    expect({ verdict: before.verdict, top: before.tools[0]?.name }).toEqual({ verdict: "match", top: "system.cpu_count" });
+    expect(r.verdict).toBe("none");
+    expect(r.verdict_reasons).toContainEqual(expect.objectContaining({ stage: "judge", rule: "top-action", detail: expect.stringContaining("kill (delete)") }));
+  }, 60_000);
 });
