@@ -75,13 +75,17 @@ describe("the judge's top-action rule", () => {
     expect(r.verdict_reasons).toContainEqual(expect.objectContaining({ stage: "judge", rule: "top-action", effect: "×0.60" }));
   }, 60_000);
 
-  it("reads counting as a read and killing as a delete (general seed verbs): the CPU counter is no way to kill a process", async () => {
+  it("reads counting as a read, killing as a delete and pushing as a send (general seed verbs): no tool of the example registry kills a process or pushes commits", async () => {
     const artifact = await exampleArtifact();
     const [judged, off] = [createFinder(artifact), createFinder(artifact, { query: { actionVerdict: 1 } })];
-    const query = "kill the process hogging the cpu";
-    const [r, before] = [await judged.find({ query, schemas: false, explain: true }), await off.find({ query, schemas: false })];
-    expect({ verdict: before.verdict, top: before.tools[0]?.name }).toEqual({ verdict: "match", top: "system.cpu_count" });
-    expect(r.verdict).toBe("none");
-    expect(r.verdict_reasons).toContainEqual(expect.objectContaining({ stage: "judge", rule: "top-action", detail: expect.stringContaining("kill (delete)") }));
+    for (const [query, top, asked] of [
+      ["kill the process hogging the cpu", "system.cpu_count", "kill (delete)"],
+      ["push my changes to the remote", "git.remotes", "push (send)"],
+    ] as const) {
+      const [r, before] = [await judged.find({ query, schemas: false, explain: true }), await off.find({ query, schemas: false })];
+      expect({ verdict: before.verdict, top: before.tools[0]?.name }).toEqual({ verdict: "match", top });
+      expect(r.verdict).toBe("none");
+      expect(r.verdict_reasons).toContainEqual(expect.objectContaining({ stage: "judge", rule: "top-action", detail: expect.stringContaining(asked) }));
+    }
   }, 60_000);
 });
