@@ -13,7 +13,7 @@ import { DEFAULT_MIN_SCORE, STAGE_LIMITS, type QueryParams } from "../../../regi
 import { COMMON_WORDS, TEXT_PARAM } from "./words.js";
 import { hasHints, Verdict, type VerdictFeatures, type VerdictModel } from "./verdict.js";
 import type { Analysis, Group } from "./analyse.js";
-import { actionFit, actionWords, Fit, operationObject, scopedCatalog, scopeFit, toolActionOf, toolScopeOf } from "./actions.js";
+import { actionFit, actionOf, actionWords, Fit, operationObject, scopedCatalog, scopeFit, toolActionOf, toolScopeOf } from "./actions.js";
 import lists from "./data/request-words.json" with { type: "json" };
 
 /** A word starting with one of the opposite-making prefixes (the opposite rule's first check). */
@@ -301,6 +301,12 @@ export class Judge {
    * does what the request asks to undo, and no tool speaks of the undoing. (A word the catalog says,
    * "display" beside a tool named "play", is the catalog's own word, not an opposite.)
    */
+  /** Whether the clause of `query` (up to a comma, a full stop or a semicolon) that holds `word` asks first for a delete. */
+  private removes(query: string, word: string): boolean {
+    const clause = query.split(/[,.;:!?]+/).find((c) => actionWords(c).includes(word));
+    return clause !== undefined && actionOf(actionWords(clause), this.index.data.actions!) === "delete";
+  }
+
   private oppositeRule(q: JudgeInput): Judgement["opposite"] {
     // Most requests hold no word starting with a prefix: one test of the text (split as actionWords splits it) first.
     if (!OPPOSITE_START.test(q.query.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase())) return undefined;
@@ -310,8 +316,11 @@ export class Judge {
       if (prefix === undefined || name.has(word)) continue;
       const toolWord = word.slice(prefix.length);
       if (toolWord.length < STAGE_LIMITS.oppositeMinLetters || !name.has(toolWord)) continue;
-      // Last, as the dearest check (encoding the word): a word the catalog says is its own, not an opposite.
-      if (!encode(word).some((t) => this.index.termOf(t) !== undefined)) return { factor: this.params.oppositeVerdict, word, toolWord };
+      // Last, as the dearest checks: a word the catalog says is its own, not an opposite (encoding the word);
+      if (encode(word).some((t) => this.index.termOf(t) !== undefined)) continue;
+      // a clause that removes the undone state asks for the thing ("just clear out all my unread notifications": mark them read).
+      if (this.removes(q.query, word)) continue;
+      return { factor: this.params.oppositeVerdict, word, toolWord };
     }
     return undefined;
   }

@@ -70,6 +70,19 @@ describe("the judge's opposite rule", () => {
       expect(r.verdict_reasons!.some((x) => x.rule === "opposite")).toBe(false);
     }
   });
+
+  it("leaves a clause that removes the undone state alone: clearing unread notifications is marking them read", async () => {
+    // Without the notification list, marking them read is the catalog's only notification operation.
+    const f = await apiFinder(ROWS.filter(([name]) => name !== "activity.list-notifications-for-authenticated-user"));
+    for (const query of ["I have read them all, just clear out my unread notifications", "erase the unread state of every notification"]) {
+      const r = await f.find({ query, schemas: false, explain: true, min_score: 0 });
+      expect(r.tools[0]!.name).toBe("imported.activity.mark-notifications-as-read");
+      expect({ query, opposite: r.verdict_reasons!.some((x) => x.rule === "opposite") }).toEqual({ query, opposite: false });
+    }
+    // The same words in another clause than the removal still undo the tool's: "mark … as unread, then delete …".
+    const r = await f.find({ query: "mark that notification as unread again, and delete the old ones later", schemas: false, explain: true, min_score: 0 });
+    expect(r.verdict_reasons!.some((x) => x.rule === "opposite")).toBe(true);
+  });
 });
 
 // Found in review: a dis- word is most often a word of its own, and "my" is everyday phrasing in a catalog
