@@ -1,6 +1,6 @@
 // Which registry `npm start` serves and where its artifact lives. `--registry DIR` (or
 // TOOLBELT_REGISTRY) serves any registry; without one, the example registry in `registry/`. An
-// artifact is rebuilt only when it was built from the registry being served and that registry changed;
+// artifact is rebuilt only when it was built from the registry being served and that registry (or the build) changed;
 // one built from another registry (a user's own artifact in TOOLBELT_ARTIFACT_DIR) is served as it
 // is when no registry was named, and never overwritten.
 import { createHash } from "node:crypto";
@@ -53,7 +53,7 @@ export function chooseRegistry({ argv, env, root }: ChoiceInput): RegistryChoice
       };
     }
     if (state.kind === "other") throw new Error(`TOOLBELT_ARTIFACT_DIR ${artifactDir} is not empty and holds no artifact`);
-    return { registryDir: example, artifactDir, build: stale(artifactDir, example), note: `the example registry, artifact in ${artifactDir}` };
+    return { registryDir: example, artifactDir, build: stale(artifactDir, example, root), note: `the example registry, artifact in ${artifactDir}` };
   }
 
   const registryDir = resolve(named ?? example);
@@ -68,7 +68,7 @@ export function chooseRegistry({ argv, env, root }: ChoiceInput): RegistryChoice
     );
   }
   const which = named === undefined ? "the example registry" : `registry ${registryDir}`;
-  return { registryDir, artifactDir, build: stale(artifactDir, registryDir), note: `${which}, artifact in ${artifactDir}` };
+  return { registryDir, artifactDir, build: stale(artifactDir, registryDir, root), note: `${which}, artifact in ${artifactDir}` };
 }
 
 /** `dist/artifact` for the example registry; one directory per other registry, so none overwrites another's. */
@@ -78,10 +78,13 @@ export function defaultArtifactDir(root: string, registryDir: string): string {
   return join(root, "dist", "artifacts", `${basename(registryDir)}-${tag}`);
 }
 
-/** Missing, or older than any file of the registry. */
-function stale(artifactDir: string, registryDir: string): boolean {
+/**
+ * Missing, or older than any file of the registry or of the build (`build/` under the project root: its
+ * code and word data decide what a build emits, so a pull that changes them rebuilds the artifact too).
+ */
+function stale(artifactDir: string, registryDir: string, root: string): boolean {
   const manifest = join(artifactDir, ARTIFACT_FILES.manifest);
-  return !existsSync(manifest) || statSync(manifest).mtimeMs < newestMtime(registryDir);
+  return !existsSync(manifest) || statSync(manifest).mtimeMs < Math.max(newestMtime(registryDir), newestMtime(join(root, "build")));
 }
 
 function newestMtime(dir: string): number {

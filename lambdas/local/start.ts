@@ -123,7 +123,7 @@ async function main(): Promise<void> {
     const choice = chooseRegistry({ argv: args.filter((a) => a !== "--oauth"), env: process.env, root });
     say(choice.note);
     if (choice.build && choice.registryDir) {
-      say(existsSync(join(choice.artifactDir, "manifest.json")) ? "registry changed: rebuilding the artifact" : "building the artifact");
+      say(existsSync(join(choice.artifactDir, "manifest.json")) ? "the registry or the build changed: rebuilding the artifact" : "building the artifact");
       await buildArtifact(choice.registryDir, choice.artifactDir);
     }
     const { registryDir, artifactDir } = choice;

@@ -1,7 +1,7 @@
 // Your registry, your artifact (issue #10): `npm start` and `build:artifact` rebuild only an artifact
 // built from the registry they serve, and never overwrite another registry's artifact or other files.
 // Real directories and the real build; `npm start` itself is exercised in api/local-start.test.ts.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -68,6 +68,23 @@ describe("artifact ownership", () => {
       build: false,
       registryDir: valid,
     });
+  });
+
+  it("regression: rebuilds an artifact older than the build's own code or word data (a pull that changes find's data rebuilds it)", async () => {
+    // Prepare: a project root whose build/ holds one file, and an artifact built from the valid registry just now.
+    const project = join(work, "project");
+    mkdirSync(join(project, "build", "data"), { recursive: true });
+    const data = join(project, "build", "data", "actions.json");
+    writeFileSync(data, "{}");
+    const built = join(work, "built-now");
+    expect((await buildRegistryArtifact(valid, built)).ok).toBe(true);
+    const manifest = statSync(join(built, "manifest.json")).mtimeMs / 1000;
+    const choose = () => chooseRegistry({ argv: ["--registry", valid], env: { TOOLBELT_ARTIFACT_DIR: built }, root: project }).build;
+    // Act and assess: the build's file older than the artifact, then newer.
+    utimesSync(data, manifest - 60, manifest - 60);
+    expect(choose()).toBe(false);
+    utimesSync(data, manifest + 60, manifest + 60);
+    expect(choose()).toBe(true);
   });
 
   it("regression: a checkout moved or renamed (or a CI cache restored elsewhere) still owns its artifact", async () => {
