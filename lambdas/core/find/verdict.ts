@@ -7,7 +7,7 @@
 // [0,1] and comparable, and `min_score` keeps its meaning (the confidence a shown tool fits).
 import { QUOTED_TEXT, encodeQuery, withoutLabelledInput, type SearchIndexData } from "../../../registry/contract/search-options.js";
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
-import { SearchIndex } from "./postings.js";
+import { SearchIndex, ownList } from "./postings.js";
 import { SIGNS } from "./words.js";
 import { VERDICT_MODEL, type VerdictModel } from "../../../registry/contract/find-tuning.js";
 
@@ -103,20 +103,20 @@ export class Verdict {
     let minIdf = 1;
     for (const w of words) {
       const id = ix.termOf(w);
-      const syn = Object.hasOwn(ix.expand, w) ? ix.expand[w] : undefined; // not "constructor" of Object
+      const syn = ownList(ix.expand, w); // not "constructor" of Object
 
-      if (id === undefined && !syn?.length) {
+      if (id === undefined && !syn.length) {
         if (own.has(w)) mass += ix.idfMax;
         continue;
       }
       // A word known only through synonyms weighs as its rarest synonym.
-      const idf = id !== undefined ? ix.idf[id]! : Math.max(...syn!.map((t) => ix.idf[t]!));
+      const idf = id !== undefined ? ix.idf[id]! : Math.max(...syn.map((t) => ix.idf[t]!));
       if (id !== undefined) minIdf = Math.min(minIdf, idf / ix.idfMax);
       mass += idf;
       knownMass += idf;
       if (top < 0) continue;
       if (id !== undefined && ix.posting(id, top) !== undefined) covered += idf;
-      else if (syn?.some((t) => ix.posting(t, top) !== undefined)) covered += 0.5 * idf;
+      else if (syn.some((t) => ix.posting(t, top) !== undefined)) covered += 0.5 * idf;
     }
     return {
       score,
