@@ -139,7 +139,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
   /** explain: what retrieve and rerank did to a shown tool (read before anything ranks again). */
   const traceOf = (d: number, r: Retrieval, lifted: readonly Lift[], exact: boolean): Omit<ToolTrace, "final"> => {
     const touched = retriever.passStamp[d] === r.stamp;
-    const { raw: evidence, nameShare } = touched ? retriever.evidence(d, r.stamp) : { raw: 0, nameShare: 0 };
+    const { raw: evidence, nameShare } = touched ? retriever.evidence(d, r.stamp, r.steps) : { raw: 0, nameShare: 0 };
     return {
       exact,
       evidence,

@@ -145,7 +145,7 @@ export class Reranker {
     const clear = [...new Set(r.stepTop.filter((d, s) => d >= 0 && r.stepTopRaw[s]! >= clearRaw))];
     const out = r.score;
     const { top, steps: S, stamp: ps } = r;
-    const { acc, passStamp } = rt;
+    const { passStamp } = rt;
     const { famStart, famDocs } = this;
     if (this.work) this.work.rerankTools += clear.length;
     for (const d of clear) {
@@ -173,7 +173,7 @@ export class Reranker {
       for (let i = from; i < to; i++) {
         const d = famDocs[i]!;
         if (passStamp[d] === ps) {
-          if (acc[d]! < r.floor) out[d] = rt.finish(d, S, ps);
+          if (rt.accOf(d, S) < r.floor) out[d] = rt.finish(d, S, ps);
         } else if (lookUp && rt.accumulate(d, r.weakGroups, S)) {
           passStamp[d] = ps;
           r.docs.push(d);

@@ -10,6 +10,14 @@ import { STAGE_LIMITS, type QueryParams } from "../../../registry/contract/find-
 
 const MAX_STEPS = STAGE_LIMITS.maxSteps;
 
+// A pass's state of a tool, one row of `rows` (width STEP + steps): its evidence, its word's best member
+// so far and that word's stamp, then each step's evidence. One row, not five arrays: the pass updates a
+// tool at every posting, and a row is one or two cache lines where the arrays were five (10k profile).
+const ACC = 0;
+const BEST = 1;
+const GROUP = 2;
+const STEP = 3;
+
 /** The tools a ranking hands on (those it scored, see Retriever.addFamilies) and their scores in [0,1] (valid only at those tools, until the next query). */
 export type Ranked = { docs: number[]; score: Float64Array };
 
@@ -85,11 +93,8 @@ export function familyTools(family: Uint32Array): FamilyTools {
 
 export class Retriever {
   // Scratch space reused across queries; stamps stand in for clearing arrays.
-  readonly acc: Float64Array;
-  private readonly best: Float64Array;
-  private readonly stepAcc: Float64Array;
+  private readonly rows: Float64Array;
   readonly out: Float64Array;
-  private readonly groupStamp: Uint32Array;
   readonly passStamp: Uint32Array;
   private readonly termStamp: Uint32Array;
   private readonly termMask: Uint32Array;
@@ -119,11 +124,8 @@ export class Retriever {
     this.deferred = new Uint32Array(n);
     this.families = familyTools(family ?? new Uint32Array(0));
     this.famMark = new Uint32Array(this.families.start.length - 1);
-    this.acc = new Float64Array(n);
-    this.best = new Float64Array(n);
-    this.stepAcc = new Float64Array(n * MAX_STEPS);
+    this.rows = new Float64Array(n * (STEP + MAX_STEPS));
     this.out = new Float64Array(n);
-    this.groupStamp = new Uint32Array(n);
     this.passStamp = new Uint32Array(n);
     this.termStamp = new Uint32Array(index.terms.length);
     this.termMask = new Uint32Array(index.terms.length);
@@ -166,7 +168,8 @@ export class Retriever {
       stamp: ps,
     };
     if (!groups.length) return { docs, score: out, ...empty };
-    const { acc, best, stepAcc, groupStamp, passStamp, termStamp, termMask, family } = this;
+    const { rows, passStamp, termStamp, termMask, family } = this;
+    const W = STEP + S;
     const { ids, imp, start } = this.index;
     const unit = this.unit;
     const boost = this.params.nameBoost;
@@ -206,39 +209,41 @@ export class Retriever {
         for (let p = start[m.term]!, end = start[m.term + 1]!; p < end; p++) {
           const d = ids[p]!;
           let v = f * imp[p]!;
+          const r = d * W;
           if (passStamp[d] !== ps) {
-            // A tool's first posting: its sums start at v (0 + v, exactly).
+            // A tool's first posting: its sums start at v (0 + v, exactly); a row holds an older pass's
+            // values (of any width), so its word stamp is set too (0: no word of this pass, as stamps start at 1).
             if (onlyKnown) continue;
             passStamp[d] = ps;
             touched[nt++] = d;
-            if (!single && mi < last) {
-              groupStamp[d] = gs;
-              best[d] = v;
-            }
-            acc[d] = v;
-            if (S > 1) for (let s = 0, b = d * S; s < S; s++) stepAcc[b + s] = (gm >>> s) & 1 ? v : 0;
+            const record = !single && mi < last;
+            rows[r + GROUP] = record ? gs : 0;
+            if (record) rows[r + BEST] = v;
+            rows[r + ACC] = v;
+            // v × the step's bit (v or exactly 0, v ≥ 0 and finite): no branch per step on a first posting.
+            if (S > 1) for (let s = 0; s < S; s++) rows[r + STEP + s] = v * ((gm >>> s) & 1);
             continue;
           }
           if (!single) {
             if (first) {
-              groupStamp[d] = gs;
-              best[d] = v;
-            } else if (groupStamp[d] !== gs) {
+              rows[r + GROUP] = gs;
+              rows[r + BEST] = v;
+            } else if (rows[r + GROUP] !== gs) {
               if (mi < last) {
-                groupStamp[d] = gs;
-                best[d] = v;
+                rows[r + GROUP] = gs;
+                rows[r + BEST] = v;
               }
-            } else if (v > best[d]!) {
-              const gain = v - best[d]!;
-              best[d] = v;
+            } else if (v > rows[r + BEST]!) {
+              const gain = v - rows[r + BEST]!;
+              rows[r + BEST] = v;
               v = gain;
             } else continue;
           }
-          acc[d] = acc[d]! + v;
-          if (oneStep >= 0) stepAcc[d * S + oneStep] = stepAcc[d * S + oneStep]! + v;
+          rows[r + ACC] = rows[r + ACC]! + v;
+          if (oneStep >= 0) rows[r + STEP + oneStep] = rows[r + STEP + oneStep]! + v;
           else if (S > 1) {
             for (let s = 0, bits = gm; bits; s++, bits >>>= 1) {
-              if (bits & 1) stepAcc[d * S + s] = stepAcc[d * S + s]! + v;
+              if (bits & 1) rows[r + STEP + s] = rows[r + STEP + s]! + v;
             }
           }
         }
@@ -266,7 +271,7 @@ export class Retriever {
     for (let i = 0; i < nt; i++) {
       const d = touched[i]!;
       // Steps score at most the whole, so under the floor there is no finishing work to do.
-      const a = acc[d]!;
+      const a = rows[d * W + ACC]!;
       if (a < floor) {
         out[d] = 0;
         continue;
@@ -300,12 +305,13 @@ export class Retriever {
     if (under > floor) {
       for (let s = 0; s < stepTop.length; s++) {
         const d = stepTop[s]!;
-        if (d >= 0 && stepTopRaw[s]! >= clearRaw(unit) && acc[d]! < under) under = Math.max(floor, acc[d]!);
+        if (d >= 0 && stepTopRaw[s]! >= clearRaw(unit) && rows[d * W + ACC]! < under) under = Math.max(floor, rows[d * W + ACC]!);
       }
       if (under < dyn) {
         for (let i = 0; i < nd; i++) {
           const d = deferred[i]!;
-          if (out[d] === 0 && acc[d]! >= under && acc[d]! >= floor) {
+          const a = rows[d * W + ACC]!;
+          if (out[d] === 0 && a >= under && a >= floor) {
             out[d] = this.finish(d, S, ps);
             scored++;
             if (family && out[d]! > 0) docs.push(d);
@@ -351,8 +357,8 @@ export class Retriever {
    * step's best so far: a step's evidence is at most its accumulated evidence × (1 + boost)), for the top-k threshold.
    */
   private mayLead(d: number, S: number): boolean {
-    const { need, stepAcc } = this;
-    for (let s = 0; s < S; s++) if (stepAcc[d * S + s]! >= need[s]!) return true;
+    const { need, rows } = this;
+    for (let s = 0, r = d * (STEP + S) + STEP; s < S; s++) if (rows[r + s]! >= need[s]!) return true;
     return false;
   }
 
@@ -366,7 +372,8 @@ export class Retriever {
    * blends in the tool's best step. Leaves each step's boosted evidence in `stepRaw`.
    */
   finish(d: number, S: number, ps: number): number {
-    const { acc, stepAcc, termStamp, termMask, stepRaw } = this;
+    const { rows, termStamp, termMask, stepRaw } = this;
+    const r = d * (STEP + S);
     const { idf } = this.index;
     const unit = this.unit;
     const boost = this.params.nameBoost;
@@ -384,24 +391,29 @@ export class Retriever {
         if (S > 1) for (let s = 0, bits = termMask[t]!; bits; s++, bits >>>= 1) if (bits & 1) stepRaw[s] = stepRaw[s]! + idf[t]!;
       }
     }
-    const whole = 1 - Math.exp(-(acc[d]! * (1 + (boost * hit) / (mass || 1))) / unit);
+    const whole = 1 - Math.exp(-(rows[r + ACC]! * (1 + (boost * hit) / (mass || 1))) / unit);
     const w = this.segmentWeight(S);
     if (w === 0) return whole;
     let stepBest = 0;
     for (let s = 0; s < S; s++) {
-      const raw = stepAcc[d * S + s]! * (1 + (boost * stepRaw[s]!) / (mass || 1));
+      const raw = rows[r + STEP + s]! * (1 + (boost * stepRaw[s]!) / (mass || 1));
       stepRaw[s] = raw;
       if (raw > stepBest) stepBest = raw;
     }
     return w * (1 - Math.exp(-stepBest / unit)) + (1 - w) * whole;
   }
 
-  /** For explain, right after a retrieval: a tool's raw evidence and the share of its name's weight the request holds. */
-  evidence(d: number, ps: number): { raw: number; nameShare: number } {
+  /** A touched tool's accumulated evidence in the last pass of `S` steps (valid until the next ranking). */
+  accOf(d: number, S: number): number {
+    return this.rows[d * (STEP + S) + ACC]!;
+  }
+
+  /** For explain, right after a retrieval of `S` steps: a tool's raw evidence and the share of its name's weight the request holds. */
+  evidence(d: number, ps: number, S: number): { raw: number; nameShare: number } {
     const mass = this.index.nameMass[d]!;
     let hit = 0;
     for (const t of this.index.nameTerms[d]!) if (this.termStamp[t] === ps) hit += this.index.idf[t]!;
-    return { raw: this.acc[d]! / this.unit, nameShare: mass > 0 ? hit / mass : 0 };
+    return { raw: this.accOf(d, S) / this.unit, nameShare: mass > 0 ? hit / mass : 0 };
   }
 
   /** A query word's weight through one member (the word, a typo match, an expansion). */
@@ -414,10 +426,11 @@ export class Retriever {
    * the exact sum the main pass would have made. Returns whether any word touched the tool.
    */
   accumulate(d: number, groups: Group[], S: number): boolean {
-    const { acc, stepAcc } = this;
+    const { rows } = this;
     const { imp } = this.index;
-    acc[d] = 0;
-    if (S > 1) stepAcc.fill(0, d * S, d * S + S);
+    const r = d * (STEP + S);
+    rows[r + ACC] = 0;
+    if (S > 1) rows.fill(0, r + STEP, r + STEP + S);
     let touched = false;
     for (const g of groups) {
       let v = 0;
@@ -428,8 +441,8 @@ export class Retriever {
       }
       if (v === 0) continue;
       touched = true;
-      acc[d] = acc[d]! + v;
-      if (S > 1) for (let s = 0, bits = g.mask; bits; s++, bits >>>= 1) if (bits & 1) stepAcc[d * S + s] = stepAcc[d * S + s]! + v;
+      rows[r + ACC] = rows[r + ACC]! + v;
+      if (S > 1) for (let s = 0, bits = g.mask; bits; s++, bits >>>= 1) if (bits & 1) rows[r + STEP + s] = rows[r + STEP + s]! + v;
     }
     return touched;
   }
