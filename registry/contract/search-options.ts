@@ -194,18 +194,22 @@ export function stem(word: string): string {
 export function encode(text: string, onWord?: (word: string, stem: string) => void): string[] {
   const out: string[] = [];
   // Most requests are lower-case prose: the identifier and opaque-id passes only run when they can match.
-  const digitless = HAS_DIGIT.test(text) ? text.replace(OPAQUE_ID, " ") : text;
+  const digits = HAS_DIGIT.test(text);
+  const digitless = digits ? text.replace(OPAQUE_ID, " ") : text;
   const plain = digitless.includes("-") ? digitless.replace(COMPOUND, joinCompound) : digitless;
-  for (const m of (IDENTIFIER_MARK.test(plain) ? splitIdentifier(plain) : plain).matchAll(TOKEN)) {
+  const source = IDENTIFIER_MARK.test(plain) ? splitIdentifier(plain) : plain;
+  // The per-token tests run only when the whole text can pass them (no pass above adds a digit or a CJK letter).
+  const cjk = CJK.test(source);
+  for (const m of source.matchAll(TOKEN)) {
     const tok = m[0];
-    if (CJK.test(tok)) {
+    if (cjk && CJK.test(tok)) {
       const chars = [...tok];
       if (chars.length === 1) out.push(tok);
       for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
       continue;
     }
     const w = tok.toLowerCase();
-    if (w.length < 2 || STOPWORDS.has(w) || ALL_DIGITS.test(w)) continue;
+    if (w.length < 2 || STOPWORDS.has(w) || (digits && ALL_DIGITS.test(w))) continue;
     const s = stem(w);
     onWord?.(w, s);
     out.push(s);
