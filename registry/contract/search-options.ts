@@ -141,8 +141,15 @@ export const STOPWORDS: ReadonlySet<string> = new Set([...WORDS.stopwords.words,
 
 // Agent preambles that say "search" but not what for; removed before tokenizing.
 const PHRASES: RegExp[] = WORDS.agentPhrasing.patterns.map((p) => new RegExp(p, "gi"));
+// All of them as one test: a request none matches is returned as it is after one scan, not five
+// (most requests; a query is stripped several times a find). Only patterns without backreferences
+// or named groups keep their meaning side by side in one alternation; otherwise every request takes the five passes.
+const ANY_PHRASE = WORDS.agentPhrasing.patterns.some((p) => /\\[1-9k]|\(\?<[^=!]/.test(p))
+  ? undefined
+  : new RegExp(WORDS.agentPhrasing.patterns.map((p) => `(?:${p})`).join("|"), "i");
 
 export function stripAgentPhrasing(q: string): string {
+  if (ANY_PHRASE && !ANY_PHRASE.test(q)) return q;
   let s = q;
   for (const re of PHRASES) s = s.replace(re, " ");
   return s;
