@@ -109,7 +109,9 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
   // A key holds its one tool as a number (an array only where names collide): no Set or array per
   // tool at import.
   const byName = new Map<string, number | number[]>();
+  let longestKey = 0;
   const addName = (key: string, i: number) => {
+    longestKey = Math.max(longestKey, key.length);
     const hit = byName.get(key);
     if (hit === undefined) byName.set(key, i);
     else if (typeof hit === "number") {
@@ -124,7 +126,15 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
     const model = tools[i]!.model_name;
     if (model !== undefined && model.length === MAX_MODEL_NAME) addName(canonicalName(model), i);
   }
+  // A name key keeps each ASCII letter and digit of a request as one character: a request holding more
+  // of them than the longest key is no name, and skips the canonical form (two passes over a long request).
   const exactHit = (query: string): number[] | undefined => {
+    let alnum = 0;
+    for (let i = 0; i < query.length && alnum <= longestKey; i++) {
+      const c = query.charCodeAt(i);
+      if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) alnum++;
+    }
+    if (alnum > longestKey) return undefined;
     const hit = byName.get(canonicalName(query.trim().replace(/\s+/g, "_")));
     return hit === undefined ? undefined : typeof hit === "number" ? [hit] : hit;
   };
