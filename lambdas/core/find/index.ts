@@ -82,7 +82,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
       minScore,
       plan.reach,
       plan.lifts,
-      keep && { ...keep, fall: acts ? 1 - queryParams.actionPenalty : 1, rise: plan.rise },
+      keep && { k: keep.k, counts: keep.counts, fall: acts ? 1 - queryParams.actionPenalty : 1, rise: plan.rise },
     );
     for (let i = 0; i < rerankPasses; i++) reranker.rerank(retrieval, plan, lifted);
     reranker.actionRule(retrieval, analysis, lifted);
@@ -280,16 +280,15 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
         if (factor < 1 && !(s >= minScore && s > 0)) continue;
         const d = foundDocs[i]!;
         const t = tools[d]!;
-        found.push({
-          ...shape(t, false),
-          score: Math.round(s * 1e4) / 1e4,
-          ...(traces
-            ? {
-                explain: exact?.includes(d) ? [{ word: req.query.trim(), fields: ["name" as const] }] : matches(t),
-                ...toolRules({ ...traces[i]!, final: s }, judged),
-              }
-            : {}),
-        });
+        // The light shape and the score (in this key order); explain's keys follow when asked for.
+        const entry: FoundTool = { ...shape(t, false), score: Math.round(s * 1e4) / 1e4 };
+        if (traces) {
+          Object.assign(entry, {
+            explain: exact?.includes(d) ? [{ word: req.query.trim(), fields: ["name" as const] }] : matches(t),
+            ...toolRules({ ...traces[i]!, final: s }, judged),
+          });
+        }
+        found.push(entry);
       }
       const reasons = traces
         ? verdictReasons({
