@@ -43,6 +43,9 @@ export class SearchIndex {
   /** Per tool, the term ids of its name, and their summed idf. */
   readonly nameTerms: number[][];
   readonly nameMass: Float64Array;
+  /** The same name terms in one array, tool d's at nameIds[nameStart[d] … nameStart[d+1]): scoring reads them for every tool it finishes. */
+  readonly nameStart: Uint32Array;
+  readonly nameIds: Uint32Array;
   readonly flexData: [string, string][];
 
   constructor(readonly data: SearchIndexData) {
@@ -72,6 +75,12 @@ export class SearchIndex {
     this.paraphraseWeight = data.params.paraphraseWeight ?? 0;
     this.nameTerms = data.nameTerms;
     this.nameMass = Float64Array.from(data.nameTerms, (ts) => ts.reduce((s, t) => s + this.idf[t]!, 0));
+    const nameStart = new Uint32Array(n + 1);
+    for (let d = 0; d < n; d++) nameStart[d + 1] = nameStart[d]! + data.nameTerms[d]!.length;
+    const nameIds = new Uint32Array(nameStart[n]!);
+    for (let d = 0, i = 0; d < n; d++) for (const t of data.nameTerms[d]!) nameIds[i++] = t;
+    this.nameStart = nameStart;
+    this.nameIds = nameIds;
     this.flexData = data.flex;
   }
 

@@ -383,9 +383,9 @@ export class Retriever {
     let hit = 0;
     for (let s = 0; s < S; s++) stepRaw[s] = 0;
     if (boost && mass > 0) {
-      const names = this.index.nameTerms[d]!;
-      for (let i = 0; i < names.length; i++) {
-        const t = names[i]!;
+      const { nameStart, nameIds } = this.index;
+      for (let i = nameStart[d]!, end = nameStart[d + 1]!; i < end; i++) {
+        const t = nameIds[i]!;
         if (termStamp[t] !== ps) continue;
         hit += idf[t]!;
         if (S > 1) for (let s = 0, bits = termMask[t]!; bits; s++, bits >>>= 1) if (bits & 1) stepRaw[s] = stepRaw[s]! + idf[t]!;
