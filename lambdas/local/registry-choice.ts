@@ -79,12 +79,14 @@ export function defaultArtifactDir(root: string, registryDir: string): string {
 }
 
 /**
- * Missing, or older than any file of the registry or of the build (`build/` under the project root: its
- * code and word data decide what a build emits, so a pull that changes them rebuilds the artifact too).
+ * Missing, or older than any file of the registry or of the build (`build/` and `registry/contract/` under
+ * the project root: their code and word data decide what a build emits, so a pull that changes them
+ * rebuilds the artifact too).
  */
 function stale(artifactDir: string, registryDir: string, root: string): boolean {
   const manifest = join(artifactDir, ARTIFACT_FILES.manifest);
-  return !existsSync(manifest) || statSync(manifest).mtimeMs < Math.max(newestMtime(registryDir), newestMtime(join(root, "build")));
+  const newest = Math.max(newestMtime(registryDir), newestMtime(join(root, "build")), newestMtime(join(root, "registry", "contract")));
+  return !existsSync(manifest) || statSync(manifest).mtimeMs < newest;
 }
 
 function newestMtime(dir: string): number {

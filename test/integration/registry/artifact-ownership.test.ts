@@ -70,7 +70,7 @@ describe("artifact ownership", () => {
     });
   });
 
-  it("regression: rebuilds an artifact older than the build's own code or word data (a pull that changes find's data rebuilds it)", async () => {
+  it("regression: rebuilds an artifact older than the build's own code or word data, or the contract it encodes with (a pull that changes them rebuilds it)", async () => {
     // Prepare: a project root whose build/ holds one file, and an artifact built from the valid registry just now.
     const project = join(work, "project");
     mkdirSync(join(project, "build", "data"), { recursive: true });
@@ -84,6 +84,13 @@ describe("artifact ownership", () => {
     utimesSync(data, manifest - 60, manifest - 60);
     expect(choose()).toBe(false);
     utimesSync(data, manifest + 60, manifest + 60);
+    expect(choose()).toBe(true);
+    // The shared contract the build encodes with (registry/contract/) counts too.
+    utimesSync(data, manifest - 60, manifest - 60);
+    mkdirSync(join(project, "registry", "contract"), { recursive: true });
+    const contract = join(project, "registry", "contract", "search-options.ts");
+    writeFileSync(contract, "");
+    utimesSync(contract, manifest + 60, manifest + 60);
     expect(choose()).toBe(true);
   });
 
