@@ -20,7 +20,13 @@ export const Scope = { own: 1, org: 2, repo: 4 } as const;
 const OWNER = Scope.own | Scope.org;
 
 const has = Object.prototype.hasOwnProperty;
-const own = (t: Readonly<Record<string, string>>, w: string): string | undefined => (has.call(t, w) ? t[w] : undefined);
+/** A table's own entry (never Object.prototype's), read through a Map built at its first look-up, as postings.ts `ownList` does. */
+const own = (t: Readonly<Record<string, string>>, w: string): string | undefined => {
+  let map = ownEntries.get(t);
+  if (map === undefined) ownEntries.set(t, (map = new Map(Object.entries(t))));
+  return map.get(w);
+};
+const ownEntries = new WeakMap<Readonly<Record<string, string>>, Map<string, string>>();
 
 /** A word as written, else its regular stem: "adds", "added", "adding", "created", "creating", "dropped". */
 function lookup(t: Readonly<Record<string, string>>, w: string): string | undefined {
