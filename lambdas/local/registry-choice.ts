@@ -85,8 +85,9 @@ export function defaultArtifactDir(root: string, registryDir: string): string {
  */
 function stale(artifactDir: string, registryDir: string, root: string): boolean {
   const manifest = join(artifactDir, ARTIFACT_FILES.manifest);
-  const newest = Math.max(newestMtime(registryDir), newestMtime(join(root, "build")), newestMtime(join(root, "registry", "contract")));
-  return !existsSync(manifest) || statSync(manifest).mtimeMs < newest;
+  if (!existsSync(manifest)) return true;
+  const built = statSync(manifest).mtimeMs;
+  return [registryDir, join(root, "build"), join(root, "registry", "contract")].some((dir) => built < newestMtime(dir));
 }
 
 function newestMtime(dir: string): number {

@@ -6,7 +6,7 @@
 // per-candidate cost is one comparison (`actionFit`, `scopeFit`).
 
 import { encode, type ActionTable } from "../../../registry/contract/search-options.js";
-import type { SearchIndex } from "./postings.js";
+import { ownEntry, type SearchIndex } from "./postings.js";
 import { OWNER_WORDS, PLACE_WORDS, PREPOSITION_WORDS } from "./words.js";
 
 export type { ActionTable };
@@ -20,13 +20,8 @@ export const Scope = { own: 1, org: 2, repo: 4 } as const;
 const OWNER = Scope.own | Scope.org;
 
 const has = Object.prototype.hasOwnProperty;
-/** A table's own entry (never Object.prototype's), read through a Map built at its first look-up, as postings.ts `ownList` does. */
-const own = (t: Readonly<Record<string, string>>, w: string): string | undefined => {
-  let map = ownEntries.get(t);
-  if (map === undefined) ownEntries.set(t, (map = new Map(Object.entries(t))));
-  return map.get(w);
-};
-const ownEntries = new WeakMap<Readonly<Record<string, string>>, Map<string, string>>();
+/** A table's own entry, never Object.prototype's (postings.ts `ownEntry`). */
+const own: (t: Readonly<Record<string, string>>, w: string) => string | undefined = ownEntry;
 
 /** A word as written, else its regular stem: "adds", "added", "adding", "created", "creating", "dropped". */
 function lookup(t: Readonly<Record<string, string>>, w: string): string | undefined {

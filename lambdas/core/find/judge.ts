@@ -301,12 +301,6 @@ export class Judge {
    * does what the request asks to undo, and no tool speaks of the undoing. (A word the catalog says,
    * "display" beside a tool named "play", is the catalog's own word, not an opposite.)
    */
-  /** Whether the clause of `query` (up to a comma, a full stop or a semicolon) that holds `word` asks first for a delete. */
-  private removes(query: string, word: string): boolean {
-    const clause = query.split(/[,.;:!?]+/).find((c) => actionWords(c).includes(word));
-    return clause !== undefined && actionOf(actionWords(clause), this.index.data.actions!) === "delete";
-  }
-
   private oppositeRule(q: JudgeInput): Judgement["opposite"] {
     // Most requests hold no word starting with a prefix: one test of the text (split as actionWords splits it) first.
     if (!OPPOSITE_START.test(q.query.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase())) return undefined;
@@ -323,6 +317,12 @@ export class Judge {
       return { factor: this.params.oppositeVerdict, word, toolWord };
     }
     return undefined;
+  }
+
+  /** Whether the clause of `query` (up to a comma, a full stop or a semicolon) that holds `word` asks first for a delete. */
+  private removes(query: string, word: string): boolean {
+    const clause = query.split(/[,.;:!?]+/).find((c) => actionWords(c).includes(word));
+    return clause !== undefined && actionOf(actionWords(clause), this.index.data.actions!) === "delete";
   }
 
   /**

@@ -15,11 +15,16 @@ const NONE: readonly number[] = Object.freeze([]);
  * The artifact's tables are never mutated, so the Map stays exact.
  */
 export function ownList(table: Record<string, number[]>, key: string): readonly number[] {
-  let map = ownEntries.get(table);
-  if (map === undefined) ownEntries.set(table, (map = new Map(Object.entries(table))));
-  return map.get(key) ?? NONE;
+  return ownEntry(table, key) ?? NONE;
 }
-const ownEntries = new WeakMap<Record<string, number[]>, Map<string, readonly number[]>>();
+
+/** A table's own entry for a key (undefined: none), read as `ownList` reads: through a Map built at its first look-up. */
+export function ownEntry<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  let map = ownEntries.get(table) as Map<string, T> | undefined;
+  if (map === undefined) ownEntries.set(table, (map = new Map(Object.entries(table))));
+  return map.get(key);
+}
+const ownEntries = new WeakMap<object, Map<string, unknown>>();
 
 export class SearchIndex {
   readonly docs: number;
