@@ -185,6 +185,13 @@ export type QueryParams = {
    * issues.delete-comment). docs/find-decisions.md, "The top-object rule"; 1 turns it off.
    */
   objectVerdict: number;
+  /**
+   * Factor on a request's scores, in a catalog judged by its authors' hints, when the top tool met the
+   * request only in its imperative's verb, a word of the tool's name, and no tool just behind meets what
+   * the request acts on (judge rule `verb-only`: "convert 50 USD to euros" → time.convert).
+   * docs/find-decisions.md, "Session 14"; 1 turns it off.
+   */
+  verbOnlyVerdict: number;
 };
 
 export const DEFAULT_QUERY_PARAMS: QueryParams = {
@@ -207,6 +214,7 @@ export const DEFAULT_QUERY_PARAMS: QueryParams = {
   oppositeVerdict: 0.4,
   actionVerdict: 0.6,
   objectVerdict: 0.6,
+  verbOnlyVerdict: 0.6,
 };
 
 /**

@@ -212,6 +212,14 @@ function judgeRules(j: Judgement, on: "tool" | "answer"): ExplainRule[] {
       detail: `what the request asks for ("${j.object.word}") is not what the top tool acts on ("${j.object.part}" in its name), nor what a tool just behind that does the asked action acts on: the best match acts on something else`,
     });
   }
+  if (j.verbOnly) {
+    out.push({
+      stage: "judge",
+      rule: "verb-only",
+      effect: times(j.verbOnly.factor),
+      detail: `the top tool met the request only in its verb ("${j.verbOnly.verb}", a word of the tool's name); what the request acts on ("${j.verbOnly.word}") is met by no tool just behind that could do it: the tool does the asked thing to something else`,
+    });
+  }
   if (j.body) {
     out.push({
       stage: "judge",

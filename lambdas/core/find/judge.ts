@@ -19,6 +19,15 @@ import lists from "./data/request-words.json" with { type: "json" };
 /** A word starting with one of the opposite-making prefixes (the opposite rule's first check). */
 const OPPOSITE_START = new RegExp(`(?:^|[^a-z])(?:${lists.opposites.prefixes.join("|")})[a-z]`);
 
+/** A request that labels the input it brings ("shuffle this playlist: intro, verse"): its head names that input. */
+const LABELLED_INPUT = /:\s+\S/;
+
+/** An identifier the request brings (snake_case: "old_cache", "fav_color"): data, not a word for what it asks. */
+const IDENTIFIER = /\S*[a-z0-9]_[a-z0-9]\S*/gi;
+
+/** The action class of a tool declared read-only whose words name none. */
+const READ = "read";
+
 /** The fields a tool author writes for search (the stray-match rule reads only these). */
 export const AUTHORED_FIELDS: readonly FieldName[] = ["name", "tags", "aliases", "examples"];
 
@@ -62,6 +71,11 @@ export type Judgement = {
    * tool just behind that does the asked action.
    */
   object?: { factor: number; word: string; part: string };
+  /**
+   * The verb-only rule, when it fired: the top tool met the request only in its verb (`verb`, a word of the
+   * tool's name), and what the request acts on (`word`: its first specific word) is met by no tool just behind.
+   */
+  verbOnly?: { factor: number; verb: string; word: string };
 };
 
 /** What a tool acts on, from its name (the top-object rule): its words, encoded, and the last name segment's encoded words. */
@@ -165,6 +179,9 @@ export class Judge {
     if (action) factor *= action.factor;
     const object = this.params.objectVerdict < 1 && !action && this.apiCatalog() ? this.objectRule(q) : undefined;
     if (object) factor *= object.factor;
+    // Its twin where authors name their tools by what they do (a catalog judged by hints): the verb alone.
+    const verbOnly = this.params.verbOnlyVerdict < 1 && consult && !action && !object ? this.verbOnlyRule(q) : undefined;
+    if (verbOnly) factor *= verbOnly.factor;
     return {
       factor,
       hinted: consult,
@@ -176,6 +193,7 @@ export class Judge {
       ...(opposite ? { opposite } : {}),
       ...(action ? { action } : {}),
       ...(object ? { object } : {}),
+      ...(verbOnly ? { verbOnly } : {}),
     };
   }
 
@@ -204,6 +222,33 @@ export class Judge {
     };
     if (q.runnersUp().some(serves)) return undefined;
     return { factor: this.params.objectVerdict, word: object[0]!.word, part: part.text };
+  }
+
+  /**
+   * The verb-only rule, where tools are judged by their authors' hints: the request is an imperative whose
+   * verb is a word of the top tool's name, the tool met no other specific word of it, the request names what
+   * it acts on (a specific word between its verb and its first preposition, data and a labelled input aside),
+   * and no tool just behind whose action does not conflict meets that: a tool named by what it does, asked to
+   * do it to something else ("convert 50 USD to euros" → time.convert, "set an alarm for 7am" → kv.set).
+   * A request whose head is only data ("convert photo.png to jpg") or labels its input ("shuffle this
+   * playlist: …") hands the tool its input.
+   */
+  private verbOnlyRule(q: JudgeInput): Judgement["verbOnly"] {
+    const { verb: verbWord, action } = q.request;
+    if (verbWord === undefined || LABELLED_INPUT.test(q.query)) return undefined;
+    const verb = encode(verbWord);
+    const hits = q.matches(q.top);
+    if (!hits.some((m) => m.fields.includes("name") && encode(m.word).some((w) => verb.includes(w)))) return undefined;
+    if (hits.some((m) => encode(m.word).some((w) => !verb.includes(w) && !COMMON_WORDS.has(w)))) return undefined;
+    const object = headWords(q.query.replace(IDENTIFIER, " ")).filter((t) => !verb.includes(t) && !COMMON_WORDS.has(t));
+    if (!object.length) return undefined;
+    const table = this.index.data.actions!;
+    const meets = (t: CatalogTool) => {
+      const met = matchedWords(q.matches(t));
+      return object.some((w) => met.has(w)) && actionFit(action, this.toolAction(t, table)) !== Fit.conflict;
+    };
+    if (q.runnersUp().some(meets)) return undefined;
+    return { factor: this.params.verbOnlyVerdict, verb: verbWord, word: object[0]! };
   }
 
   /** Whether a word of the request's object, or an expansion of one (either word of a pair), is among `terms`. */
@@ -249,18 +294,20 @@ export class Judge {
     if (tool === undefined) return undefined;
     const { action, actionWord } = q.request;
     if (action === undefined || actionWord === undefined || actionFit(action, tool) !== Fit.conflict) return undefined;
-    // A tool behind that does the asked action is an alternative only when it meets the request beyond its verb:
-    // "set the server's timezone to UTC" is not served by kv.set, met by "set" alone.
+    // A tool behind that does the asked action is an alternative only when it meets the request beyond its verb in a
+    // specific word: "set the server's timezone to UTC" is not served by kv.set, met by "set" alone, nor "delete the
+    // old log files" by notes.delete, met besides in "old".
     const verb = encode(actionWord);
-    const beyondVerb = (t: CatalogTool) => q.matches(t).some((m) => encode(m.word).some((w) => !verb.includes(w)));
+    const beyondVerb = (t: CatalogTool) => q.matches(t).some((m) => encode(m.word).some((w) => !verb.includes(w) && !COMMON_WORDS.has(w)));
     if (q.runnersUp().some((t) => actionFit(action, this.toolAction(t, table)) === Fit.same && beyondVerb(t))) return undefined;
     return { factor: this.params.actionVerdict, word: actionWord, request: action, tool };
   }
 
-  /** A tool's action class (actions.ts `toolActionOf`), once per tool. */
+  /** A tool's action class (actions.ts `toolActionOf`, else a read when declared read-only), once per tool. */
   private toolAction(t: CatalogTool, table: NonNullable<SearchIndex["data"]["actions"]>): string | undefined {
     let act = this.toolActs.get(t);
-    if (act === undefined) this.toolActs.set(t, (act = toolActionOf(t, table) ?? null));
+    // A tool whose words name no action but whose author declared it read-only does a read ("files.read_tail").
+    if (act === undefined) this.toolActs.set(t, (act = toolActionOf(t, table) ?? (t.governance.read_only ? READ : null)));
     return act ?? undefined;
   }
 

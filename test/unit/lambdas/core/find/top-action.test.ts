@@ -88,4 +88,23 @@ describe("the judge's top-action rule", () => {
       expect(r.verdict_reasons).toContainEqual(expect.objectContaining({ stage: "judge", rule: "top-action", detail: expect.stringContaining(asked) }));
     }
   }, 60_000);
+
+  it("reads a tool declared read-only whose words name no action as a read, and a tool behind met besides its verb only in everyday words as no alternative", async () => {
+    const artifact = await exampleArtifact();
+    const [judged, off] = [createFinder(artifact), createFinder(artifact, { query: { actionVerdict: 1 } })];
+    for (const [query, top, asked] of [
+      // files.read_tail is declared read_only; notes.delete, just behind, meets "delete" and "old" only.
+      ["delete the old log files in /var/log", "files.read_tail", "delete (delete)"],
+      // time.zones names no action and is declared read_only: it cannot change a clock.
+      ["change my computer's timezone to UTC", "time.zones", "change (update)"],
+    ] as const) {
+      const [r, before] = [await judged.find({ query, schemas: false, explain: true }), await off.find({ query, schemas: false })];
+      expect({ query, verdict: before.verdict, top: before.tools[0]?.name }).toEqual({ query, verdict: "match", top });
+      expect(artifact.tools.find((t) => t.name === top)?.governance.read_only).toBe(true);
+      expect({ query, verdict: r.verdict }).toEqual({ query, verdict: "none" });
+      expect(r.verdict_reasons).toContainEqual(
+        expect.objectContaining({ rule: "top-action", detail: expect.stringContaining(`asks to ${asked}; the top tool does read`) }),
+      );
+    }
+  }, 60_000);
 });
