@@ -247,6 +247,11 @@ export const QUOTED_TEXT = /"[^"]*"|“[^”]*”|(?<!\w)'[^']*'(?!\w)/g;
 // The input a request brings after a short label ("hash: hello world", "decode this: aGVsbG8=").
 const LABELLED_INPUT = /^([^:\n]{1,40}):\s[\s\S]*$/;
 
+/** Whether a request brings its input after a short label ("shuffle this playlist: intro, verse"). */
+export function labelsInput(query: string): boolean {
+  return LABELLED_INPUT.test(query);
+}
+
 /** A request without the input it brings after a short label: its own words, not its data. */
 export function withoutLabelledInput(query: string): string {
   return query.replace(LABELLED_INPUT, "$1");

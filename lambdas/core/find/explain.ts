@@ -201,7 +201,7 @@ function judgeRules(j: Judgement, on: "tool" | "answer"): ExplainRule[] {
       stage: "judge",
       rule: "top-action",
       effect: times(j.action.factor),
-      detail: `the request asks to ${j.action.word} (${j.action.request}); the top tool does ${j.action.tool}, and none of the tools just behind it that meets more of the request than its verb does ${j.action.request}: the catalog's best matches do not do what the request asks`,
+      detail: `the request asks to ${j.action.word} (${j.action.request}); the top tool ${j.action.tool === "read-only" ? "is declared read-only (its words name no action)" : `does ${j.action.tool}`}, and none of the tools just behind it that meets a specific word of the request besides its verb does ${j.action.request}: the catalog's best matches do not do what the request asks`,
     });
   }
   if (j.object) {

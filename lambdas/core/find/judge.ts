@@ -5,12 +5,12 @@
 // them. c multiplies every shown score, so the order is kept; a tool stays when c·score ≥ min_score,
 // and the answer is `none` when none stays. A tool asked for by its exact name is not judged.
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
-import { encode, type FieldName } from "../../../registry/contract/search-options.js";
+import { encode, labelsInput, stripAgentPhrasing, type FieldName } from "../../../registry/contract/search-options.js";
 import type { MatchedWord } from "../../contract/find.js";
 import { askedWords, headWords, matchedWords, RequestWords, specificHit, strayMatch } from "./hint-rules.js";
 import type { SearchIndex } from "./postings.js";
 import { DEFAULT_MIN_SCORE, STAGE_LIMITS, type QueryParams } from "../../../registry/contract/find-tuning.js";
-import { COMMON_WORDS, TEXT_PARAM } from "./words.js";
+import { COMMON_WORDS, DETERMINERS, TEXT_PARAM } from "./words.js";
 import { hasHints, Verdict, type VerdictFeatures, type VerdictModel } from "./verdict.js";
 import type { Analysis, Group } from "./analyse.js";
 import { actionFit, actionOf, actionWords, Fit, operationObject, scopedCatalog, scopeFit, toolActionOf, toolScopeOf } from "./actions.js";
@@ -19,17 +19,29 @@ import lists from "./data/request-words.json" with { type: "json" };
 /** A word starting with one of the opposite-making prefixes (the opposite rule's first check). */
 const OPPOSITE_START = new RegExp(`(?:^|[^a-z])(?:${lists.opposites.prefixes.join("|")})[a-z]`);
 
-/** A request that labels the input it brings ("shuffle this playlist: intro, verse"): its head names that input. */
-const LABELLED_INPUT = /:\s+\S/;
+/**
+ * The action of a tool declared read-only whose words name none: it cannot delete or update anything, so it
+ * conflicts with those requests only (a pure function, text.slugify, may well "create a slug").
+ */
+const READ_ONLY = "read-only";
+const WRITES: ReadonlySet<string> = new Set(["delete", "update"]);
 
-/** An identifier the request brings (snake_case: "old_cache", "fav_color"): data, not a word for what it asks. */
-const IDENTIFIER = /\S*[a-z0-9]_[a-z0-9]\S*/gi;
+/** `actionFit`, with a read-only tool's action (`READ_ONLY`) conflicting with a delete or an update only. */
+function fitOf(request: string | undefined, tool: string | undefined): Fit {
+  if (tool !== READ_ONLY) return actionFit(request, tool);
+  return request !== undefined && WRITES.has(request) ? Fit.conflict : Fit.unknown;
+}
 
-/** The action class of a tool declared read-only whose words name none. */
-const READ = "read";
+/** The request's own word behind an encoded one (explain shows "headlines", not the stem "headlin"). */
+function requestWord(query: string, term: string): string {
+  return actionWords(query).find((w) => encode(w).includes(term)) ?? term;
+}
 
 /** The fields a tool author writes for search (the stray-match rule reads only these). */
 export const AUTHORED_FIELDS: readonly FieldName[] = ["name", "tags", "aliases", "examples"];
+
+/** explain's fields that say what a tool is: its name and the words its author tags it with. */
+const IDENTITY_FIELDS: ReadonlySet<MatchedWord["fields"][number]> = new Set(["name", "tags", "aliases"]);
 
 /** explain's fields that hold a tool's body text: the description (past its first sentence) and the details. */
 const BODY_FIELDS: ReadonlySet<MatchedWord["fields"][number]> = new Set(["description", "details"]);
@@ -62,7 +74,7 @@ export type Judgement = {
   opposite?: { factor: number; word: string; toolWord: string };
   /**
    * The top-action rule, when it fired: the request asks for `request` (its word `word`), the top tool
-   * does `tool`, and none of the tools just behind it does what the request asks.
+   * does `tool` (`read-only`: declared so, its words naming no action), and none of the tools just behind it does what the request asks.
    */
   action?: { factor: number; word: string; request: string; tool: string };
   /**
@@ -218,7 +230,7 @@ export class Judge {
     const table = this.index.data.actions!;
     const serves = (t: CatalogTool) => {
       const own = this.toolObject(t);
-      return this.namesObject(object, own.terms) && (actionFit(action, this.toolAction(t, table)) !== Fit.conflict || verb.some((v) => own.name.has(v)));
+      return this.namesObject(object, own.terms) && (fitOf(action, this.toolAction(t, table)) !== Fit.conflict || verb.some((v) => own.name.has(v)));
     };
     if (q.runnersUp().some(serves)) return undefined;
     return { factor: this.params.objectVerdict, word: object[0]!.word, part: part.text };
@@ -226,29 +238,38 @@ export class Judge {
 
   /**
    * The verb-only rule, where tools are judged by their authors' hints: the request is an imperative whose
-   * verb is a word of the top tool's name, the tool met no other specific word of it, the request names what
-   * it acts on (a specific word between its verb and its first preposition, data and a labelled input aside),
-   * and no tool just behind whose action does not conflict meets that: a tool named by what it does, asked to
-   * do it to something else ("convert 50 USD to euros" → time.convert, "set an alarm for 7am" → kv.set).
-   * A request whose head is only data ("convert photo.png to jpg") or labels its input ("shuffle this
-   * playlist: …") hands the tool its input.
+   * verb is a word of the top tool's name and is followed by a determiner or a number (it names a thing: "set an
+   * alarm", "convert 50 USD"; a bare word is more often the input: "reverse hello"), the tool met no specific
+   * word of the request but the verb and no word of its head (its words before the first preposition, data
+   * aside) that it is named or tagged by, and no tool just behind whose action does not conflict meets a specific word
+   * of that head: a tool named by what it does, asked to do it to something else ("convert 50 USD to euros" →
+   * time.convert, "set an alarm for 7am" → kv.set). Not when the request labels its input ("shuffle this
+   * playlist: …"): its head names that input.
    */
   private verbOnlyRule(q: JudgeInput): Judgement["verbOnly"] {
     const { verb: verbWord, action } = q.request;
-    if (verbWord === undefined || LABELLED_INPUT.test(q.query)) return undefined;
-    const verb = encode(verbWord);
+    if (verbWord === undefined || labelsInput(q.query)) return undefined;
+    const tokens = stripAgentPhrasing(q.query).toLowerCase().split(/\s+/);
+    const next = tokens[tokens.findIndex((t) => actionWords(t).includes(verbWord)) + 1];
+    if (next === undefined || !(DETERMINERS.has(next) || /^\W?\d/.test(next))) return undefined;
     const hits = q.matches(q.top);
-    if (!hits.some((m) => m.fields.includes("name") && encode(m.word).some((w) => verb.includes(w)))) return undefined;
-    if (hits.some((m) => encode(m.word).some((w) => !verb.includes(w) && !COMMON_WORDS.has(w)))) return undefined;
-    const object = headWords(q.query.replace(IDENTIFIER, " ")).filter((t) => !verb.includes(t) && !COMMON_WORDS.has(t));
-    if (!object.length) return undefined;
+    if (!hits.some((m) => m.fields.includes("name") && encode(m.word).some((w) => encode(verbWord).includes(w)))) return undefined;
+    // The verb, and the request's other words for the same action ("create a new folder": new is a create too).
     const table = this.index.data.actions!;
+    const verb = actionWords(q.query).flatMap((w) => (w === verbWord || (action !== undefined && actionOf([w], table) === action) ? encode(w) : []));
+    const head = headWords(q.query).filter((t) => !verb.includes(t));
+    // Beyond the verb, the tool met a specific word, or an everyday word of the head that it is named or tagged by ("the key cache": kv's key).
+    const named = (m: MatchedWord) => m.fields.some((f) => IDENTITY_FIELDS.has(f));
+    const beyond = (m: MatchedWord) => encode(m.word).some((w) => !verb.includes(w) && (!COMMON_WORDS.has(w) || (head.includes(w) && named(m))));
+    if (hits.some(beyond)) return undefined;
+    const object = head.filter((t) => !COMMON_WORDS.has(t));
+    if (!object.length) return undefined;
     const meets = (t: CatalogTool) => {
-      const met = matchedWords(q.matches(t));
-      return object.some((w) => met.has(w)) && actionFit(action, this.toolAction(t, table)) !== Fit.conflict;
+      const theirs = matchedWords(q.matches(t));
+      return object.some((w) => theirs.has(w)) && fitOf(action, this.toolAction(t, table)) !== Fit.conflict;
     };
     if (q.runnersUp().some(meets)) return undefined;
-    return { factor: this.params.verbOnlyVerdict, verb: verbWord, word: object[0]! };
+    return { factor: this.params.verbOnlyVerdict, verb: verbWord, word: requestWord(q.query, object[0]!) };
   }
 
   /** Whether a word of the request's object, or an expansion of one (either word of a pair), is among `terms`. */
@@ -284,8 +305,8 @@ export class Judge {
    * "add this repo to my star list" → create), the top tool does another (a list, a read), and none of
    * the tools just behind it does the asked one: the catalog's best matches for its words do not do
    * what it asks (the rerank's action rule lowers such a tool only on short requests, and only to
-   * reorder). When a tool just behind does it and meets more of the request than its verb, the ranking
-   * erred and the verdict holds back.
+   * reorder). When a tool just behind does it and meets a specific word of the request besides its verb,
+   * the ranking erred and the verdict holds back.
    */
   private actionRule(q: JudgeInput): Judgement["action"] {
     const table = this.index.data.actions!;
@@ -293,21 +314,21 @@ export class Judge {
     const tool = this.toolAction(q.top, table);
     if (tool === undefined) return undefined;
     const { action, actionWord } = q.request;
-    if (action === undefined || actionWord === undefined || actionFit(action, tool) !== Fit.conflict) return undefined;
+    if (action === undefined || actionWord === undefined || fitOf(action, tool) !== Fit.conflict) return undefined;
     // A tool behind that does the asked action is an alternative only when it meets the request beyond its verb in a
     // specific word: "set the server's timezone to UTC" is not served by kv.set, met by "set" alone, nor "delete the
     // old log files" by notes.delete, met besides in "old".
     const verb = encode(actionWord);
     const beyondVerb = (t: CatalogTool) => q.matches(t).some((m) => encode(m.word).some((w) => !verb.includes(w) && !COMMON_WORDS.has(w)));
-    if (q.runnersUp().some((t) => actionFit(action, this.toolAction(t, table)) === Fit.same && beyondVerb(t))) return undefined;
+    if (q.runnersUp().some((t) => fitOf(action, this.toolAction(t, table)) === Fit.same && beyondVerb(t))) return undefined;
     return { factor: this.params.actionVerdict, word: actionWord, request: action, tool };
   }
 
-  /** A tool's action class (actions.ts `toolActionOf`, else a read when declared read-only), once per tool. */
+  /** A tool's action class (actions.ts `toolActionOf`, else `READ_ONLY` when declared read-only), once per tool. */
   private toolAction(t: CatalogTool, table: NonNullable<SearchIndex["data"]["actions"]>): string | undefined {
     let act = this.toolActs.get(t);
-    // A tool whose words name no action but whose author declared it read-only does a read ("files.read_tail").
-    if (act === undefined) this.toolActs.set(t, (act = toolActionOf(t, table) ?? (t.governance.read_only ? READ : null)));
+    // A tool whose words name no action but whose author declared it read-only changes nothing ("git.rev_parse").
+    if (act === undefined) this.toolActs.set(t, (act = toolActionOf(t, table) ?? (t.governance.read_only ? READ_ONLY : null)));
     return act ?? undefined;
   }
 
@@ -426,7 +447,7 @@ export class Judge {
     if (!table) return undefined;
     const { action, actionWord } = q.request;
     if (action === undefined || actionWord === undefined) return undefined;
-    if (actionFit(action, this.toolAction(q.top, table)) !== Fit.same) return undefined;
+    if (fitOf(action, this.toolAction(q.top, table)) !== Fit.same) return undefined;
     const verb = new Set(encode(actionWord));
     const met = matchedWords(hits);
     return askedWords(q.query).every((t) => verb.has(t) || met.has(t)) ? action : undefined;

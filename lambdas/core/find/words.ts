@@ -34,6 +34,9 @@ export const PREPOSITION_WORDS: ReadonlySet<string> = new Set(lists.prepositions
 /** Where an operation name's object ends: its first preposition of ownership (actions.ts `operationObject`). */
 export const OWNER_WORDS: ReadonlySet<string> = new Set(lists.ownerPrepositions.words);
 
+/** Determiners: after an imperative's verb, they open a noun phrase that names a thing (judge.ts, the verb-only rule). */
+export const DETERMINERS: ReadonlySet<string> = new Set(lists.determiners.words);
+
 /** A parameter name that says the tool takes a free text (judge.ts). */
 export const TEXT_PARAM = new RegExp(`^${alt(lists.textParameters.words)}$`, "i");
 

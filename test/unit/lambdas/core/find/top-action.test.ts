@@ -5,6 +5,8 @@
 // the asked action; when one does, the ranking erred and the verdict holds back.
 import { describe, expect, it } from "vitest";
 import { createFinder } from "../../../../../lambdas/core/find/index.js";
+import { indexActionTable } from "../../../../../build/actions.js";
+import { toolActionOf } from "../../../../../lambdas/core/find/actions.js";
 import { exampleArtifact } from "../../../../helpers/example-registry.js";
 import { apiFinder, expectRuleTurnsNone } from "./catalog.js";
 
@@ -37,7 +39,7 @@ describe("the judge's top-action rule", () => {
       rule: "top-action",
       effect: "×0.60",
       detail:
-        "the request asks to add (create); the top tool does read, and none of the tools just behind it that meets more of the request than its verb does create: the catalog's best matches do not do what the request asks",
+        "the request asks to add (create); the top tool does read, and none of the tools just behind it that meets a specific word of the request besides its verb does create: the catalog's best matches do not do what the request asks",
     });
   });
 
@@ -89,22 +91,38 @@ describe("the judge's top-action rule", () => {
     }
   }, 60_000);
 
-  it("reads a tool declared read-only whose words name no action as a read, and a tool behind met besides its verb only in everyday words as no alternative", async () => {
+  it("does not count a tool behind that meets the request besides its verb in everyday words only", async () => {
     const artifact = await exampleArtifact();
     const [judged, off] = [createFinder(artifact), createFinder(artifact, { query: { actionVerdict: 1 } })];
-    for (const [query, top, asked] of [
-      // files.read_tail is declared read_only; notes.delete, just behind, meets "delete" and "old" only.
-      ["delete the old log files in /var/log", "files.read_tail", "delete (delete)"],
-      // time.zones names no action and is declared read_only: it cannot change a clock.
-      ["change my computer's timezone to UTC", "time.zones", "change (update)"],
-    ] as const) {
-      const [r, before] = [await judged.find({ query, schemas: false, explain: true }), await off.find({ query, schemas: false })];
-      expect({ query, verdict: before.verdict, top: before.tools[0]?.name }).toEqual({ query, verdict: "match", top });
-      expect(artifact.tools.find((t) => t.name === top)?.governance.read_only).toBe(true);
-      expect({ query, verdict: r.verdict }).toEqual({ query, verdict: "none" });
-      expect(r.verdict_reasons).toContainEqual(
-        expect.objectContaining({ rule: "top-action", detail: expect.stringContaining(`asks to ${asked}; the top tool does read`) }),
-      );
-    }
+    // files.read_tail reads (its name says so); notes.delete, just behind, deletes but meets only "delete" and "old".
+    const query = "delete the old log files in /var/log";
+    const [r, before] = [await judged.find({ query, schemas: false, explain: true }), await off.find({ query, schemas: false })];
+    expect({ verdict: before.verdict, top: before.tools[0]?.name }).toEqual({ verdict: "match", top: "files.read_tail" });
+    expect(r.verdict).toBe("none");
+    expect(r.verdict_reasons).toContainEqual(
+      expect.objectContaining({ rule: "top-action", detail: expect.stringContaining("asks to delete (delete); the top tool does read") }),
+    );
+  }, 60_000);
+
+  it("takes a tool declared read-only whose words name no action to conflict with a delete or an update only", async () => {
+    const artifact = await exampleArtifact();
+    const revParse = artifact.tools.find((t) => t.name === "git.rev_parse")!;
+    // Its name and description name no action; its author declared it read-only.
+    expect({ action: toolActionOf(revParse, indexActionTable()), readOnly: revParse.governance.read_only }).toEqual({ action: undefined, readOnly: true });
+    const [judged, off] = [createFinder(artifact), createFinder(artifact, { query: { actionVerdict: 1 } })];
+    const query = "delete the git branch feature-x";
+    const [r, before] = [await judged.find({ query, schemas: false, explain: true }), await off.find({ query, schemas: false })];
+    expect({ verdict: before.verdict, top: before.tools[0]?.name }).toEqual({ verdict: "match", top: "git.rev_parse" });
+    expect(r.verdict).toBe("none");
+    expect(r.verdict_reasons).toContainEqual(
+      expect.objectContaining({
+        rule: "top-action",
+        detail: expect.stringContaining("asks to delete (delete); the top tool is declared read-only (its words name no action)"),
+      }),
+    );
+    // A pure function declared read-only may well create what it computes.
+    const slug = await judged.find({ query: 'generate a slug for "My First Post"', schemas: false, explain: true });
+    expect({ verdict: slug.verdict, top: slug.tools[0]?.name }).toEqual({ verdict: "match", top: "text.slugify" });
+    expect(slug.verdict_reasons!.some((x) => x.rule === "top-action")).toBe(false);
   }, 60_000);
 });

@@ -20,6 +20,7 @@ describe("the judge's verb-only rule", () => {
       ["convert 50 USD to euros", "time.convert", "convert", "usd"],
       ["set an alarm for 7am", "kv.set", "set", "alarm"],
       ["create a new folder called backups", "notes.create", "create", "folder"],
+      ["summarize the latest news headlines", "writing.summarize", "summarize", "headlines"],
     ] as const) {
       const [r, before] = [await judged.find({ query, schemas: false, explain: true }), await off.find({ query, schemas: false })];
       // Without the rule each was a match for the tool its verb names.
@@ -34,21 +35,22 @@ describe("the judge's verb-only rule", () => {
     }
   });
 
-  it("holds back when the tool meets more than the verb, or the request's head is the input it hands the tool", async () => {
+  it("holds back when the request's head is the input it hands the tool, or the tool or one just behind meets more of it", async () => {
     const f = createFinder(artifact);
-    for (const [query, top] of [
-      // The tool meets the request beyond its verb ("time", "london").
-      ["convert 10am Tokyo time to London time", "time.convert"],
-      // The head labels the input that follows the colon.
-      ["shuffle this playlist: intro, verse, bridge, outro", "random.shuffle"],
-      // The head's only specific word is an identifier the request brings.
-      ["delete the key old_cache", "kv.delete"],
-      // The head is a file name: data, the tool's input.
-      ["convert photo.png to jpg", "time.convert"],
+    for (const [query, top, why] of [
+      ["convert 9am London time to Pacific time", "time.convert", "the tool meets specific words besides its verb"],
+      ["convert this word document to pdf", "time.convert", "text.change_case, just behind, meets 'word'"],
+      ["delete the key cache", "kv.delete", "the head's 'key' is an everyday word the tool is tagged with"],
+      ["reverse hello", "text.reverse", "a bare word after the verb is its input"],
+      ["set foo to bar", "kv.set", "a bare word after the verb is its input"],
+      ["shuffle this playlist: intro, verse, bridge, outro", "random.shuffle", "the head labels the input after the colon"],
+      ["delete the key old_cache", "kv.delete", "the head's 'key' is an everyday word the tool is tagged with"],
+      ["remember the number 42 as my lucky number", "kv.set", "the verb is no word of the tool's name"],
+      ["convert photo.png to jpg", "time.convert", "the head is a file name, data"],
     ] as const) {
       const r = await f.find({ query, schemas: false, explain: true, min_score: 0 });
       expect({ query, top: r.tools[0]?.name }).toEqual({ query, top });
-      expect({ query, fired: r.verdict_reasons!.some((x) => x.rule === "verb-only") }).toEqual({ query, fired: false });
+      expect({ query, why, fired: r.verdict_reasons!.some((x) => x.rule === "verb-only") }).toEqual({ query, why, fired: false });
     }
   });
 });
