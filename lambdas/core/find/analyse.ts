@@ -37,6 +37,15 @@ export type Analysis = {
   verb?: string | undefined;
 };
 
+/**
+ * The request's words without the pronoun its verb hands the answer to ("show me | the README of rails/rails",
+ * "get me the latest release"): that "me" is the recipient, not whose things the request is about.
+ */
+function withoutRecipient(words: readonly string[], verb: string | undefined): readonly string[] {
+  const at = verb === undefined ? -1 : words.indexOf(verb);
+  return at >= 0 && words[at + 1] === "me" ? [...words.slice(0, at + 1), ...words.slice(at + 2)] : words;
+}
+
 /** A word that may be an abbreviation by initials: two capital letters, as English writes one ("PR", "CI"), or its plural ("PRs"). */
 const ACRONYM = /\b([A-Z]{2})s?\b/g;
 
@@ -72,8 +81,8 @@ export class Analyser {
     const words = table ? actionWords(stripAgentPhrasing(query)) : [];
     const groups = this.groups(steps);
     const asked = table && requestActionWord(words, table);
-    const scope = table ? scopeOf(ownerWords(words), table) : 0;
     const verb = table ? imperativeVerb(words, table) : undefined;
+    const scope = table ? scopeOf(ownerWords(withoutRecipient(words, verb)), table) : 0;
     if (!asked || words.length > STAGE_LIMITS.actionMaxWords)
       return { steps: steps.length, groups, action: asked?.action, actionWord: asked?.word, words: words.length, scope, verb };
     const actionTerms = new Set(encode(asked.word));

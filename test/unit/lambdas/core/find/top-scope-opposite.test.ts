@@ -19,6 +19,7 @@ const ROWS = [
   ["repos.list-for-org", "List the repositories of an organization."],
   ["apps.check-token", "Check that an OAuth app's authentication token is valid for an account."],
   ["orgs.list-accounts", "List the accounts of an organization's billing plan."],
+  ["repos.get-readme", "Get the preferred README of a repository."],
 ];
 
 const finderOf = (query?: Partial<QueryParams>) => apiFinder(ROWS, query);
@@ -46,6 +47,16 @@ describe("the judge's top-scope rule", () => {
       expect(r.tools[0]!.name).toBe(`imported.${tool}`);
       expect(r.verdict_reasons!.some((x) => x.rule === "top-scope")).toBe(false);
     }
+  });
+
+  it('reads the "me" right after the verb as whom the answer is for, not whose things the request is about', async () => {
+    // "show me the README of rails/rails" is a repository's README; the caller's own notifications were just behind.
+    const r = await (await finderOf()).find({ query: "show me the README of rails/rails", schemas: false, explain: true });
+    expect({ verdict: r.verdict, top: r.tools[0]?.name }).toEqual({ verdict: "match", top: "imported.repos.get-readme" });
+    expect(r.verdict_reasons!.some((x) => x.rule === "top-scope")).toBe(false);
+    // After a preposition it still names the caller: two-factor "for me" is the caller's own account.
+    const mine = await (await finderOf()).find({ query: "turn on two-factor authentication for me", schemas: false, explain: true });
+    expect(mine.verdict_reasons!.some((x) => x.rule === "top-scope")).toBe(true);
   });
 });
 
