@@ -192,6 +192,13 @@ export type QueryParams = {
    * docs/find-decisions.md, "Session 14"; 1 turns it off.
    */
   verbOnlyVerdict: number;
+  /**
+   * Factor on a request's scores, in a catalog whose tool names start with a verb, when the request's verb is
+   * met in its top tool's name only as a word of what the tool acts on, while the tool's own verb and action
+   * class are others (judge rule `verb-as-noun`: "feed the ducks at the pond" → getVideoSurveillanceFeed).
+   * docs/find-decisions.md, "Session 14"; 1 turns it off.
+   */
+  verbNounVerdict: number;
 };
 
 export const DEFAULT_QUERY_PARAMS: QueryParams = {
@@ -215,6 +222,7 @@ export const DEFAULT_QUERY_PARAMS: QueryParams = {
   actionVerdict: 0.6,
   objectVerdict: 0.6,
   verbOnlyVerdict: 0.6,
+  verbNounVerdict: 0.6,
 };
 
 /**
@@ -278,6 +286,11 @@ export const STAGE_LIMITS = {
   scopedCatalogShare: 0.1,
   /** Judge: the everyday-words rule looks at this many of those runners-up for a specific word. */
   everydayLook: 2,
+  /**
+   * Judge: the verb-as-noun rule reads a tool name's first word as its verb only when at least this many tools'
+   * names start with it (get, calculate, list-; not MetaTool's "HousePurchasingTool" and "HouseRentingTool").
+   */
+  nameVerbMinTools: 5,
   /** Judge: the opposite rule reads a name word of at least this many letters ("read" in "unread"; not "it" in "unit"). */
   oppositeMinLetters: 4,
 } as const;

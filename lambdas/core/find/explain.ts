@@ -220,6 +220,14 @@ function judgeRules(j: Judgement, on: "tool" | "answer"): ExplainRule[] {
       detail: `the top tool met the request only in its verb ("${j.verbOnly.verb}", a word of the tool's name); what the request acts on ("${j.verbOnly.word}") is met by no tool just behind that could do it: the tool does the asked thing to something else`,
     });
   }
+  if (j.verbNoun) {
+    out.push({
+      stage: "judge",
+      rule: "verb-as-noun",
+      effect: times(j.verbNoun.factor),
+      detail: `the request's verb ("${j.verbNoun.verb}") is in the top tool's name only as a word of what it acts on; the tool's own verb is "${j.verbNoun.toolVerb}", and no tool just behind starts its name with the request's verb: the tool is about the thing, not doing it`,
+    });
+  }
   if (j.body) {
     out.push({
       stage: "judge",

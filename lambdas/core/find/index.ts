@@ -70,7 +70,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
   const rerankPasses = options.rerankPasses ?? 1;
   if (options.eagerFuzzy) analyser.loadFuzzy();
   const hintedCatalog = tools.filter(hasHints).length * 2 >= tools.length;
-  const judge = options.verdict === false ? undefined : new Judge(index, queryParams, options.verdict ?? VERDICT_MODEL, hintedCatalog);
+  const judge = options.verdict === false ? undefined : new Judge(index, queryParams, options.verdict ?? VERDICT_MODEL, hintedCatalog, tools);
 
   /** Stages 1–3: the request's scores over the tools it touched (valid until the next ranking); a find analyses its request once. */
   const rank = (query: string, minScore: number, lifted?: Lift[], keep?: Pick<Keep, "k" | "counts">, analysis = analyser.analyse(query)) => {

@@ -32,6 +32,24 @@ function fitOf(request: string | undefined, tool: string | undefined): Fit {
   return request !== undefined && WRITES.has(request) ? Fit.conflict : Fit.unknown;
 }
 
+/**
+ * The words of a tool name's last segment (getVideoSurveillanceFeed → get, video, surveillance, feed), without
+ * a first word that repeats its family or namespace (an MCP server's prefix: playwright.playwright_save_as_pdf → save, as, pdf).
+ */
+function nameWords(t: Pick<CatalogTool, "name" | "family">): string[] {
+  const dot = t.name.lastIndexOf(".");
+  const words = actionWords(t.name.slice(dot + 1));
+  const prefix = words.length > 1 && (actionWords(t.family).includes(words[0]!) || actionWords(t.name.slice(0, Math.max(dot, 0))).includes(words[0]!));
+  return prefix ? words.slice(1) : words;
+}
+
+/** Whether the word after the request's verb opens a noun phrase (a determiner or a number): the verb then names a deed done to a thing. */
+function verbTakesObject(query: string, verb: string): boolean {
+  const tokens = stripAgentPhrasing(query).toLowerCase().split(/\s+/);
+  const next = tokens[tokens.findIndex((t) => actionWords(t).includes(verb)) + 1];
+  return next !== undefined && (DETERMINERS.has(next) || /^\W?\d/.test(next));
+}
+
 /** The request's own word behind an encoded one (explain shows "headlines", not the stem "headlin"). */
 function requestWord(query: string, term: string): string {
   return actionWords(query).find((w) => encode(w).includes(term)) ?? term;
@@ -88,6 +106,11 @@ export type Judgement = {
    * tool's name), and what the request acts on (`word`: its first specific word) is met by no tool just behind.
    */
   verbOnly?: { factor: number; verb: string; word: string };
+  /**
+   * The verb-as-noun rule, when it fired: the request's verb (`verb`) is met in the top tool's name only among
+   * the words of what it acts on, while the tool's own verb (`toolVerb`) is another.
+   */
+  verbNoun?: { factor: number; verb: string; toolVerb: string };
 };
 
 /** What a tool acts on, from its name (the top-object rule): its words, encoded, and the last name segment's encoded words. */
@@ -142,6 +165,8 @@ export class Judge {
   private readonly toolObjects = new WeakMap<CatalogTool, ToolObject>();
   /** Whether the catalog's tool names say whose things they are about (computed at the top-scope rule's first need). */
   private scoped: boolean | undefined;
+  /** Per first word of a tool name, how many names start with it (at the verb-as-noun rule's first need). */
+  private firstWords: Map<string, number> | undefined;
 
   constructor(
     private readonly index: SearchIndex,
@@ -149,6 +174,8 @@ export class Judge {
     model: VerdictModel,
     /** Most of the catalog's tools have search hints: a tool without them is held to the hint rules too. */
     private readonly hintedCatalog: boolean,
+    /** The catalog's tools (the verb-as-noun rule counts the first words of their names). */
+    private readonly tools: readonly CatalogTool[],
   ) {
     this.verdict = new Verdict(index, model);
     this.words = new RequestWords(index);
@@ -194,6 +221,10 @@ export class Judge {
     // Its twin where authors name their tools by what they do (a catalog judged by hints): the verb alone.
     const verbOnly = this.params.verbOnlyVerdict < 1 && consult && !action && !object ? this.verbOnlyRule(q) : undefined;
     if (verbOnly) factor *= verbOnly.factor;
+    // And where the fit model judges, outside an API's catalog (there a verb made of the object asks for it: "tag the head" → create-tag):
+    // the request's verb met only as a noun of the tool's name.
+    const verbNoun = this.params.verbNounVerdict < 1 && !consult && !action && !object && !this.apiCatalog() ? this.verbNounRule(q) : undefined;
+    if (verbNoun) factor *= verbNoun.factor;
     return {
       factor,
       hinted: consult,
@@ -206,6 +237,7 @@ export class Judge {
       ...(action ? { action } : {}),
       ...(object ? { object } : {}),
       ...(verbOnly ? { verbOnly } : {}),
+      ...(verbNoun ? { verbNoun } : {}),
     };
   }
 
@@ -249,9 +281,7 @@ export class Judge {
   private verbOnlyRule(q: JudgeInput): Judgement["verbOnly"] {
     const { verb: verbWord, action } = q.request;
     if (verbWord === undefined || labelsInput(q.query)) return undefined;
-    const tokens = stripAgentPhrasing(q.query).toLowerCase().split(/\s+/);
-    const next = tokens[tokens.findIndex((t) => actionWords(t).includes(verbWord)) + 1];
-    if (next === undefined || !(DETERMINERS.has(next) || /^\W?\d/.test(next))) return undefined;
+    if (!verbTakesObject(q.query, verbWord)) return undefined;
     const hits = q.matches(q.top);
     if (!hits.some((m) => m.fields.includes("name") && encode(m.word).some((w) => encode(verbWord).includes(w)))) return undefined;
     // The verb, and the request's other words for the same action ("create a new folder": new is a create too).
@@ -270,6 +300,40 @@ export class Judge {
     };
     if (q.runnersUp().some(meets)) return undefined;
     return { factor: this.params.verbOnlyVerdict, verb: verbWord, word: requestWord(q.query, object[0]!) };
+  }
+
+  /**
+   * The verb-as-noun rule, on a tool judged by the fit model in a catalog whose tool names start with their
+   * verb (the first word of at least `nameVerbMinTools` names: get, calculate; a prefix repeating the family
+   * left out): the request's imperative verb, followed by a determiner or a number, is a word of what the top tool acts on (its name after its verb: getVideoSurveillance**Feed**, estimate**Walking**Time),
+   * not its verb, the tool's action class is not the request's, and no tool just behind starts its name with the
+   * request's verb: the tool is about the thing the request's verb names, not doing it ("feed the ducks at the
+   * pond", "walk the dog").
+   */
+  private verbNounRule(q: JudgeInput): Judgement["verbNoun"] {
+    const { verb: verbWord, action } = q.request;
+    if (verbWord === undefined || !verbTakesObject(q.query, verbWord)) return undefined;
+    const verb = encode(verbWord);
+    const [toolVerb, ...rest] = nameWords(q.top);
+    if (toolVerb === undefined || !rest.some((w) => encode(w).some((t) => verb.includes(t)))) return undefined;
+    if (this.nameVerbCount(toolVerb) < STAGE_LIMITS.nameVerbMinTools) return undefined;
+    const table = this.index.data.actions!;
+    if (fitOf(action, this.toolAction(q.top, table)) === Fit.same) return undefined;
+    const startsWithVerb = (t: CatalogTool) => encode(nameWords(t)[0] ?? "").some((x) => verb.includes(x));
+    if (q.runnersUp().some(startsWithVerb)) return undefined;
+    return { factor: this.params.verbNounVerdict, verb: verbWord, toolVerb };
+  }
+
+  /** How many of the catalog's tool names start with `word` (their last segment's first word), counted once per catalog. */
+  private nameVerbCount(word: string): number {
+    if (!this.firstWords) {
+      this.firstWords = new Map();
+      for (const t of this.tools) {
+        const w = nameWords(t)[0];
+        if (w !== undefined) this.firstWords.set(w, (this.firstWords.get(w) ?? 0) + 1);
+      }
+    }
+    return this.firstWords.get(word) ?? 0;
   }
 
   /** Whether a word of the request's object, or an expansion of one (either word of a pair), is among `terms`. */
