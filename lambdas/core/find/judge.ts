@@ -46,7 +46,8 @@ function nameWords(t: Pick<CatalogTool, "name" | "family">): string[] {
 /** Whether the word after the request's verb opens a noun phrase (a determiner or a number): the verb then names a deed done to a thing. */
 function verbTakesObject(query: string, verb: string): boolean {
   const tokens = stripAgentPhrasing(query).toLowerCase().split(/\s+/);
-  const next = tokens[tokens.findIndex((t) => actionWords(t).includes(verb)) + 1];
+  const at = tokens.findIndex((t) => actionWords(t).includes(verb));
+  const next = at < 0 ? undefined : tokens[at + 1];
   return next !== undefined && (DETERMINERS.has(next) || /^\W?\d/.test(next));
 }
 
