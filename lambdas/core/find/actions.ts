@@ -116,7 +116,12 @@ export function toolAction(nameWords: readonly string[], descriptionWords: reado
 
 /** A catalog tool's action: its name's last segment ("todo.add" → add), else its description. */
 export function toolActionOf(tool: { readonly name: string; readonly description: string }, table: ActionTable): string | undefined {
-  return toolAction(actionWords(tool.name.slice(tool.name.lastIndexOf(".") + 1)), actionWords(tool.description), table);
+  return toolAction(lastSegmentWords(tool.name), actionWords(tool.description), table);
+}
+
+/** The words of a tool name's last dot segment ("todo.add" → add; "finance.getStockPrice" → get, stock, price). */
+export function lastSegmentWords(name: string): string[] {
+  return actionWords(name.slice(name.lastIndexOf(".") + 1));
 }
 
 /** A catalog tool's scope bits (whose things it is about), from its name and description. */

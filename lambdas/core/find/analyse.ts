@@ -10,6 +10,7 @@ import { askedWords } from "./hint-rules.js";
 import { ownList, type SearchIndex } from "./postings.js";
 import type { WorkUnits } from "./work.js";
 import { segments } from "./segment.js";
+import { RECIPIENTS } from "./words.js";
 import { STAGE_LIMITS, type QueryParams } from "../../../registry/contract/find-tuning.js";
 
 /** A vocabulary term a query word may match, at a weight relative to the word itself. */
@@ -43,7 +44,7 @@ export type Analysis = {
  */
 function withoutRecipient(words: readonly string[], verb: string | undefined): readonly string[] {
   const at = verb === undefined ? -1 : words.indexOf(verb);
-  return at >= 0 && words[at + 1] === "me" ? [...words.slice(0, at + 1), ...words.slice(at + 2)] : words;
+  return at >= 0 && RECIPIENTS.has(words[at + 1]!) ? [...words.slice(0, at + 1), ...words.slice(at + 2)] : words;
 }
 
 /** A word that may be an abbreviation by initials: two capital letters, as English writes one ("PR", "CI"), or its plural ("PRs"). */

@@ -13,7 +13,7 @@ import { DEFAULT_MIN_SCORE, STAGE_LIMITS, type QueryParams } from "../../../regi
 import { COMMON_WORDS, DETERMINERS, TEXT_PARAM } from "./words.js";
 import { hasHints, Verdict, type VerdictFeatures, type VerdictModel } from "./verdict.js";
 import type { Analysis, Group } from "./analyse.js";
-import { actionFit, actionOf, actionWords, Fit, operationObject, scopedCatalog, scopeFit, toolActionOf, toolScopeOf } from "./actions.js";
+import { actionFit, actionOf, actionWords, Fit, lastSegmentWords, operationObject, scopedCatalog, scopeFit, toolActionOf, toolScopeOf } from "./actions.js";
 import lists from "./data/request-words.json" with { type: "json" };
 
 /** A word starting with one of the opposite-making prefixes (the opposite rule's first check). */
@@ -37,9 +37,9 @@ function fitOf(request: string | undefined, tool: string | undefined): Fit {
  * a first word that repeats its family or namespace (an MCP server's prefix: playwright.playwright_save_as_pdf → save, as, pdf).
  */
 function nameWords(t: Pick<CatalogTool, "name" | "family">): string[] {
-  const dot = t.name.lastIndexOf(".");
-  const words = actionWords(t.name.slice(dot + 1));
-  const prefix = words.length > 1 && (actionWords(t.family).includes(words[0]!) || actionWords(t.name.slice(0, Math.max(dot, 0))).includes(words[0]!));
+  const words = lastSegmentWords(t.name);
+  const namespace = t.name.slice(0, Math.max(t.name.lastIndexOf("."), 0));
+  const prefix = words.length > 1 && (actionWords(t.family).includes(words[0]!) || actionWords(namespace).includes(words[0]!));
   return prefix ? words.slice(1) : words;
 }
 
@@ -281,8 +281,7 @@ export class Judge {
    */
   private verbOnlyRule(q: JudgeInput): Judgement["verbOnly"] {
     const { verb: verbWord, action } = q.request;
-    if (verbWord === undefined || labelsInput(q.query)) return undefined;
-    if (!verbTakesObject(q.query, verbWord)) return undefined;
+    if (verbWord === undefined || labelsInput(q.query) || !verbTakesObject(q.query, verbWord)) return undefined;
     const hits = q.matches(q.top);
     if (!hits.some((m) => m.fields.includes("name") && encode(m.word).some((w) => encode(verbWord).includes(w)))) return undefined;
     // The verb, and the request's other words for the same action ("create a new folder": new is a create too).

@@ -37,6 +37,9 @@ export const OWNER_WORDS: ReadonlySet<string> = new Set(lists.ownerPrepositions.
 /** Determiners: after an imperative's verb, they open a noun phrase that names a thing (judge.ts, the verb-only rule). */
 export const DETERMINERS: ReadonlySet<string> = new Set(lists.determiners.words);
 
+/** Pronouns that, right after an imperative's verb, name whom the answer is for (analyse.ts). */
+export const RECIPIENTS: ReadonlySet<string> = new Set(lists.recipients.words);
+
 /** A parameter name that says the tool takes a free text (judge.ts). */
 export const TEXT_PARAM = new RegExp(`^${alt(lists.textParameters.words)}$`, "i");
 
