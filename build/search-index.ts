@@ -21,6 +21,7 @@ import { lexiconPairs } from "./lexicon.js";
 import { indexActionTable } from "./actions.js";
 import { neighbourTable } from "./neighbours.js";
 import { wordnetSenses, wordnetSynonyms } from "./wordnet.js";
+import { englishWordsNear } from "./english-words.js";
 import { CAPABILITY_MAX_DF } from "../registry/contract/find-tuning.js";
 
 /** A word → term ids table with sorted keys and ids (deterministic artifacts). */
@@ -186,6 +187,7 @@ export async function buildSearchIndex(catalog: Catalog, params: ScorerParams = 
     similar,
     nameTerms,
     flex,
+    englishWords: await englishWordsNear(terms),
     // The action table, for the action rule (lambdas/core/find/actions.ts); the same for every catalog.
     actions: indexActionTable(),
   };

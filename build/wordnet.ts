@@ -144,3 +144,29 @@ export async function wordnetSynsets(): Promise<{ of(pos: Pos, lemma: string, se
     },
   };
 }
+
+/**
+ * The single-word lemmas (a-z) that WordNet's sense-tagged corpus (SemCor) met at least once, in any part of
+ * speech: everyday English ("last", "love", "tell"; 16,742 lemmas), not the rare words WordNet also lists
+ * that are more often someone's typo ("wether", "calender"). Read whole, once per process.
+ */
+export function wordnetTaggedLemmas(): Promise<string[]> {
+  tagged ??= readTaggedLemmas();
+  return tagged;
+}
+let tagged: Promise<string[]> | undefined;
+
+async function readTaggedLemmas(): Promise<string[]> {
+  const { index } = await loadFiles();
+  const out = new Set<string>();
+  for (const pos of POS) {
+    const { text, starts } = index[pos];
+    for (const at of starts) {
+      const f = text.slice(at, text.indexOf("\n", at)).trim().split(" ");
+      // lemma pos synset_cnt p_cnt [ptr_symbol × p_cnt] sense_cnt tagsense_cnt synset_offset…
+      const tagged = Number(f[5 + Number(f[3])]);
+      if (tagged > 0 && /^[a-z]+$/.test(f[0]!)) out.add(f[0]!);
+    }
+  }
+  return [...out].sort();
+}

@@ -78,6 +78,12 @@ export type SearchIndexData = {
   nameTerms: number[][];
   /** Exported FlexSearch vocabulary index (key → data). */
   flex: [string, string][];
+  /**
+   * Encoded everyday English words (WordNet lemmas its sense-tagged corpus met) the catalog lacks that lie a
+   * typo's distance from one of its terms (build/english-words.ts): a request's word among them is meant as
+   * written and reaches only terms that extend it; absent in older artifacts (every unknown word may be a typo then).
+   */
+  englishWords?: string[];
   /** The action table (build/data/actions.json without its header); absent in older artifacts (no action rule then). */
   actions?: ActionTable;
 };

@@ -179,8 +179,12 @@ export class Analyser {
     const near = this.params.fuzzyWeight;
     const far = this.params.fuzzyWeight * L.typoFarShare;
     const found: Member[] = [];
+    // An everyday English word is meant as written: it may reach a term that extends it (week → weekly), never a
+    // near spelling (last → list, tell → toll; docs/find-decisions.md, "Session 15").
+    const english = this.index.isEnglishWord(word);
     for (const id of new Set(res.flatMap((r) => r.result))) {
       const t = this.index.terms[id]!;
+      if (english && !t.startsWith(word)) continue;
       const ed = editDistance(word, t, maxEd);
       if (ed <= maxEd) found.push({ term: id, w: ed <= 1 ? near : far });
       else if (t.startsWith(word)) found.push({ term: id, w: far });

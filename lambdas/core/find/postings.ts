@@ -103,6 +103,12 @@ export class SearchIndex {
     return sortedIndexOf(this.ids, doc, this.start[term]!, this.start[term + 1]!);
   }
 
+  /** An everyday English word the catalog lacks that is a typo's distance from one of its terms (`englishWords`): meant, not misspelt. */
+  isEnglishWord(t: string): boolean {
+    return (this.englishWords ??= new Set(this.data.englishWords)).has(t);
+  }
+  private englishWords: Set<string> | undefined;
+
   /** A word the catalog lacks that the build bridged (WordNet, lexicon, paraphrase table): a real word, not a typo. */
   isRealWord(t: string): boolean {
     return (
