@@ -6,6 +6,7 @@
 // score, so the order is kept; a tool stays when c·score ≥ min_score, and the answer is `none` when
 // none stays. A tool asked for by its exact name is not judged.
 import type { CatalogTool } from "../../../registry/contract/artifact.js";
+import type { MatchedWord } from "../../contract/find.js";
 import type { SearchIndex } from "./postings.js";
 import { DEFAULT_MIN_SCORE, type QueryParams } from "../../../registry/contract/find-tuning.js";
 import { hasHints, Verdict, type VerdictModel } from "./verdict.js";
@@ -42,9 +43,17 @@ export class Judge {
 
   judge(asked: JudgeInput): Judgement {
     const { c, params: p } = this;
-    // The rules below may each look at the tools behind the top: rank them again once at most.
+    // The rules below may each look at the tools behind the top: rank them again once at most; and several read
+    // a tool's matched words over all its fields: work them out once per tool.
     let behind: CatalogTool[] | undefined;
-    const q: JudgeInput = { ...asked, runnersUp: () => (behind ??= asked.runnersUp()) };
+    const matched = new Map<CatalogTool, MatchedWord[]>();
+    const matches: JudgeInput["matches"] = (t, only) => {
+      if (only) return asked.matches(t, only);
+      let m = matched.get(t);
+      if (!m) matched.set(t, (m = asked.matches(t)));
+      return m;
+    };
+    const q: JudgeInput = { ...asked, matches, runnersUp: () => (behind ??= asked.runnersUp()) };
     // The model was fitted on catalogs without search hints (MetaTool, seal-tools). On a top tool with hints it
     // answered none to no request that needed it and hid right tools (test/eval/README.md, "Sixth round"):
     // such a tool is judged by its author's words, the rules below.
