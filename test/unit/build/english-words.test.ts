@@ -25,4 +25,9 @@ describe("everyday English words near a catalog's terms (build/english-words.ts)
     expect(lemmas.has("wether")).toBe(false);
     expect(await englishWordsNear(terms)).not.toContain("wether");
   });
+
+  // A 5,000-letter token (a test tool's description) made millions of deletions and held a test run for minutes.
+  it("skips a term longer than every word by more than two letters: it is no typo of one", async () => {
+    expect(await englishWordsNear([...terms, "x".repeat(5000)])).toEqual(await englishWordsNear(terms));
+  });
 });
