@@ -3,7 +3,7 @@
 // Only the words that matter to this catalog are kept, so the artifact grows by a few kilobytes.
 import { encode } from "../registry/contract/search-options.js";
 import { editDistance } from "../registry/contract/edit-distance.js";
-import { STAGE_LIMITS } from "../registry/contract/find-tuning.js";
+import { STAGE_LIMITS, typoEdits } from "../registry/contract/find-tuning.js";
 import { wordnetSynonyms, wordnetTaggedLemmas } from "./wordnet.js";
 
 /** Every string made from `word` by deleting at most `d` letters (itself included). */
@@ -12,9 +12,6 @@ function deletions(word: string, d: number, out = new Set<string>()): Set<string
   if (d > 0) for (let i = 0; i < word.length; i++) deletions(word.slice(0, i) + word.slice(i + 1), d - 1, out);
   return out;
 }
-
-/** The edit distance the runtime allows a word of this length (analyse.ts `fuzzy`). */
-const allowed = (word: string) => (word.length >= STAGE_LIMITS.typoTwoEdits ? 2 : 1);
 
 /** An everyday English word as the index encodes it, with the lemmas behind it. */
 type English = { word: string; lemmas: string[] /** Its lemmas' WordNet synonyms, encoded (at a catalog's first need). */; synonyms?: Set<string> };
@@ -38,7 +35,7 @@ function englishVariants() {
     }
     const variants = new Map<string, English[]>();
     for (const e of words.values()) {
-      for (const v of deletions(e.word, allowed(e.word))) {
+      for (const v of deletions(e.word, typoEdits(e.word))) {
         const list = variants.get(v);
         if (list) list.push(e);
         else variants.set(v, [e]);
@@ -71,7 +68,7 @@ export async function englishWordsNear(terms: readonly string[]): Promise<string
     for (const v of deletions(t, t.length >= STAGE_LIMITS.typoTwoEdits - 2 ? 2 : 1)) {
       for (const e of variants.get(v) ?? []) {
         if (vocab.has(e.word) || t.startsWith(e.word)) continue;
-        const d = allowed(e.word);
+        const d = typoEdits(e.word);
         if (editDistance(e.word, t, d) > d) continue;
         const list = spelt.get(e);
         if (!list) spelt.set(e, [t]);

@@ -295,6 +295,9 @@ export const STAGE_LIMITS = {
   oppositeMinLetters: 4,
 } as const;
 
+/** The edits a typo match may be away from a word of this length (`typoTwoEdits`): the analyser's, the build's and the judge's rule. */
+export const typoEdits = (word: string): number => (word.length >= STAGE_LIMITS.typoTwoEdits ? 2 : 1);
+
 /**
  * Weights over the features (log score, coverage, known, log(1 + terms), the form signs), fitted on
  * dev only: a logistic regression, then a seeded coordinate search for the operating point
@@ -318,6 +321,7 @@ export const VERDICT_MODEL = {
   minIdf: -0.3989,
   bias: 2.2462,
 };
+
 export type VerdictModel = typeof VERDICT_MODEL;
 
 /** Build: a lexicon word reaches a catalog word at the capability weight only when at most this share of the tools has it. */

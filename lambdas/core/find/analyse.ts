@@ -11,7 +11,7 @@ import { ownList, type SearchIndex } from "./postings.js";
 import type { WorkUnits } from "./work.js";
 import { segments } from "./segment.js";
 import { RECIPIENTS } from "./words.js";
-import { STAGE_LIMITS, type QueryParams } from "../../../registry/contract/find-tuning.js";
+import { STAGE_LIMITS, typoEdits, type QueryParams } from "../../../registry/contract/find-tuning.js";
 
 /** A vocabulary term a query word may match, at a weight relative to the word itself. */
 export type Member = { term: number; w: number };
@@ -175,7 +175,7 @@ export class Analyser {
     const L = STAGE_LIMITS;
     if (this.work) this.work.typoLookups++;
     const res = this.loadFuzzy().search(word, { limit: L.typoCandidates, suggest: true }) as unknown as { result: number[] }[];
-    const maxEd = word.length >= L.typoTwoEdits ? 2 : 1;
+    const maxEd = typoEdits(word);
     const near = this.params.fuzzyWeight;
     const far = this.params.fuzzyWeight * L.typoFarShare;
     const found: Member[] = [];

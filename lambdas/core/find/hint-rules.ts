@@ -5,6 +5,8 @@ import type { MatchedWord } from "../../contract/find.js";
 import { encode, encodeQuery, QUOTED_TEXT, stripAgentPhrasing, withoutLabelledInput } from "../../../registry/contract/search-options.js";
 import type { SearchIndex } from "./postings.js";
 import { COMMON_WORDS, PREPOSITION } from "./words.js";
+import { editDistance } from "../../../registry/contract/edit-distance.js";
+import { typoEdits } from "../../../registry/contract/find-tuning.js";
 
 /** Data a request brings rather than words: quoted text, and tokens holding a dot, slash, @ or digit between word characters. */
 const DATA_TOKEN = new RegExp(String.raw`${QUOTED_TEXT.source}|\S*\w[./\\@]\w\S*|\S*[A-Za-z]\d\S*|\S*\d[A-Za-z]\S*`, "g");
@@ -15,12 +17,23 @@ const INNER_NAME = /(?<=\S\s+)\p{Lu}[\p{L}'’]*/gu;
 /**
  * A stray match on a tool with search hints: the query hit none of its authored words (name, tags,
  * aliases, examples) itself, only description or parameter words, or authored words through an
- * expansion (a typo, a synonym). An author who wrote how users ask for the tool did not anticipate
- * this request ("walk the dog" reaching a tool that waits, "park the car" a parser by a typo).
+ * expansion (a synonym, a paraphrase). An author who wrote how users ask for the tool did not anticipate
+ * this request ("walk the dog" reaching a tool that waits). A misspelling of an authored word meets it
+ * ("sumarize" → summarize): an everyday word spelt right gets no typo match ("park" never reaches *parse*;
+ * analyse.ts), so a typo match is the word the request meant.
  * `authored` is explain's answer over the authored fields.
  */
 export function strayMatch(authored: readonly MatchedWord[]): boolean {
-  return !authored.some((m) => m.expansion === undefined);
+  return !authored.some((m) => m.expansion === undefined || misspelt(m));
+}
+
+/** A match through a near spelling: the request's word is a typo's distance from the tool's (a misspelling, or another spelling). */
+function misspelt(m: MatchedWord): boolean {
+  const [word] = encode(m.word);
+  const [term] = encode(m.expansion ?? "");
+  if (word === undefined || term === undefined) return false;
+  const edits = typoEdits(word);
+  return editDistance(word, term, edits) <= edits;
 }
 
 /** The encoded words of a tool's matches (explain's), expansions included. */

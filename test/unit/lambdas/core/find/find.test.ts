@@ -130,6 +130,14 @@ describe("stray matches on tools with search hints", () => {
     expect(await shown(f, "shelve the note about the lawn")).toEqual(["notes.archive"]);
   });
 
+  // "sumarize this text for me" answered none on the example registry: the typo match of the authored word
+  // *summarize* counted as a stray. An everyday word spelt right gets no typo match, so one is the word meant.
+  it("regression (a misspelt request answered none): a misspelling of an authored word meets it; description words alone still do not", async () => {
+    const f = await smallFinder({ "notes.archive": { description: archive, ...hints }, "weather.forecast": "Weather for the next days." });
+    expect(await shown(f, "archve it")).toEqual(["notes.archive"]);
+    expect(await shown(f, "rake the leaves")).toEqual([]);
+  });
+
   it("regression (a request bringing its text answered none): the text a request brings is input for a top tool that takes a text", async () => {
     // A tool without hints (the verdict's model judges it; a tool with hints is judged by its author's words, below).
     const replace = { description: "Replace every occurrence of a word in a text." };
