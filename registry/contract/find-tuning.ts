@@ -299,6 +299,13 @@ export const STAGE_LIMITS = {
 export const typoEdits = (word: string): number => (word.length >= STAGE_LIMITS.typoTwoEdits ? 2 : 1);
 
 /**
+ * Whether a term near a word is the same word in another form, not another word: it extends the word (time →
+ * timer) or the word extends it (healthy → health, writer → write; not dirt → dir, a stem too short to tell).
+ * An everyday English word keeps such typo matches (analyse.ts `fuzzy`, build/english-words.ts).
+ */
+export const formOf = (word: string, term: string): boolean => term.startsWith(word) || (word.startsWith(term) && term.length >= STAGE_LIMITS.typoMinLetters);
+
+/**
  * Weights over the features (log score, coverage, known, log(1 + terms), the form signs), fitted on
  * dev only: a logistic regression, then a seeded coordinate search for the operating point
  * (test/eval/verdict-fit.ts --seed 2026 --fn 4.5; README "No tool fits"). `bias` holds the threshold

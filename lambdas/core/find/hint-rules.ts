@@ -3,10 +3,10 @@
 // The fit model (verdict.ts) was fitted on catalogs without hints; these read the author's words.
 import type { MatchedWord } from "../../contract/find.js";
 import { encode, encodeQuery, QUOTED_TEXT, stripAgentPhrasing, withoutLabelledInput } from "../../../registry/contract/search-options.js";
-import type { SearchIndex } from "./postings.js";
+import { ownList, type SearchIndex } from "./postings.js";
 import { COMMON_WORDS, PREPOSITION } from "./words.js";
 import { editDistance } from "../../../registry/contract/edit-distance.js";
-import { typoEdits } from "../../../registry/contract/find-tuning.js";
+import { formOf, STAGE_LIMITS, typoEdits } from "../../../registry/contract/find-tuning.js";
 
 /** Data a request brings rather than words: quoted text, and tokens holding a dot, slash, @ or digit between word characters. */
 const DATA_TOKEN = new RegExp(String.raw`${QUOTED_TEXT.source}|\S*\w[./\\@]\w\S*|\S*[A-Za-z]\d\S*|\S*\d[A-Za-z]\S*`, "g");
@@ -17,21 +17,24 @@ const INNER_NAME = /(?<=\S\s+)\p{Lu}[\p{L}'’]*/gu;
 /**
  * A stray match on a tool with search hints: the query hit none of its authored words (name, tags,
  * aliases, examples) itself, only description or parameter words, or authored words through an
- * expansion (a synonym, a paraphrase). An author who wrote how users ask for the tool did not anticipate
- * this request ("walk the dog" reaching a tool that waits). A misspelling of an authored word meets it
- * ("sumarize" → summarize): an everyday word spelt right gets no typo match ("park" never reaches *parse*;
- * analyse.ts), so a typo match is the word the request meant.
+ * expansion the build made (a synonym, a lexicon entry, a paraphrase). An author who wrote how users ask
+ * for the tool did not anticipate this request ("walk the dog" reaching a tool that waits). A typo match
+ * of an authored word meets it ("sumarize" → summarize): the analyser gives a typo match only to a word the
+ * catalog lacks that is no everyday English word near another one (analyse.ts `fuzzy`), so it is the word meant.
  * `authored` is explain's answer over the authored fields.
  */
-export function strayMatch(authored: readonly MatchedWord[]): boolean {
-  return !authored.some((m) => m.expansion === undefined || misspelt(m));
+export function strayMatch(authored: readonly MatchedWord[], index: SearchIndex): boolean {
+  return !authored.some((m) => m.expansion === undefined || typoMatch(m, index));
 }
 
-/** A match through a near spelling: the request's word is a typo's distance from the tool's (a misspelling, or another spelling). */
-function misspelt(m: MatchedWord): boolean {
+/** Whether a match went through a typo match: the request's word as the analyser corrects it (`fuzzy`), not by any table of the build. */
+function typoMatch(m: MatchedWord, index: SearchIndex): boolean {
   const [word] = encode(m.word);
   const [term] = encode(m.expansion ?? "");
-  if (word === undefined || term === undefined) return false;
+  if (word === undefined || term === undefined || word.length < STAGE_LIMITS.typoMinLetters || index.termOf(word) !== undefined) return false;
+  const id = index.termOf(term);
+  if (id === undefined || [index.expand, index.related, index.capability, index.similar].some((table) => ownList(table, word).includes(id))) return false;
+  if (index.isEnglishWord(word) && !formOf(word, term)) return false;
   const edits = typoEdits(word);
   return editDistance(word, term, edits) <= edits;
 }

@@ -92,7 +92,7 @@ export class JudgeContext {
   private readonly toolScopes = new WeakMap<CatalogTool, number>();
   /** Per tool, what it acts on (`toolObject`), at its first use. */
   private readonly toolObjects = new WeakMap<CatalogTool, ToolObject>();
-  /** Whether the catalog's tool names say whose things they are about (computed at the top-scope rule's first need). */
+  /** Whether the catalog's tool names say whose things they are about (computed at the catalog's first judgement). */
   private scoped: boolean | undefined;
   /** Per first word of a tool name, how many names start with it (at the verb-as-noun rule's first need). */
   private firstWords: Map<string, number> | undefined;
@@ -106,13 +106,14 @@ export class JudgeContext {
     this.words = new RequestWords(index);
   }
 
-  /** The catalog's action table (built with every artifact that has actions; the rules that need it check `apiCatalog` or hints first). */
+  /** The catalog's action table (every artifact since the action rule has one; absent only in older artifacts). */
   get actions(): ActionTable | undefined {
     return this.index.data.actions;
   }
 
   /** A tool's action class (actions.ts `toolActionOf`, else `READ_ONLY` when declared read-only), once per tool. */
   toolAction(t: CatalogTool): string | undefined {
+    if (!this.actions) return undefined;
     let act = this.toolActs.get(t);
     // A tool whose words name no action but whose author declared it read-only changes nothing ("git.rev_parse").
     if (act === undefined) this.toolActs.set(t, (act = toolActionOf(t, this.actions!) ?? (t.governance.read_only ? READ_ONLY : null)));

@@ -13,7 +13,7 @@ import type { HintFinding, JudgeInput } from "./types.js";
 export function hintRules(c: JudgeContext, q: JudgeInput): HintFinding {
   const p = c.params;
   // Evidence the model cannot see on a small catalog: a match the tool's author did not anticipate,
-  if (p.hintStray < 1 && strayMatch(q.matches(q.top, AUTHORED_FIELDS))) return { hint: { rule: "hint-stray", factor: p.hintStray } };
+  if (p.hintStray < 1 && strayMatch(q.matches(q.top, AUTHORED_FIELDS), c.index)) return { hint: { rule: "hint-stray", factor: p.hintStray } };
   const hits = q.matches(q.top);
   // or one that meets the tool in a single word while another is foreign or unmatched (`oneWordRule`),
   const { hint, input } = oneWordRule(c, q, hits);

@@ -23,7 +23,8 @@ export function verbOnlyRule(c: JudgeContext, q: JudgeInput): Judgement["verbOnl
   const hits = q.matches(q.top);
   if (!hits.some((m) => m.fields.includes("name") && encode(m.word).some((w) => encode(verbWord).includes(w)))) return undefined;
   // The verb, and the request's other words for the same action ("create a new folder": new is a create too).
-  const table = c.actions!;
+  const table = c.actions;
+  if (!table) return undefined;
   const verb = actionWords(q.query).flatMap((w) => (w === verbWord || (action !== undefined && actionOf([w], table) === action) ? encode(w) : []));
   const head = headWords(q.query).filter((t) => !verb.includes(t));
   // Beyond the verb, the tool met a specific word, or an everyday word of the head that it is named or tagged by ("the key cache": kv's key).

@@ -97,12 +97,14 @@ describe("stray matches of everyday requests", () => {
     const f = await smallFinder({
       "writing.summarize": "Summarize a text into a few sentences.",
       "weather.get_forecast": "Weather forecast for the next days.",
-      "reports.weekly": "Build the weekly report of the sales.",
     });
     expect(await reach(f, "lose weight before summer", "writing")).toEqual([]);
     expect(await reach(f, "sumarize this text", "writing")).toEqual(["writing.summarize"]);
-    // A term that extends the word is still in reach: "week" → weekly.
-    expect(await reach(f, "the past week", "reports")).toEqual(["reports.weekly"]);
+  });
+
+  it("lets an everyday English word reach another form of itself, not another word spelt alike: time → timer, not tile", async () => {
+    const f = await smallFinder({ "kitchen.timer": "Start a countdown timer.", "windows.tile": "Tile the open windows side by side." });
+    expect((await f.find({ query: "how much time is left", schemas: false, min_score: 0 })).tools.map((t) => t.name)).toEqual(["kitchen.timer"]);
   });
 });
 
@@ -131,11 +133,20 @@ describe("stray matches on tools with search hints", () => {
   });
 
   // "sumarize this text for me" answered none on the example registry: the typo match of the authored word
-  // *summarize* counted as a stray. An everyday word spelt right gets no typo match, so one is the word meant.
-  it("regression (a misspelt request answered none): a misspelling of an authored word meets it; description words alone still do not", async () => {
+  // *summarize* counted as a stray. The analyser gives typo matches only to words meant otherwise: one is the word meant.
+  it("regression (a misspelt request answered none): a typo match of an authored word meets it", async () => {
     const f = await smallFinder({ "notes.archive": { description: archive, ...hints }, "weather.forecast": "Weather for the next days." });
     expect(await shown(f, "archve it")).toEqual(["notes.archive"]);
-    expect(await shown(f, "rake the leaves")).toEqual([]);
+  });
+
+  it("an authored word met through a synonym spelt alike is still a stray: pink → ping is WordNet's, not a typo", async () => {
+    const f = await smallFinder({
+      "net.ping": { description: "Send an ICMP echo to a host and report the round trip.", aliases: ["ping host"], examples: ["is the server up"] },
+      "weather.forecast": "Weather for the next days.",
+    });
+    const rules = async (query: string) => ((await f.find({ query, schemas: false, explain: true, min_score: 0 })).verdict_reasons ?? []).map((r) => r.rule);
+    expect(await rules("pink")).toContain("hint-stray");
+    expect(await rules("pnig the host")).not.toContain("hint-stray");
   });
 
   it("regression (a request bringing its text answered none): the text a request brings is input for a top tool that takes a text", async () => {
