@@ -80,8 +80,11 @@ const auth = (key = KEY) => ({ authorization: `Bearer ${key}` });
  * readings of verbs and operation names and its explain text, the top-action rule's wider gate, the
  * plain find body's check beside zod's (`findBodyOf`), the grant memo and the action table's new words.
  * Ceilings about 1% over those figures.
+ * Session 15 (#27), measured at its end: api 632,435, call 1,407,390, mcp 1,782,203 (+0.7 KB each since its
+ * start, 631,762 / 1,406,668 / 1,781,476: the judge as one module per rule, the analyser's everyday-word check,
+ * the hint-stray rule's reading of typo matches). Ceilings about 1% over those figures.
  */
-const CEILING_BYTES = { api: 632_000, call: 1_415_000, mcp: 1_793_000, console: 632_000 } as const;
+const CEILING_BYTES = { api: 639_000, call: 1_422_000, mcp: 1_800_000, console: 639_000 } as const;
 /** The console's page and its data routes: in the console bundle only. */
 const CONSOLE_ONLY = ["lambdas/console/", "lambdas/http/routes/admin.ts"];
 
