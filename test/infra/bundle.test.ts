@@ -80,7 +80,8 @@ const auth = (key = KEY) => ({ authorization: `Bearer ${key}` });
  * readings of verbs and operation names and its explain text, the top-action rule's wider gate, the
  * plain find body's check beside zod's (`findBodyOf`), the grant memo and the action table's new words.
  * Ceilings about 1% over those figures.
- * Session 15 (#27), measured at its end: api 632,435, call 1,407,390, mcp 1,782,203 (+0.7 KB each since its
+ * Session 15 (#27), measured at its end: api 632,435, call 1,407,390, mcp 1,782,203, console 631,984 without the
+ * page's assets (+0.7 KB each since its
  * start, 631,762 / 1,406,668 / 1,781,476: the judge as one module per rule, the analyser's everyday-word check,
  * the hint-stray rule's reading of typo matches). Ceilings about 1% over those figures.
  */
