@@ -11,7 +11,7 @@ import { ownList, type SearchIndex } from "./postings.js";
 import type { WorkUnits } from "./work.js";
 import { segments } from "./segment.js";
 import { RECIPIENTS } from "./words.js";
-import { formOf, STAGE_LIMITS, typoEdits, type QueryParams } from "../../../registry/contract/find-tuning.js";
+import { STAGE_LIMITS, typoEdits, type QueryParams } from "../../../registry/contract/find-tuning.js";
 
 /** A vocabulary term a query word may match, at a weight relative to the word itself. */
 export type Member = { term: number; w: number };
@@ -179,14 +179,11 @@ export class Analyser {
     const near = this.params.fuzzyWeight;
     const far = this.params.fuzzyWeight * L.typoFarShare;
     const found: Member[] = [];
-    // An everyday English word is meant as written: it may reach another form of itself (time → timer, healthy →
-    // health) or another spelling (a WordNet synonym: colour → color), never another word spelt alike (last →
-    // list, tell → toll; docs/find-decisions.md, "Session 15").
-    const english = this.index.isEnglishWord(word);
-    const spellings = english ? ownList(this.index.expand, word) : undefined;
     for (const id of new Set(res.flatMap((r) => r.result))) {
+      // An everyday English word is meant as written: never another word spelt alike (last → list, tell → toll;
+      // docs/find-decisions.md, "Session 15").
+      if (!this.index.typoReaches(word, id)) continue;
       const t = this.index.terms[id]!;
-      if (spellings && !formOf(word, t) && !spellings.includes(id)) continue;
       const ed = editDistance(word, t, maxEd);
       if (ed <= maxEd) found.push({ term: id, w: ed <= 1 ? near : far });
       else if (t.startsWith(word)) found.push({ term: id, w: far });

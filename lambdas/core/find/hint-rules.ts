@@ -3,10 +3,10 @@
 // The fit model (verdict.ts) was fitted on catalogs without hints; these read the author's words.
 import type { MatchedWord } from "../../contract/find.js";
 import { encode, encodeQuery, QUOTED_TEXT, stripAgentPhrasing, withoutLabelledInput } from "../../../registry/contract/search-options.js";
-import { ownList, type SearchIndex } from "./postings.js";
+import type { SearchIndex } from "./postings.js";
 import { COMMON_WORDS, PREPOSITION } from "./words.js";
 import { editDistance } from "../../../registry/contract/edit-distance.js";
-import { formOf, STAGE_LIMITS, typoEdits } from "../../../registry/contract/find-tuning.js";
+import { STAGE_LIMITS, typoEdits } from "../../../registry/contract/find-tuning.js";
 
 /** Data a request brings rather than words: quoted text, and tokens holding a dot, slash, @ or digit between word characters. */
 const DATA_TOKEN = new RegExp(String.raw`${QUOTED_TEXT.source}|\S*\w[./\\@]\w\S*|\S*[A-Za-z]\d\S*|\S*\d[A-Za-z]\S*`, "g");
@@ -33,8 +33,7 @@ function typoMatch(m: MatchedWord, index: SearchIndex): boolean {
   const [term] = encode(m.expansion ?? "");
   if (word === undefined || term === undefined || word.length < STAGE_LIMITS.typoMinLetters || index.termOf(word) !== undefined) return false;
   const id = index.termOf(term);
-  if (id === undefined || [index.expand, index.related, index.capability, index.similar].some((table) => ownList(table, word).includes(id))) return false;
-  if (index.isEnglishWord(word) && !formOf(word, term)) return false;
+  if (id === undefined || index.bridgesTo(word, id) || !index.typoReaches(word, id)) return false;
   const edits = typoEdits(word);
   return editDistance(word, term, edits) <= edits;
 }

@@ -3,6 +3,7 @@
 import { ToolbeltError } from "../errors.js";
 import { SEARCH_INDEX_VERSION, type SearchIndexData } from "../../../registry/contract/search-options.js";
 import { sortedIndexOf } from "./sorted.js";
+import { formOf } from "../../../registry/contract/find-tuning.js";
 
 const NONE: readonly number[] = Object.freeze([]);
 
@@ -103,16 +104,30 @@ export class SearchIndex {
     return sortedIndexOf(this.ids, doc, this.start[term]!, this.start[term + 1]!);
   }
 
-  /** An everyday English word the catalog lacks that is a typo's distance from one of its terms (`englishWords`): meant, not misspelt. */
-  isEnglishWord(t: string): boolean {
-    return (this.englishWords ??= new Set(this.data.englishWords)).has(t);
+  /**
+   * Whether the analyser may read `word` (a word the catalog lacks) as a typo of term `id`: any term, unless the
+   * word is an everyday English word near another one (the build's `englishWords`), which reaches only another
+   * form of itself (`formOf`: time → timer, healthy → health) or another spelling (its synonym expansions: colour → color).
+   */
+  typoReaches(word: string, id: number): boolean {
+    if (!(this.englishWords ??= new Set(this.data.englishWords)).has(word)) return true;
+    return formOf(word, this.terms[id]!) || ownList(this.expand, word).includes(id);
   }
   private englishWords: Set<string> | undefined;
 
+  /** The build's expansion tables of words the catalog lacks: WordNet synonyms, the lexicon, its capability pairs, the paraphrases. */
+  private get bridges(): readonly Record<string, number[]>[] {
+    return (this.bridgeTables ??= [this.expand, this.related, this.capability, this.similar]);
+  }
+  private bridgeTables: readonly Record<string, number[]>[] | undefined;
+
+  /** Whether one of the build's expansion tables links `word` to term `id` (a synonym, a lexicon entry, a paraphrase: not a typo). */
+  bridgesTo(word: string, id: number): boolean {
+    return this.bridges.some((table) => ownList(table, word).includes(id));
+  }
+
   /** A word the catalog lacks that the build bridged (WordNet, lexicon, paraphrase table): a real word, not a typo. */
   isRealWord(t: string): boolean {
-    return (
-      ownList(this.expand, t).length > 0 || ownList(this.related, t).length > 0 || ownList(this.capability, t).length > 0 || ownList(this.similar, t).length > 0
-    );
+    return this.bridges.some((table) => ownList(table, t).length > 0);
   }
 }
