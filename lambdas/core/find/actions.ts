@@ -7,6 +7,7 @@
 
 import { encode, type ActionTable } from "../../../registry/contract/search-options.js";
 import { ownEntry, type SearchIndex } from "./postings.js";
+import { STAGE_LIMITS } from "../../../registry/contract/find-tuning.js";
 import { OWNER_WORDS, PLACE_WORDS, PREPOSITION_WORDS } from "./words.js";
 
 export type { ActionTable };
@@ -197,10 +198,19 @@ export function actionWords(text: string): string[] {
 }
 
 /**
- * Whether at least `share` of a catalog's tool names hold a scope word: its names say whose things
- * its tools are about ("list-for-authenticated-user", "list-for-org"). One pass over the names.
+ * Whether the catalog is an API's operations: it has an action table and at least
+ * `STAGE_LIMITS.scopedCatalogShare` of its tool names hold a scope word, so its names say whose things its
+ * tools are about ("list-for-authenticated-user", "list-for-org"). One pass over the names, once per index;
+ * the analyser, the rerank and the judge all ask.
  */
-export function scopedCatalog(ix: SearchIndex, table: ActionTable, share: number): boolean {
-  const words = new Set(Object.keys(table.scopes).flatMap((w) => encode(w).map((t) => ix.termOf(t) ?? -1)));
-  return ix.nameTerms.filter((terms) => terms.some((t) => words.has(t))).length >= share * ix.docs;
+export function apiCatalog(ix: SearchIndex): boolean {
+  let known = apiCatalogs.get(ix);
+  if (known === undefined) {
+    const table = ix.data.actions;
+    const words = new Set(table ? Object.keys(table.scopes).flatMap((w) => encode(w).map((t) => ix.termOf(t) ?? -1)) : []);
+    known = table !== undefined && ix.nameTerms.filter((terms) => terms.some((t) => words.has(t))).length >= STAGE_LIMITS.scopedCatalogShare * ix.docs;
+    apiCatalogs.set(ix, known);
+  }
+  return known;
 }
+const apiCatalogs = new WeakMap<SearchIndex, boolean>();

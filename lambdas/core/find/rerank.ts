@@ -8,7 +8,7 @@
 // action conflicts ("put eggs on my todo list" → todo.list reads) takes a factor below 1. Last, the
 // owner lift: in a catalog whose names say owners, a request naming one lifts that owner's tools.
 import type { Analysis } from "./analyse.js";
-import { actionFit, Fit, Scope, scopedCatalog, scopeFit, toolActionOf, toolScopeOf, type ActionTable } from "./actions.js";
+import { actionFit, apiCatalog, Fit, Scope, scopeFit, toolActionOf, toolScopeOf, type ActionTable } from "./actions.js";
 import type { Retrieval, Retriever } from "./retrieve.js";
 import type { WorkUnits } from "./work.js";
 import { STAGE_LIMITS } from "../../../registry/contract/find-tuning.js";
@@ -60,8 +60,6 @@ export class Reranker {
   private readonly toolActs: (string | null | undefined)[];
   /** Per tool, its scope bits + 1, computed at its first use (0: not yet). */
   private readonly toolScopes: Uint8Array;
-  /** Whether the catalog's tool names say whose things they are about (computed at the owner lift's first need). */
-  private scoped: boolean | undefined;
 
   constructor(
     private readonly retriever: Retriever,
@@ -101,8 +99,7 @@ export class Reranker {
   private ownerLift(q: Analysis): number {
     const lift = this.retriever.params.ownerLift;
     if (lift <= 0 || !this.actions || !((q.scope ?? 0) & OWNERS)) return 0;
-    this.scoped ??= scopedCatalog(this.retriever.index, this.actions.table, STAGE_LIMITS.scopedCatalogShare);
-    return this.scoped ? lift : 0;
+    return apiCatalog(this.retriever.index) ? lift : 0;
   }
 
   /**

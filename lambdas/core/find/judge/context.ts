@@ -9,7 +9,7 @@ import { RequestWords } from "../hint-rules.js";
 import type { SearchIndex } from "../postings.js";
 import { DETERMINERS, TEXT_PARAM } from "../words.js";
 import type { Group } from "../analyse.js";
-import { actionFit, actionWords, Fit, lastSegmentWords, operationObject, scopedCatalog, toolActionOf, toolScopeOf } from "../actions.js";
+import { actionFit, actionWords, Fit, lastSegmentWords, operationObject, apiCatalog, toolActionOf, toolScopeOf } from "../actions.js";
 
 /**
  * The action of a tool declared read-only whose words name none: it cannot delete or update anything, so it
@@ -93,7 +93,6 @@ export class JudgeContext {
   /** Per tool, what it acts on (`toolObject`), at its first use. */
   private readonly toolObjects = new WeakMap<CatalogTool, ToolObject>();
   /** Whether the catalog's tool names say whose things they are about (computed at the catalog's first judgement). */
-  private scoped: boolean | undefined;
   /** Per first word of a tool name, how many names start with it (at the verb-as-noun rule's first need). */
   private firstWords: Map<string, number> | undefined;
 
@@ -161,10 +160,7 @@ export class JudgeContext {
    * table and enough of its names hold a scope word (`STAGE_LIMITS.scopedCatalogShare`); worked out once.
    */
   apiCatalog(): boolean {
-    const table = this.actions;
-    if (!table) return false;
-    this.scoped ??= scopedCatalog(this.index, table, STAGE_LIMITS.scopedCatalogShare);
-    return this.scoped;
+    return apiCatalog(this.index);
   }
 
   /** How many of the catalog's tool names start with `word` (their last segment's first word), counted once per catalog. */
