@@ -8,7 +8,7 @@
 import { encode, type ActionTable } from "../../../registry/contract/search-options.js";
 import { ownEntry, type SearchIndex } from "./postings.js";
 import { STAGE_LIMITS } from "../../../registry/contract/find-tuning.js";
-import { OWNER_WORDS, PLACE_WORDS, PREPOSITION_WORDS } from "./words.js";
+import { OWNER_WORDS, PLACE_WORDS, PREPOSITION_WORDS, STATE_QUESTIONS } from "./words.js";
 
 export type { ActionTable };
 
@@ -91,6 +91,19 @@ export function operationObject(name: string): { words: string[]; last: string }
   const owner = words.findIndex((w) => OWNER_WORDS.has(w));
   const head = words.slice(1, owner < 0 ? undefined : owner);
   return { words: head.length || segments.length < 2 ? head : actionWords(segments[segments.length - 2]!), last };
+}
+
+/**
+ * A question about what is ("who follows me", "which repos have I starred", "what's the CI status of …")
+ * asks to read, when none of its words names another action ("where do I delete a branch" does). With the
+ * question's word. Undefined for any other request. Read in an API's catalog only (analyse.ts): there a
+ * tool's action is a write on a resource, while a hand-written tool named "add" may do arithmetic.
+ */
+export function questionAction(words: readonly string[], table: ActionTable): { word: string; action: string } | undefined {
+  const lead = words.find((w) => own(table.lead, w) !== "skip");
+  if (lead === undefined || !STATE_QUESTIONS.has(lead)) return undefined;
+  const named = actionOf(words, table);
+  return named === undefined || named === "read" ? { word: lead, action: "read" } : undefined;
 }
 
 /** `requestAction` with the word that names it ("remind me to call mom" → remind, create). */

@@ -5,7 +5,7 @@
 import { Document } from "flexsearch";
 import { editDistance } from "../../../registry/contract/edit-distance.js";
 import { encode, encodeQuery, pairs, stripAgentPhrasing, vocabIndexOptions, type VocabRecord } from "../../../registry/contract/search-options.js";
-import { actionWords, imperativeVerb, ownerWords, requestActionWord, scopeOf } from "./actions.js";
+import { actionWords, apiCatalog, imperativeVerb, ownerWords, questionAction, requestActionWord, scopeOf } from "./actions.js";
 import { askedWords } from "./hint-rules.js";
 import { ownList, type SearchIndex } from "./postings.js";
 import type { WorkUnits } from "./work.js";
@@ -81,7 +81,8 @@ export class Analyser {
     const table = this.index.data.actions;
     const words = table ? actionWords(stripAgentPhrasing(query)) : [];
     const groups = this.groups(steps);
-    const asked = table && requestActionWord(words, table);
+    // A question about what is asks to read, in an API's catalog (actions.ts `questionAction`).
+    const asked = table && (requestActionWord(words, table) ?? (apiCatalog(this.index) ? questionAction(words, table) : undefined));
     const verb = table ? imperativeVerb(words, table) : undefined;
     const scope = table ? scopeOf(ownerWords(withoutRecipient(words, verb)), table) : 0;
     if (!asked || words.length > STAGE_LIMITS.actionMaxWords)

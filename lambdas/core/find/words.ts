@@ -40,6 +40,9 @@ export const DETERMINERS: ReadonlySet<string> = new Set(lists.determiners.words)
 /** Pronouns that, right after an imperative's verb, name whom the answer is for (analyse.ts). */
 export const RECIPIENTS: ReadonlySet<string> = new Set(lists.recipients.words);
 
+/** Wh-words that open a question about what is: in an API's catalog it asks to read (actions.ts `questionAction`). */
+export const STATE_QUESTIONS: ReadonlySet<string> = new Set(lists.stateQuestions.words);
+
 /** A parameter name that says the tool takes a free text (judge.ts). */
 export const TEXT_PARAM = new RegExp(`^${alt(lists.textParameters.words)}$`, "i");
 

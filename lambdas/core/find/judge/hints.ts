@@ -67,6 +67,8 @@ function askedAction(c: JudgeContext, q: JudgeInput, hits: MatchedWord[]): strin
   if (!c.actions) return undefined;
   const { action, actionWord } = q.request;
   if (action === undefined || actionWord === undefined) return undefined;
+  // A question's words are what it asks about, not what it hands a tool ("when is the release date of the next Dune film").
+  if (Object.hasOwn(c.actions.lead, actionWord) && c.actions.lead[actionWord] === "question") return undefined;
   if (fitOf(action, c.toolAction(q.top)) !== Fit.same) return undefined;
   const verb = new Set(encode(actionWord));
   const met = matchedWords(hits);

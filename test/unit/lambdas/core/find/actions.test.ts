@@ -6,6 +6,7 @@ import {
   actionOf,
   actionWords,
   Fit,
+  questionAction,
   requestAction,
   Scope,
   scopeFit,
@@ -21,7 +22,8 @@ import { artifactFromFiles } from "../../../../../lambdas/artifact.js";
 import { createFinder } from "../../../../../lambdas/core/find/index.js";
 import { emitArtifact } from "../../../../../build/artifact.js";
 import { catalogFromJsonl } from "../../../../../build/sources/jsonl.js";
-import { smallFinder } from "./catalog.js";
+import { apiFinder, smallFinder } from "./catalog.js";
+import type { Finder } from "../../../../../lambdas/core/find/types.js";
 
 const FILE = new URL("../../../../../build/data/actions.json", import.meta.url);
 // What the build hands the artifact, read as the runtime module's type.
@@ -102,6 +104,64 @@ describe("a request's action, read from its first word", () => {
   it("skips an article: it is never the verb, and the noun it opens may name the act", () => {
     expect(first("we need a new webhook on our org")).toBe("create");
     expect(first("the latest release of octo/app")).toBeUndefined();
+  });
+});
+
+describe("a question about what is (read in an API's catalog)", () => {
+  const asks = (text: string) => questionAction(actionWords(text), table);
+
+  it("asks to read when it opens with a wh-word and no word names another action", () => {
+    expect(asks("who follows me")).toEqual({ word: "who", action: "read" });
+    expect(asks("which repos have I starred?")).toEqual({ word: "which", action: "read" });
+    expect(asks("what's the CI status of commit 6dcb09b")).toEqual({ word: "what", action: "read" });
+    // A word that names a read keeps it a read.
+    expect(asks("where can I view the deploy log")).toEqual({ word: "where", action: "read" });
+  });
+
+  it("asks nothing when another word names an action, the question asks how, or it is no question", () => {
+    expect(asks("where do I delete a branch")).toBeUndefined();
+    expect(asks("how do I list my repos")).toBeUndefined();
+    expect(asks("show my repos")).toBeUndefined();
+    expect(asks("do i have any uncommitted changes?")).toBeUndefined();
+  });
+});
+
+describe("questions in find (issue 27: the REST-API set's questions about the caller's things)", () => {
+  const API = [
+    ["users.follow", "Follow a user."],
+    ["users.list-followers-for-authenticated-user", "List the people following the authenticated user."],
+    ["users.list-followers-for-user", "List the people following a user."],
+    [
+      "repos.get-latest-release",
+      "Get the latest published release of a repository. The latest release is the most recent non-prerelease, non-draft release, sorted by the created_at attribute. The created_at attribute is the date of the commit used for the release, and not the date when the release was drafted or published. Assets, notes and tags come with it.",
+    ],
+    ["repos.list-for-org", "List the repositories of an organization."],
+    ["issues.create", "Create an issue in a repository."],
+  ];
+
+  it("reads a question about the caller's things as a read of them: the caller's own list first, not the write", async () => {
+    // Prepare: the scope rule is what moves it (a question named no action, so no action rule ran).
+    const [wired, wordsOnly] = [await apiFinder(API), await apiFinder(API, { scopePenalty: 0 })];
+    const first = async (f: Finder) => (await f.find({ query: "who follows me", min_score: 0, schemas: false })).tools[0]!.name;
+    // Act, Assess
+    expect(await first(wordsOnly)).toBe("imported.users.follow");
+    expect(await first(wired)).toBe("imported.users.list-followers-for-authenticated-user");
+  });
+
+  it("does not read a question's words as what it hands the tool: the one-word rule still judges it", async () => {
+    // A read asked and a read done, every word before the preposition met: an imperative's other words would be
+    // its input ("request-input" holds the rule back); a question's are what it asks about ("Dune" is foreign).
+    const r = await (await apiFinder(API)).find({ query: "when is the release date of the next Dune film", schemas: false, explain: true });
+    const rules = r.verdict_reasons!.map((x) => x.rule);
+    expect(rules).toContain("one-word");
+    expect(rules).not.toContain("request-input");
+  });
+
+  it("leaves a hand-written catalog's questions as they were: there a tool named add may do arithmetic", async () => {
+    const f = await smallFinder({ "time.add": "Add a number of days to a date: the date that many days later.", "time.now": "The current time." });
+    const r = await f.find({ query: "what date is 90 days from today", min_score: 0, schemas: false, explain: true });
+    expect(r.tools[0]!.name).toBe("time.add");
+    expect(r.tools[0]!.rules?.some((x) => x.rule === "action")).toBe(false);
   });
 });
 
@@ -187,6 +247,8 @@ describe("scope", () => {
     expect(scopeOf(ownerWords(actionWords("copy the file into my repo for the acme org")), table)).toBe(Scope.org);
     // "me" names the caller as "my" does ("issues assigned to me" → the authenticated user's).
     expect(s("issues assigned to me across every repo")).toBe(Scope.own | Scope.repo);
+    // So does "I", in a question about the caller's things.
+    expect(s("which repos have I starred?")).toBe(Scope.own | Scope.repo);
   });
 
   it("serves the caller's own request with the caller's own operation, not an organisation's", () => {
