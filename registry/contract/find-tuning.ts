@@ -328,7 +328,6 @@ export const VERDICT_MODEL = {
   minIdf: -0.3989,
   bias: 2.2462,
 };
-
 export type VerdictModel = typeof VERDICT_MODEL;
 
 /** Build: a lexicon word reaches a catalog word at the capability weight only when at most this share of the tools has it. */

@@ -69,12 +69,18 @@ export function requestAction(words: readonly string[], table: ActionTable): str
  * article, whether or not it names an action class ("pin this repository" → pin). Undefined for a question.
  */
 export function imperativeVerb(words: readonly string[], table: ActionTable): string | undefined {
-  for (const w of words) {
-    const lead = own(table.lead, w);
-    if (lead === "skip") continue;
-    return lead === "question" ? undefined : w;
-  }
-  return undefined;
+  const w = leadWord(words, table);
+  return w === undefined || questionWord(w, table) ? undefined : w;
+}
+
+/** A request's first word after politeness, the agent's phrasing and an article: its verb, or its question word. */
+function leadWord(words: readonly string[], table: ActionTable): string | undefined {
+  return words.find((w) => own(table.lead, w) !== "skip");
+}
+
+/** Whether a request's first word opens a question ("what", "how", "does"), so the request is no imperative. */
+export function questionWord(word: string, table: ActionTable): boolean {
+  return own(table.lead, word) === "question";
 }
 
 /**
@@ -100,7 +106,7 @@ export function operationObject(name: string): { words: string[]; last: string }
  * tool's action is a write on a resource, while a hand-written tool named "add" may do arithmetic.
  */
 export function questionAction(words: readonly string[], table: ActionTable): { word: string; action: string } | undefined {
-  const lead = words.find((w) => own(table.lead, w) !== "skip");
+  const lead = leadWord(words, table);
   if (lead === undefined || !STATE_QUESTIONS.has(lead)) return undefined;
   const named = actionOf(words, table);
   return named === undefined || named === "read" ? { word: lead, action: "read" } : undefined;
@@ -108,16 +114,12 @@ export function questionAction(words: readonly string[], table: ActionTable): { 
 
 /** `requestAction` with the word that names it ("remind me to call mom" → remind, create). */
 export function requestActionWord(words: readonly string[], table: ActionTable): { word: string; action: string } | undefined {
-  for (const w of words) {
-    const lead = own(table.lead, w);
-    if (lead === "skip") continue;
-    if (lead === "question") return undefined;
-    // An imperative's verb is its base form: a first word in -s is a plural noun ("issues assigned to me"), not "issue".
-    const action =
-      w.length > 3 && w.endsWith("s") && !w.endsWith("ss") ? undefined : (lookup(table.seeds, w) ?? lookup(table.verbs, w) ?? lookup(table.nouns, w));
-    return action === undefined ? undefined : { word: w, action };
-  }
-  return undefined;
+  const w = imperativeVerb(words, table);
+  if (w === undefined) return undefined;
+  // An imperative's verb is its base form: a first word in -s is a plural noun ("issues assigned to me"), not "issue".
+  const action =
+    w.length > 3 && w.endsWith("s") && !w.endsWith("ss") ? undefined : (lookup(table.seeds, w) ?? lookup(table.verbs, w) ?? lookup(table.nouns, w));
+  return action === undefined ? undefined : { word: w, action };
 }
 
 /**

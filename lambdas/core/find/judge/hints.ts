@@ -4,7 +4,7 @@
 import { encode } from "../../../../registry/contract/search-options.js";
 import type { MatchedWord } from "../../../contract/find.js";
 import { STAGE_LIMITS } from "../../../../registry/contract/find-tuning.js";
-import { Fit } from "../actions.js";
+import { Fit, questionWord } from "../actions.js";
 import { askedWords, matchedWords, specificHit, strayMatch } from "../hint-rules.js";
 import { anchored, AUTHORED_FIELDS, fitOf, type JudgeContext } from "./context.js";
 import type { HintFinding, JudgeInput } from "./types.js";
@@ -68,7 +68,7 @@ function askedAction(c: JudgeContext, q: JudgeInput, hits: MatchedWord[]): strin
   const { action, actionWord } = q.request;
   if (action === undefined || actionWord === undefined) return undefined;
   // A question's words are what it asks about, not what it hands a tool ("when is the release date of the next Dune film").
-  if (Object.hasOwn(c.actions.lead, actionWord) && c.actions.lead[actionWord] === "question") return undefined;
+  if (questionWord(actionWord, c.actions)) return undefined;
   if (fitOf(action, c.toolAction(q.top)) !== Fit.same) return undefined;
   const verb = new Set(encode(actionWord));
   const met = matchedWords(hits);
