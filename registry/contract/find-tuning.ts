@@ -264,6 +264,14 @@ export const STAGE_LIMITS = {
    * false-none 4.7 → 5.2 (docs/find-decisions.md, "Big imported REST catalogs"): kept at 8.
    */
   actionMaxWords: 8,
+  /**
+   * Rerank: the same in an API's catalog (actions.ts `apiCatalog`), where the operations on one object differ in
+   * their verb and a request brings names and numbers ("Delete version 1234 of the npm package widgets owned by the
+   * acme organization"). 14 measured on the eight GitHub splits: right tool first 275 → 285 of 523, nDCG@10 63.6 →
+   * 64.7, false-none 53 → 52, near-miss none as before, unrelated none 96 → 93; no other catalog is an API's
+   * (docs/find-decisions.md, "Session 17").
+   */
+  apiActionMaxWords: 14,
   /** Analyse: a word pair is an abbreviation's meaning only when at least this many tools say it, */
   acronymMinTools: 3,
   /** and at least this share of the catalog's tools (an API's central object, not a chance phrase). */

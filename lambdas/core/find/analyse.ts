@@ -36,6 +36,12 @@ export type Analysis = {
   scope?: number;
   /** The verb of an imperative request, whether or not it names an action class (actions.ts `imperativeVerb`; undefined for a question). */
   verb?: string | undefined;
+  /**
+   * Whether the rerank weighs the request's action: a request of at most `actionMaxWords` words (a longer one often
+   * names several actions), or `apiActionMaxWords` in an API's catalog, where a request's imperative verb decides among
+   * operations that differ in their verb only.
+   */
+  weighed?: boolean;
 };
 
 /**
@@ -85,8 +91,8 @@ export class Analyser {
     const asked = table && (requestActionWord(words, table) ?? (apiCatalog(this.index) ? questionAction(words, table) : undefined));
     const verb = table ? imperativeVerb(words, table) : undefined;
     const scope = table ? scopeOf(ownerWords(withoutRecipient(words, verb)), table) : 0;
-    if (!asked || words.length > STAGE_LIMITS.actionMaxWords)
-      return { steps: steps.length, groups, action: asked?.action, actionWord: asked?.word, words: words.length, scope, verb };
+    const weighed = words.length <= (apiCatalog(this.index) ? STAGE_LIMITS.apiActionMaxWords : STAGE_LIMITS.actionMaxWords);
+    if (!asked || !weighed) return { steps: steps.length, groups, action: asked?.action, actionWord: asked?.word, words: words.length, scope, verb, weighed };
     const actionTerms = new Set(encode(asked.word));
     const object = new Set(askedWords(query).filter((t) => !actionTerms.has(t)));
     return {
@@ -98,6 +104,7 @@ export class Analyser {
       object: groups.filter((g) => object.has(g.word)),
       scope,
       verb,
+      weighed,
     };
   }
 

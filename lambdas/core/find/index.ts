@@ -76,7 +76,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
   const rank = (query: string, minScore: number, lifted?: Lift[], keep?: Pick<Keep, "k" | "counts">, analysis = analyser.analyse(query)) => {
     const plan = reranker.plan(analysis, minScore);
     // The action rule (rerank) is the one later step that lowers a score, on short requests naming an action.
-    const acts = data.actions && analysis.action !== undefined && analysis.words <= STAGE_LIMITS.actionMaxWords;
+    const acts = data.actions && analysis.action !== undefined && analysis.weighed === true;
     const retrieval = retriever.retrieve(
       analysis,
       minScore,

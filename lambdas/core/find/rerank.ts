@@ -230,7 +230,7 @@ export class Reranker {
     const objectFactor = 1 - Math.min(penalty, this.retriever.params.objectPenalty);
     const scopeFactor = 1 - Math.min(penalty, this.retriever.params.scopePenalty);
     const L = STAGE_LIMITS;
-    if (!this.actions || penalty <= 0 || q.action === undefined || q.words > L.actionMaxWords) return;
+    if (!this.actions || penalty <= 0 || q.action === undefined || !q.weighed) return;
     const out = r.score;
     let top = 0;
     for (const d of r.docs) if (out[d]! > top) top = out[d]!;

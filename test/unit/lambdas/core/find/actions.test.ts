@@ -214,6 +214,35 @@ describe("the action rule in find's rerank (issue 27: the to-do and booking case
   });
 });
 
+describe("the action rule on an API's operations (session 17: requests that bring names and numbers)", () => {
+  const API = [
+    ["packages.get-all-package-versions-for-package-owned-by-org", "Lists all versions of an npm package owned by an organization."],
+    ["packages.delete-package-version-for-org", "Deletes a package version in an organization."],
+    ["repos.list-for-org", "List the repositories of an organization."],
+    ["users.get-authenticated", "Get the authenticated user."],
+  ];
+  // 13 words: past `actionMaxWords`, within `apiActionMaxWords`.
+  const query = "Delete version 1234 of the npm package widgets owned by the acme organization";
+
+  it("weighs a longer request's action in an API's catalog, where operations on one object differ in their verb", async () => {
+    // Prepare
+    const [wired, wordsOnly] = [await apiFinder(API), await apiFinder(API, { actionPenalty: 0 })];
+    const first = async (f: Finder) => (await f.find({ query, min_score: 0, schemas: false })).tools[0]!.name;
+    // Act, Assess
+    expect(await first(wordsOnly)).toBe("imported.packages.get-all-package-versions-for-package-owned-by-org");
+    expect(await first(wired)).toBe("imported.packages.delete-package-version-for-org");
+  });
+
+  it("leaves the same request to its words in a hand-written catalog", async () => {
+    const f = await smallFinder({
+      "pkg.versions": "Lists package versions for a package owned by an organization.",
+      "pkg.delete_version": "Deletes a specific package version.",
+    });
+    const r = await f.find({ query, min_score: 0, schemas: false, explain: true });
+    expect(r.tools.flatMap((t) => t.rules!.filter((x) => x.rule === "action"))).toEqual([]);
+  });
+});
+
 describe("what a request and an operation act on (the top-object rule's reading)", () => {
   it("reads an imperative's verb whether or not it names an action class, and none from a question", () => {
     const verb = (text: string) => imperativeVerb(actionWords(text), table);

@@ -30,7 +30,8 @@ const WITH_OTHER_ADD = [
   ["issues.add-labels", "Adds labels to an issue."],
   ["users.add-social-account-for-authenticated-user", "Add social accounts for the authenticated user."],
 ];
-const STAR_LIST = "add the repository octo/app to my 'weekend reading' list of starred repositories";
+// Longer than an API catalog's `apiActionMaxWords`: the rerank leaves its action alone, so the judge is what reads it.
+const STAR_LIST = "add the repository octo/app to my 'weekend reading' list of starred repositories, so that I find it again later";
 
 describe("the judge's top-action rule", () => {
   it("answers none when the top tool does another action than the request asks and no tool just behind does it, and says why", async () => {
