@@ -75,8 +75,8 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
   /** Stages 1–3: the request's scores over the tools it touched (valid until the next ranking); a find analyses its request once. */
   const rank = (query: string, minScore: number, lifted?: Lift[], keep?: Pick<Keep, "k" | "counts">, analysis = analyser.analyse(query)) => {
     const plan = reranker.plan(analysis, minScore);
-    // The action rule (rerank) is the one later step that lowers a score, on short requests naming an action.
-    const acts = data.actions && analysis.action !== undefined && analysis.weighed === true;
+    // The action rule (rerank) is the one later step that lowers a score (MaxScore's pruning must allow for it).
+    const acts = reranker.lowers(analysis);
     const retrieval = retriever.retrieve(
       analysis,
       minScore,

@@ -224,13 +224,18 @@ export class Reranker {
     this.liftOwners(r, q, lifted);
   }
 
+  /** Whether the action rule may lower a score for this request: one that names an action, short enough to weigh it (analyse.ts `weighed`). */
+  lowers(q: Analysis): boolean {
+    return this.actions !== undefined && this.retriever.params.actionPenalty > 0 && q.action !== undefined && q.weighed === true;
+  }
+
   /** The action rule's factors (see `actionRule`). */
   private penalise(r: Retrieval, q: Analysis, lifted?: Lift[]): void {
     const penalty = this.retriever.params.actionPenalty;
     const objectFactor = 1 - Math.min(penalty, this.retriever.params.objectPenalty);
     const scopeFactor = 1 - Math.min(penalty, this.retriever.params.scopePenalty);
     const L = STAGE_LIMITS;
-    if (!this.actions || penalty <= 0 || q.action === undefined || !q.weighed) return;
+    if (!this.lowers(q)) return;
     const out = r.score;
     let top = 0;
     for (const d of r.docs) if (out[d]! > top) top = out[d]!;
