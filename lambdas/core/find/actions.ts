@@ -170,15 +170,23 @@ export function actionFactor(
 /**
  * A request's words that may say whose things it acts on: a source's or a destination's do not ("create a
  * pull request | from my branch": the branch is the caller's, the pull request is the repository's), from
- * such a preposition up to the next other one ("copy it into my repo | for the acme org").
+ * such a preposition up to the next other one ("copy it into my repo | for the acme org"). Nor does the caller's
+ * word after a preposition that qualifies another scope's thing ("which teams have access | to my repository":
+ * a repository's teams, not the caller's own), the thing's word right after it or one word later.
  */
-export function ownerWords(words: readonly string[]): string[] {
+export function ownerWords(words: readonly string[], table: ActionTable): string[] {
   const out: string[] = [];
   let place = false;
-  for (const w of words) {
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
     if (PLACE_WORDS.has(w)) place = true;
     else if (place && PREPOSITION_WORDS.has(w)) place = false;
-    if (!place) out.push(w);
+    if (place) continue;
+    if (i > 0 && PREPOSITION_WORDS.has(words[i - 1]!) && own(table.scopes, w) === "own") {
+      const next = own(table.scopes, words[i + 1] ?? "") ?? own(table.scopes, words[i + 2] ?? "");
+      if (next !== undefined && next !== "own") continue;
+    }
+    out.push(w);
   }
   return out;
 }

@@ -90,7 +90,7 @@ export class Analyser {
     // A question about what is asks to read, in an API's catalog (actions.ts `questionAction`).
     const asked = table && (requestActionWord(words, table) ?? (apiCatalog(this.index) ? questionAction(words, table) : undefined));
     const verb = table ? imperativeVerb(words, table) : undefined;
-    const scope = table ? scopeOf(ownerWords(withoutRecipient(words, verb)), table) : 0;
+    const scope = table ? scopeOf(ownerWords(withoutRecipient(words, verb), table), table) : 0;
     const weighed = words.length <= (apiCatalog(this.index) ? STAGE_LIMITS.apiActionMaxWords : STAGE_LIMITS.actionMaxWords);
     if (!asked || !weighed) return { steps: steps.length, groups, action: asked?.action, actionWord: asked?.word, words: words.length, scope, verb, weighed };
     const actionTerms = new Set(encode(asked.word));

@@ -272,8 +272,14 @@ describe("scope", () => {
     expect(s("List enterprise members")).toBe(Scope.org);
     expect(s("get the weather")).toBe(0);
     // A source's or a destination's owner is not whose things the request acts on.
-    expect(scopeOf(ownerWords(actionWords("create a pull request from my branch")), table)).toBe(0);
-    expect(scopeOf(ownerWords(actionWords("copy the file into my repo for the acme org")), table)).toBe(Scope.org);
+    const owner = (text: string) => scopeOf(ownerWords(actionWords(text), table), table);
+    expect(owner("create a pull request from my branch")).toBe(0);
+    expect(owner("copy the file into my repo for the acme org")).toBe(Scope.org);
+    // The caller's word after a preposition, before another scope's thing, says whose that thing is, not the request's.
+    expect(owner("Which teams have access to my repository?")).toBe(Scope.org | Scope.repo);
+    expect(owner("show the secrets of my organization")).toBe(Scope.org);
+    expect(owner("list my repositories")).toBe(Scope.own | Scope.repo);
+    expect(owner("issues assigned to me across every repo")).toBe(Scope.own | Scope.repo);
     // "me" names the caller as "my" does ("issues assigned to me" → the authenticated user's).
     expect(s("issues assigned to me across every repo")).toBe(Scope.own | Scope.repo);
     // So does "I", in a question about the caller's things.
