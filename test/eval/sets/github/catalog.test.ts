@@ -12,9 +12,16 @@ type SetQuery = EvalQuery & { difficulty?: string };
 
 const queries = readJsonl<SetQuery>(join(import.meta.dirname, "queries.jsonl"));
 // The held-out files, measured once per round and never read for tuning: only their gold is checked here.
-const heldOut = ["heldout-2.jsonl", "heldout-3.jsonl", "heldout-4.jsonl", "heldout-5.jsonl", "heldout-6.jsonl", "heldout-7.jsonl", "heldout-8.jsonl"].flatMap(
-  (f) => readJsonl<SetQuery>(join(import.meta.dirname, f)),
-);
+const heldOut = [
+  "heldout-2.jsonl",
+  "heldout-3.jsonl",
+  "heldout-4.jsonl",
+  "heldout-5.jsonl",
+  "heldout-6.jsonl",
+  "heldout-7.jsonl",
+  "heldout-8.jsonl",
+  "heldout-9.jsonl",
+].flatMap((f) => readJsonl<SetQuery>(join(import.meta.dirname, f)));
 const normal = (q: string) =>
   q
     .toLowerCase()
