@@ -182,6 +182,8 @@ export function createMcpServer(sd: McpServerDeps, state: McpRequestState): Serv
       ...(result.note ? { note: result.note } : {}),
       pinned: pinnedTools(deps, session, caller),
       tools: result.tools.map(({ name, model_name, family: _f, ...t }) => ({ name: model_name, ...t, on_belt: onBelt.has(name) })),
+      // With explain, the rules that decided the verdict, as REST's /v1/find and toolbelt.find give them.
+      ...(result.verdict_reasons ? { verdict_reasons: result.verdict_reasons } : {}),
     };
     return { content: [text(structured)], structuredContent: structured };
   };

@@ -82,6 +82,12 @@ describe.each(REVISIONS)("the MCP endpoint under %s", (revision) => {
     expect(tools[0]).toMatchObject({ name: "everything_get-sum", input_schema: { required: ["a", "b"] } });
     const explained = await call(first, "find_tool", { query: "add two numbers", belt, explain: true, limit: 1 });
     expect((explained.structuredContent as { tools: { explain: { word: string }[] }[] }).tools[0]!.explain.map((m) => m.word)).toContain("numbers");
+    // The verdict's reasons too, as REST's /v1/find gives them (regression: find_tool dropped them).
+    const restFind = (await (await api.request("/v1/find", { json: { query: "add two numbers", explain: true, limit: 1 } })).json()) as {
+      verdict_reasons: unknown[];
+    };
+    expect(restFind.verdict_reasons.length).toBeGreaterThan(0);
+    expect((explained.structuredContent as { verdict_reasons: unknown[] }).verdict_reasons).toEqual(restFind.verdict_reasons);
 
     const sum = await call(first, "call_tool", { tool: "everything_get-sum", args: { a: 2, b: 3 }, belt });
     expect(sum.isError).toBeFalsy();
