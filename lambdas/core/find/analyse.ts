@@ -42,6 +42,8 @@ export type Analysis = {
    * operations that differ in their verb only.
    */
   weighed?: boolean;
+  /** The most words a request may have for its action to be weighed, in this catalog (explain says it). */
+  reach?: number;
 };
 
 /**
@@ -91,8 +93,10 @@ export class Analyser {
     const asked = table && (requestActionWord(words, table) ?? (apiCatalog(this.index) ? questionAction(words, table) : undefined));
     const verb = table ? imperativeVerb(words, table) : undefined;
     const scope = table ? scopeOf(ownerWords(withoutRecipient(words, verb), table), table) : 0;
-    const weighed = words.length <= (apiCatalog(this.index) ? STAGE_LIMITS.apiActionMaxWords : STAGE_LIMITS.actionMaxWords);
-    if (!asked || !weighed) return { steps: steps.length, groups, action: asked?.action, actionWord: asked?.word, words: words.length, scope, verb, weighed };
+    const reach = apiCatalog(this.index) ? STAGE_LIMITS.apiActionMaxWords : STAGE_LIMITS.actionMaxWords;
+    const weighed = words.length <= reach;
+    if (!asked || !weighed)
+      return { steps: steps.length, groups, action: asked?.action, actionWord: asked?.word, words: words.length, scope, verb, weighed, reach };
     const actionTerms = new Set(encode(asked.word));
     const object = new Set(askedWords(query).filter((t) => !actionTerms.has(t)));
     return {
@@ -105,6 +109,7 @@ export class Analyser {
       scope,
       verb,
       weighed,
+      reach,
     };
   }
 

@@ -2,6 +2,7 @@
 // stage by stage; for the answer, the rules that decided its verdict. Built only when explain is asked
 // for, from what the stages recorded (they compute nothing more for it).
 import type { ExplainRule, StageScore } from "../../contract/find.js";
+import type { Analysis } from "./analyse.js";
 import type { Judgement } from "./judge.js";
 import type { Lift } from "./rerank.js";
 import { Scope } from "./actions.js";
@@ -254,6 +255,8 @@ function hintWords(rule: string, word: string | undefined): string {
 /** What the answer's verdict rests on. */
 export type VerdictTrace = {
   exact: boolean;
+  /** What analyse read from the request: its action (and the word that named it), whose things, and whether the rerank weighs it. */
+  request?: Pick<Analysis, "action" | "actionWord" | "scope" | "words" | "weighed" | "reach">;
   minScore: number;
   /** The best tool the caller may see before the judge (its name and score), when one scored at all. */
   best?: { name: string; score: number };
@@ -262,6 +265,31 @@ export type VerdictTrace = {
   after: number;
   judged?: Judgement;
 };
+
+/**
+ * What analyse read from the request, when it read an action or whose things it is about: the rerank's action
+ * and scope rules and the judge's rules work from it, and a request too long for the rerank to weigh its action
+ * ("why did the delete operation not come first?") is said so.
+ */
+function requestRules(r: VerdictTrace["request"]): ExplainRule[] {
+  if (!r || (r.action === undefined && !r.scope)) return [];
+  const asks = r.action === undefined ? "names no action" : `asks to ${r.action}${r.actionWord && r.actionWord !== r.action ? ` ("${r.actionWord}")` : ""}`;
+  const whose = r.scope ? `, about ${scopeWords(r.scope)}` : "";
+  const weighs =
+    r.action === undefined
+      ? ""
+      : r.weighed
+        ? `; ${r.words} words: the rerank weighs its action (up to ${r.reach} in this catalog)`
+        : `; ${r.words} words, more than the ${r.reach} whose action the rerank weighs in this catalog: its action reorders nothing, the judge still reads it`;
+  return [
+    {
+      stage: "analyse",
+      rule: "request",
+      effect: r.action === undefined ? "no action" : r.weighed ? r.action : `${r.action}, not weighed`,
+      detail: `the request ${asks}${whose}${weighs}`,
+    },
+  ];
+}
 
 /** The rules that decided the answer's verdict, with their numbers. */
 export function verdictReasons(v: VerdictTrace): ExplainRule[] {
@@ -279,7 +307,7 @@ export function verdictReasons(v: VerdictTrace): ExplainRule[] {
       },
     ];
   }
-  const out = v.judged ? judgeRules(v.judged, "answer") : [];
+  const out = [...requestRules(v.request), ...(v.judged ? judgeRules(v.judged, "answer") : [])];
   const factor = v.judged?.factor ?? 1;
   const top = v.best ? `${v.best.name} at ${n2(v.best.score * factor)}` : "";
   out.push(

@@ -293,6 +293,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
       const reasons = traces
         ? verdictReasons({
             exact: exact !== undefined && found.length > 0,
+            request: analysis,
             minScore: req.min_score ?? DEFAULT_MIN_SCORE,
             before: foundDocs.length,
             after: found.length,

@@ -4,7 +4,7 @@ import { FindResult } from "../../../../../lambdas/contract/find.js";
 import * as z from "../../../../../lambdas/core/zod-mini.js";
 import { createFinder } from "../../../../../lambdas/core/find/index.js";
 import type { Finder } from "../../../../../lambdas/core/find/types.js";
-import { emitTestArtifact, smallFinder } from "./catalog.js";
+import { apiFinder, emitTestArtifact, smallFinder } from "./catalog.js";
 
 let finder: Finder;
 beforeAll(async () => {
@@ -70,6 +70,35 @@ describe("explain's rules", () => {
     const exact = await explained(finder, "files.write_file", { limit: 1 });
     expect(exact.verdict_reasons).toEqual([{ stage: "analyse", rule: "exact-name", effect: "match", detail: expect.any(String) }]);
     expect(exact.tools[0]!.rules).toEqual([{ stage: "analyse", rule: "exact-name", effect: "=1.00", detail: expect.any(String) }]);
+  });
+
+  it("says what it read from the request, and when a request is too long for the rerank to weigh its action", async () => {
+    // Prepare: an API's operations (scope words in their names), where the rerank weighs requests of up to 14 words.
+    const f = await apiFinder([
+      ["packages.get-package-version-for-org", "Gets a package version in an organization."],
+      ["packages.delete-package-version-for-org", "Deletes a package version in an organization."],
+      ["repos.list-for-org", "List the repositories of an organization."],
+      ["users.get-authenticated", "Get the authenticated user."],
+    ]);
+    // Act
+    const short = await explained(f, "delete version 12 of the widgets package of the acme org");
+    const long = await explained(f, "delete version 12 of the widgets package that the acme org published last spring by mistake, we never used it");
+    const plain = await explained(finder, "weather forecast for Paris");
+    // Assess
+    expect(short.verdict_reasons![0]).toEqual({
+      stage: "analyse",
+      rule: "request",
+      effect: "delete",
+      detail: "the request asks to delete, about an organisation's; 10 words: the rerank weighs its action (up to 14 in this catalog)",
+    });
+    expect(long.verdict_reasons![0]).toMatchObject({
+      stage: "analyse",
+      rule: "request",
+      effect: "delete, not weighed",
+      detail: expect.stringContaining("more than the 14"),
+    });
+    // A request that names no action and no owner reads nothing worth saying.
+    expect(rulesOf(plain.verdict_reasons)).not.toContain("analyse/request");
   });
 
   it("adds nothing to an answer that did not ask for explain", async () => {
