@@ -137,6 +137,14 @@ export type QueryParams = {
    */
   ownerLift: number;
   /**
+   * Scope tie (rerank): in an API's catalog, a tool within this share of the top score that is about the request's
+   * things (the caller's own, an organisation's, a repository's) while the top is not swaps places with it, whatever
+   * the request's verb. 0 turns it off. 0.03 measured on nine GitHub splits: right tool first 316 → 322 of 583,
+   * false-none 56 → 50, near-miss none 55 → 54, unrelated none 102 → 101; 0.05: 320, 48, 52, 100; 0.10: 315, gold
+   * rank down 8 (docs/find-decisions.md, "Session 17").
+   */
+  scopeTie: number;
+  /**
    * Abbreviations by initials (analyse): a two-letter request word in capitals ("PR") WordNet does not know reaches the
    * catalog's most frequent word pair with those initials ("pr" → "pull request"), at this weight of the
    * word itself. 1: GitHub REST dev 59.8 → 62.0, every other set as before; 0.7: 60.1; without the
@@ -215,6 +223,7 @@ export const DEFAULT_QUERY_PARAMS: QueryParams = {
   objectPenalty: 0.4,
   scopePenalty: 0.4,
   ownerLift: 0.1,
+  scopeTie: 0.03,
   acronymWeight: 1,
   bodyOneWord: 0.8,
   scopeVerdict: 0.5,

@@ -91,7 +91,11 @@ export function toolRules(t: ToolTrace, judged: Judgement | undefined): { rules:
       detail:
         l.rule === "step-lift"
           ? `the clearest tool of one step of the task moves part of the way to the top tool's score (${l.headName}, ${n2(l.head)})`
-          : `a sibling of ${l.headName} (${n2(l.head)}), a tool the task needs, moves part of the way to its score`,
+          : l.rule === "scope-tie"
+            ? l.after > l.before
+              ? `within a few percent of the top tool (${l.headName}) and about the request's things while it is not: the two swap places`
+              : `about other things than the request's, while ${l.headName}, within a few percent of it, is about the request's: the two swap places`
+            : `a sibling of ${l.headName} (${n2(l.head)}), a tool the task needs, moves part of the way to its score`,
     });
   }
   const stages: StageScore[] = [

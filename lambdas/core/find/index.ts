@@ -75,14 +75,12 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
   /** Stages 1–3: the request's scores over the tools it touched (valid until the next ranking); a find analyses its request once. */
   const rank = (query: string, minScore: number, lifted?: Lift[], keep?: Pick<Keep, "k" | "counts">, analysis = analyser.analyse(query)) => {
     const plan = reranker.plan(analysis, minScore);
-    // The action rule (rerank) is the one later step that lowers a score (MaxScore's pruning must allow for it).
-    const acts = reranker.lowers(analysis);
     const retrieval = retriever.retrieve(
       analysis,
       minScore,
       plan.reach,
       plan.lifts,
-      keep && { k: keep.k, counts: keep.counts, fall: acts ? 1 - queryParams.actionPenalty : 1, rise: plan.rise },
+      keep && { k: keep.k, counts: keep.counts, fall: reranker.fall(analysis), rise: plan.rise },
     );
     for (let i = 0; i < rerankPasses; i++) reranker.rerank(retrieval, plan, lifted);
     reranker.actionRule(retrieval, analysis, lifted);

@@ -32,7 +32,7 @@ export type LiftPlan = {
  * towards `head`'s score, or the action rule: the request's action and the tool's).
  */
 export type Lift =
-  | { doc: number; rule: "step-lift" | "family-lift"; before: number; after: number; head: number }
+  | { doc: number; rule: "step-lift" | "family-lift" | "scope-tie"; before: number; after: number; head: number }
   | {
       doc: number;
       rule: "action";
@@ -222,10 +222,52 @@ export class Reranker {
   actionRule(r: Retrieval, q: Analysis, lifted?: Lift[]): void {
     this.penalise(r, q, lifted);
     this.liftOwners(r, q, lifted);
+    this.breakScopeTie(r, q, lifted);
   }
 
-  /** Whether the action rule may lower a score for this request: one that names an action, short enough to weigh it (analyse.ts `weighed`). */
-  lowers(q: Analysis): boolean {
+  /** Whether the scope tie may reorder this request's top: it names whose things, in an API's catalog. */
+  private tiesScope(q: Analysis): boolean {
+    return this.actions !== undefined && this.retriever.params.scopeTie > 0 && !!q.scope && apiCatalog(this.retriever.index);
+  }
+
+  /**
+   * The scope tie, in place: when the top tool is not about the request's things (the caller's own, an
+   * organisation's, a repository's) and a tool within `scopeTie` of its score is, the two swap scores: words
+   * that tie say nothing about which, and whose things the request names does ("shut down my codespace":
+   * stop-in-organization and stop-for-authenticated-user meet the same words). It runs whatever the request's
+   * verb (the scope factor above needs an action class); only the top changes, and no score but those two.
+   */
+  private breakScopeTie(r: Retrieval, q: Analysis, lifted?: Lift[]): void {
+    if (!this.tiesScope(q)) return;
+    const out = r.score;
+    let top = -1;
+    for (const d of r.docs) if (out[d]! > 0 && (top < 0 || out[d]! > out[top]!)) top = d;
+    if (top < 0 || scopeFit(q.scope!, this.toolScope(top)) === Fit.same) return;
+    const near = out[top]! * (1 - this.retriever.params.scopeTie);
+    let best = -1;
+    for (const d of r.docs) {
+      if (d === top || out[d]! < near) continue;
+      if (scopeFit(q.scope!, this.toolScope(d)) === Fit.same && (best < 0 || out[d]! > out[best]!)) best = d;
+    }
+    if (best < 0) return;
+    const [high, low] = [out[top]!, out[best]!];
+    out[top] = low;
+    out[best] = high;
+    lifted?.push({ doc: best, rule: "scope-tie", before: low, after: high, head: top }, { doc: top, rule: "scope-tie", before: high, after: low, head: best });
+  }
+
+  /**
+   * The least factor a later step of the rerank may give a score of this request (1: none lowers one): the action
+   * rule's on a request it weighs (one that names an action, short enough: analyse.ts `weighed`), the scope tie's
+   * on one that names whose things in an API's catalog. Retrieval's MaxScore pruning allows for it.
+   */
+  fall(q: Analysis): number {
+    const acts = this.actions !== undefined && this.retriever.params.actionPenalty > 0 && q.action !== undefined && q.weighed === true;
+    return Math.min(acts ? 1 - this.retriever.params.actionPenalty : 1, this.tiesScope(q) ? 1 - this.retriever.params.scopeTie : 1);
+  }
+
+  /** Whether the action rule may lower a score for this request (see `fall`). */
+  private lowers(q: Analysis): boolean {
     return this.actions !== undefined && this.retriever.params.actionPenalty > 0 && q.action !== undefined && q.weighed === true;
   }
 

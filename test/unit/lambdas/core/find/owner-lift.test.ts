@@ -90,3 +90,33 @@ describe("the rerank's owner lift", () => {
     expect(r.tools.some((t) => (t.rules ?? []).some((x) => x.rule === "owner-lift"))).toBe(false);
   });
 });
+
+describe("the rerank's scope tie (session 17)", () => {
+  // Two operations the request's words meet alike; only whose codespace tells them apart.
+  const STOP = [
+    ...SCOPED,
+    ["codespaces.stop-in-organization", "Stop a codespace for an organization user."],
+    ["codespaces.stop-for-authenticated-user", "Stop a codespace for the authenticated user."],
+  ];
+  const query = "stop my codespace fluffy-waffle-7r4";
+
+  it("puts the tool about the request's things first when the words tie, whatever the request's verb, and says so", async () => {
+    // Prepare: "stop" names no action class, so the rerank's scope factor does not run on this request.
+    const [tied, off] = [await finderOf(STOP), await finderOf(STOP, { scopeTie: 0 })];
+    // Act
+    const [r, before] = [
+      await tied.find({ query, min_score: 0, schemas: false, explain: true }),
+      await off.find({ query, min_score: 0, schemas: false, explain: true }),
+    ];
+    // Assess
+    expect(before.tools.slice(0, 2).map((t) => t.name)).toEqual([
+      "imported.codespaces.stop-in-organization",
+      "imported.codespaces.stop-for-authenticated-user",
+    ]);
+    expect(r.tools.slice(0, 2).map((t) => t.name)).toEqual(["imported.codespaces.stop-for-authenticated-user", "imported.codespaces.stop-in-organization"]);
+    // The two swap their rerank scores (the judge then no longer lowers the top for being about another owner's things).
+    const reranked = (t: (typeof r.tools)[number]) => t.stages!.find((s) => s.stage === "rerank")!.score;
+    expect(r.tools.slice(0, 2).map(reranked)).toEqual(before.tools.slice(0, 2).map(reranked));
+    expect(r.tools[0]!.rules).toContainEqual(expect.objectContaining({ stage: "rerank", rule: "scope-tie", detail: expect.stringContaining("swap places") }));
+  });
+});

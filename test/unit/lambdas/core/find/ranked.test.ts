@@ -55,6 +55,14 @@ const OWNER_REQUESTS = [
   "all of the enterprise's projects please, every single one of them right now",
 ];
 
+/** Requests whose top the scope tie swaps with a tool just behind it, about a repository's things (no owner lift's allowance) or the caller's. */
+const SCOPE_TIES = [
+  "What license does the octo/widgets repository use?",
+  "What license does the octo/widgets repository use? Get its license.",
+  "Shut down my cloud dev environment so it stops billing",
+  "left my codespace fuzzy-potato-x7 running overnight, shut it down before it eats more hours",
+];
+
 async function compare(artifact: Artifact, queries: string[], retriever: typeof Retriever = EveryTouched) {
   const work = newWork();
   const ours = createFinder(artifact, { work });
@@ -86,10 +94,10 @@ describe("the tools retrieve hands on", () => {
     expect(work.ranked).toBeLessThan(work.touched);
   });
 
-  it("answer the GitHub catalog's requests, those naming an owner the owner lift raises too, as the full ranking does", async () => {
+  it("answer the GitHub catalog's requests, those naming an owner the owner lift raises and those the scope tie swaps too, as the full ranking does", async () => {
     const { artifact } = await loadTools(loadJsonlTools(await githubTools()), "github");
     const queries = readJsonl<{ query: string }>(join(ROOT, "test/eval/sets/github/queries.jsonl")).map((q) => q.query);
-    const { shown, work } = await compare(artifact, [...queries, ...OWNER_REQUESTS], Unkept);
+    const { shown, work } = await compare(artifact, [...queries, ...OWNER_REQUESTS, ...SCOPE_TIES], Unkept);
     expect(shown).toBeGreaterThan(2000);
     expect(work.scored).toBeLessThan(work.touched);
   });
