@@ -25,7 +25,7 @@ export type ToolTrace = {
   steps: number;
   segmentWeight: number;
   /** Rerank's changes to this tool (in order): lifts with the names of the tools they lifted it towards, and the action rule. */
-  lifts: readonly ((Exclude<Lift, { rule: "action" }> & { headName: string }) | Extract<Lift, { rule: "action" }>)[];
+  lifts: readonly ((Exclude<Lift, { rule: "action" }> & { headName: string; headScore: number }) | Extract<Lift, { rule: "action" }>)[];
   /** The score after rerank, and after the judge. */
   ranked: number;
   final: number;
@@ -90,12 +90,12 @@ export function toolRules(t: ToolTrace, judged: Judgement | undefined): { rules:
       effect: signed(l.after - l.before),
       detail:
         l.rule === "step-lift"
-          ? `the clearest tool of one step of the task moves part of the way to the top tool's score (${l.headName}, ${n2(l.head)})`
+          ? `the clearest tool of one step of the task moves part of the way to the top tool's score (${l.headName}, ${n2(l.headScore)})`
           : l.rule === "scope-tie"
             ? l.after > l.before
               ? `within a few percent of the top tool (${l.headName}) and about the request's things while it is not: the two swap places`
               : `about other things than the request's, while ${l.headName}, within a few percent of it, is about the request's: the two swap places`
-            : `a sibling of ${l.headName} (${n2(l.head)}), a tool the task needs, moves part of the way to its score`,
+            : `a sibling of ${l.headName} (${n2(l.headScore)}), a tool the task needs, moves part of the way to its score`,
     });
   }
   const stages: StageScore[] = [

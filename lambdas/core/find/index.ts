@@ -155,7 +155,7 @@ export function createFinder(artifact: Artifact, options: FinderOptions = {}): F
       nameBoost: queryParams.nameBoost,
       steps: r.steps,
       segmentWeight: retriever.segmentWeight(r.steps),
-      lifts: lifted.filter((l) => l.doc === d).map((l) => (l.rule === "action" ? l : { ...l, headName: tools[l.head]!.name })),
+      lifts: lifted.filter((l) => l.doc === d).map((l) => (l.rule === "action" ? l : { ...l, headName: tools[l.head]!.name, headScore: r.score[l.head]! })),
       ranked: r.score[d]!,
       lastAsUncallable: callable[d] === 0 && anyCallable,
     };

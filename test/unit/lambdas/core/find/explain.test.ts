@@ -40,6 +40,10 @@ describe("explain's rules", () => {
     for (const { t, x } of lifted) {
       expect(x.rule).toMatch(/^(step|family)-lift$/);
       expect(x.effect).toMatch(/^\+\d\.\d+$/);
+      // The tool it moves towards, with that tool's score (regression: the tool's index in the catalog was shown as its score).
+      const head = Number(/\((?:\S+, )?(\d+\.\d\d)\)/.exec(x.detail)?.[1]);
+      expect(head).toBeGreaterThan(0);
+      expect(head).toBeLessThanOrEqual(1);
       const [retrieved, reranked] = t.stages!;
       expect(reranked!.score).toBeGreaterThanOrEqual(retrieved!.score);
     }
