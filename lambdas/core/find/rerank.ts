@@ -262,8 +262,8 @@ export class Reranker {
    * on one that names whose things in an API's catalog. Retrieval's MaxScore pruning allows for it.
    */
   fall(q: Analysis): number {
-    const acts = this.actions !== undefined && this.retriever.params.actionPenalty > 0 && q.action !== undefined && q.weighed === true;
-    return Math.min(acts ? 1 - this.retriever.params.actionPenalty : 1, this.tiesScope(q) ? 1 - this.retriever.params.scopeTie : 1);
+    const { actionPenalty, scopeTie } = this.retriever.params;
+    return Math.min(this.lowers(q) ? 1 - actionPenalty : 1, this.tiesScope(q) ? 1 - scopeTie : 1);
   }
 
   /** Whether the action rule may lower a score for this request (see `fall`). */
