@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { newWork, type WorkUnits, workRegressions } from "../../../../../lambdas/core/find/work.js";
 import { EveryTouched, measureWork } from "./work-units.js";
 
-const baseline = JSON.parse(readFileSync(join(import.meta.dirname, "work-baseline.json"), "utf8")) as { margin: number; units: WorkUnits };
+const baseline = JSON.parse(readFileSync(join(import.meta.dirname, "work-baseline.json"), "utf8")) as { margin: number; units: WorkUnits; github: WorkUnits };
 
 describe("find's work units", () => {
   it("name each kind of work that grew beyond the margin, and only those", () => {
@@ -23,10 +23,21 @@ describe("find's work units", () => {
     for (const [k, v] of Object.entries(now)) expect(v, k).toBeGreaterThan(0);
   });
 
-  it("catch a deliberately doubled rerank", async () => {
-    const doubled = await measureWork({ rerankPasses: 2 });
-    expect(workRegressions(doubled, baseline.units, baseline.margin)).toEqual(expect.arrayContaining([expect.stringMatching(/^rerankPasses: /)]));
-  });
+  it("stay within the baseline's margin over an imported API's requests (GitHub's REST API: the rules only such catalogs run)", async () => {
+    const now = await measureWork({}, "github");
+    expect(workRegressions(now, baseline.github, baseline.margin)).toEqual([]);
+    expect(now.rankings).toBeGreaterThan(0);
+  }, 60_000);
+
+  it("catch a deliberately doubled rerank, on either catalog", async () => {
+    for (const [catalog, base] of [
+      ["example", baseline.units],
+      ["github", baseline.github],
+    ] as const) {
+      const doubled = await measureWork({ rerankPasses: 2 }, catalog);
+      expect(workRegressions(doubled, base, baseline.margin), catalog).toEqual(expect.arrayContaining([expect.stringMatching(/^rerankPasses: /)]));
+    }
+  }, 60_000);
 
   it("catch a retrieve that hands every touched tool to the later stages", async () => {
     const every = await measureWork({ retriever: EveryTouched });
