@@ -174,16 +174,16 @@ export function createMcpServer(sd: McpServerDeps, state: McpRequestState): Serv
     writeFind(deps.logger, result.verdict, { ...state.context, ...findFacts(caller.principal, request.query, result, started) }, deps.config.metricsNamespace);
     deps.findMisses?.observe(request, result, caller);
     const onBelt = new Set(deps.sessions.beltNames(session, caller));
+    // find's whole answer, as REST's /v1/find and toolbelt.find give it (the verdict's reasons, decision mode's
+    // metadata), but the always-loaded tools, which tools/list already holds, and with tools under their MCP names.
+    const { tools, always: _always, verdict, mode, ...rest } = result;
     const structured = {
       belt: session.id,
-      verdict: result.verdict,
-      mode: result.mode,
-      ...(result.fallback_reason ? { fallback_reason: result.fallback_reason } : {}),
-      ...(result.note ? { note: result.note } : {}),
+      verdict,
+      mode,
+      ...rest,
       pinned: pinnedTools(deps, session, caller),
-      tools: result.tools.map(({ name, model_name, family: _f, ...t }) => ({ name: model_name, ...t, on_belt: onBelt.has(name) })),
-      // With explain, the rules that decided the verdict, as REST's /v1/find and toolbelt.find give them.
-      ...(result.verdict_reasons ? { verdict_reasons: result.verdict_reasons } : {}),
+      tools: tools.map(({ name, model_name, family: _f, ...t }) => ({ name: model_name, ...t, on_belt: onBelt.has(name) })),
     };
     return { content: [text(structured)], structuredContent: structured };
   };
