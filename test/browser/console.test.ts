@@ -229,6 +229,12 @@ describe("views", () => {
     expect(shown).toEqual(direct.tools.map((t: { name: string; score: number }) => [t.name, t.score.toFixed(3)]));
     expect(await a.locator("[data-verdict]").textContent()).toBe(direct.verdict);
     expect(await a.locator("ol.ranking > li").first().locator("ul.reasons").textContent()).toContain("celsius");
+    // The verdict's reasons, and each tool's score after each stage (regression: the page read fields find never gives).
+    const reasons = await a
+      .locator('table.rows:has(caption:text("Why this verdict")) tbody tr')
+      .evaluateAll((rows) => rows.map((r) => r.children[1]!.textContent));
+    expect(reasons).toEqual(direct.verdict_reasons.map((r: { rule: string }) => r.rule));
+    expect(await a.locator("ol.ranking > li").first().locator("[data-stages]").textContent()).toContain("retrieve");
     // B: the admin's own grants in one family, beside A.
     const b = page.locator('[data-pane="B"]');
     await b.getByLabel("Family").selectOption("time");

@@ -44,8 +44,7 @@ function Result({ result, other }: { result: FindResponse & Record<string, unkno
     </p>
     ${result.fallback_reason ? html`<p class="muted">Fell back to keyword ranking: ${result.fallback_reason}</p>` : null}
     ${result.note ? html`<p class="muted">${result.note}</p>` : null}
-    <${Rows} title="Rules that fired" rows=${result.rules} />
-    <${Rows} title="Stages" rows=${result.stages} />
+    <${Rows} title="Why this verdict" rows=${result.verdict_reasons} />
     ${
       result.tools.length
         ? html`<ol class="ranking">${result.tools.map((t) => {
@@ -60,6 +59,7 @@ function Result({ result, other }: { result: FindResponse & Record<string, unkno
                     )}</ul>`
                   : null
               }
+              ${Array.isArray(extra.stages) && extra.stages.length ? html`<div class="muted" data-stages>${(extra.stages as { stage?: unknown; score?: unknown }[]).map((s) => `${asText(s.stage)} ${typeof s.score === "number" ? fmtScore(s.score) : ""}`).join(" → ")}</div>` : null}
               <${Rows} title=${`Rules for ${t.name}`} rows=${extra.rules} />
             </li>`;
           })}</ol>`
