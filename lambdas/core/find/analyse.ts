@@ -90,10 +90,11 @@ export class Analyser {
     const words = table ? actionWords(stripAgentPhrasing(query)) : [];
     const groups = this.groups(steps);
     // A question about what is asks to read, in an API's catalog (actions.ts `questionAction`).
-    const asked = table && (requestActionWord(words, table) ?? (apiCatalog(this.index) ? questionAction(words, table) : undefined));
+    const api = apiCatalog(this.index);
+    const asked = table && (requestActionWord(words, table) ?? (api ? questionAction(words, table) : undefined));
     const verb = table ? imperativeVerb(words, table) : undefined;
     const scope = table ? scopeOf(ownerWords(withoutRecipient(words, verb), table), table) : 0;
-    const reach = apiCatalog(this.index) ? STAGE_LIMITS.apiActionMaxWords : STAGE_LIMITS.actionMaxWords;
+    const reach = api ? STAGE_LIMITS.apiActionMaxWords : STAGE_LIMITS.actionMaxWords;
     const weighed = words.length <= reach;
     if (!asked || !weighed)
       return { steps: steps.length, groups, action: asked?.action, actionWord: asked?.word, words: words.length, scope, verb, weighed, reach };

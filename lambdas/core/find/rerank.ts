@@ -112,8 +112,7 @@ export class Reranker {
     const lift = this.ownerLift(q);
     if (lift === 0) return;
     const out = r.score;
-    let top = -1;
-    for (const d of r.docs) if (top < 0 || out[d]! > out[top]!) top = d;
+    const top = topDoc(r);
     // Only when the best match is the owner's already: the lift confirms a match, it does not swap one
     // (a top of another owner is the scope rules' case, "track my package" → an organisation's packages).
     const owners = q.scope! & OWNERS & (top < 0 ? 0 : this.toolScope(top));
@@ -240,9 +239,8 @@ export class Reranker {
   private breakScopeTie(r: Retrieval, q: Analysis, lifted?: Lift[]): void {
     if (!this.tiesScope(q)) return;
     const out = r.score;
-    let top = -1;
-    for (const d of r.docs) if (out[d]! > 0 && (top < 0 || out[d]! > out[top]!)) top = d;
-    if (top < 0 || scopeFit(q.scope!, this.toolScope(top)) === Fit.same) return;
+    const top = topDoc(r);
+    if (top < 0 || out[top]! <= 0 || scopeFit(q.scope!, this.toolScope(top)) === Fit.same) return;
     const near = out[top]! * (1 - this.retriever.params.scopeTie);
     let best = -1;
     for (const d of r.docs) {
@@ -320,4 +318,12 @@ export class Reranker {
     const anyMeets = r.docs.some((d) => r.score[d]! >= near && meets(d));
     return anyMeets ? (d) => !meets(d) : undefined;
   }
+}
+
+/** The retrieval's best-scoring tool as the later steps left it (its first in `docs` on a tie; -1: none). */
+function topDoc(r: Retrieval): number {
+  const out = r.score;
+  let top = -1;
+  for (const d of r.docs) if (top < 0 || out[d]! > out[top]!) top = d;
+  return top;
 }

@@ -92,7 +92,6 @@ export class JudgeContext {
   private readonly toolScopes = new WeakMap<CatalogTool, number>();
   /** Per tool, what it acts on (`toolObject`), at its first use. */
   private readonly toolObjects = new WeakMap<CatalogTool, ToolObject>();
-  /** Whether the catalog's tool names say whose things they are about (computed at the catalog's first judgement). */
   /** Per first word of a tool name, how many names start with it (at the verb-as-noun rule's first need). */
   private firstWords: Map<string, number> | undefined;
 
@@ -157,7 +156,8 @@ export class JudgeContext {
 
   /**
    * Whether the catalog's tool names say whose things they are about (an API's operations): it has an action
-   * table and enough of its names hold a scope word (`STAGE_LIMITS.scopedCatalogShare`); worked out once.
+   * table and enough of its names hold a scope word (`STAGE_LIMITS.scopedCatalogShare`); worked out once per
+   * index (actions.ts `apiCatalog`).
    */
   apiCatalog(): boolean {
     return apiCatalog(this.index);
