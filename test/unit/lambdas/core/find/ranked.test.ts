@@ -1,20 +1,13 @@
 // Retrieve hands the later stages only the tools they can use (those it scored, and the touched tools of
 // a family the rerank may lift), not every tool it touched: answers must be those of the full list.
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { compileRegistry } from "../../../../../build/build.js";
-import { artifactFromFiles } from "../../../../../lambdas/artifact.js";
 import { createFinder } from "../../../../../lambdas/core/find/index.js";
 import type { FindRequest } from "../../../../../lambdas/core/find/types.js";
 import { Retriever } from "../../../../../lambdas/core/find/retrieve.js";
 import { newWork } from "../../../../../lambdas/core/find/work.js";
 import type { Artifact } from "../../../../../lambdas/core/ports.js";
-import { githubTools } from "../../../../eval/generated.js";
-import { loadJsonlTools, loadTools, readJsonl } from "../../../../eval/harness.js";
 import { memoryTestArtifact, testArtifactInput, testTool } from "../../../../helpers/artifact.js";
-import { EveryTouched, requests } from "./work-units.js";
-
-const ROOT = join(import.meta.dirname, "../../../../..");
+import { CATALOGS, EveryTouched } from "./work-units.js";
 
 /** Tasks over many similar tools in a few families: where the step and family lifts move tools. */
 const WORDS = "send email message contact translate text invoice pay customer report chart upload file photo calendar meeting schedule weather".split(" ");
@@ -80,8 +73,7 @@ async function compare(artifact: Artifact, queries: string[], retriever: typeof 
 
 describe("the tools retrieve hands on", () => {
   it("answer every example request as the full list of touched tools does, and are far fewer", async () => {
-    const built = await compileRegistry(join(ROOT, "registry"));
-    const { shown, work } = await compare(artifactFromFiles(built.files!), requests());
+    const { shown, work } = await compare(await CATALOGS.example.artifact(), CATALOGS.example.requests());
     expect(shown).toBeGreaterThan(1000);
     expect(work.ranked).toBeLessThan(work.touched * 0.5);
   });
@@ -95,9 +87,8 @@ describe("the tools retrieve hands on", () => {
   });
 
   it("answer the GitHub catalog's requests, those naming an owner the owner lift raises and those the scope tie swaps too, as the full ranking does", async () => {
-    const { artifact } = await loadTools(loadJsonlTools(await githubTools()), "github");
-    const queries = readJsonl<{ query: string }>(join(ROOT, "test/eval/sets/github/queries.jsonl")).map((q) => q.query);
-    const { shown, work } = await compare(artifact, [...queries, ...OWNER_REQUESTS, ...SCOPE_TIES], Unkept);
+    const { artifact, requests } = CATALOGS.github;
+    const { shown, work } = await compare(await artifact(), [...requests(), ...OWNER_REQUESTS, ...SCOPE_TIES], Unkept);
     expect(shown).toBeGreaterThan(2000);
     expect(work.scored).toBeLessThan(work.touched);
   });
