@@ -145,6 +145,12 @@ export type QueryParams = {
    */
   scopeTie: number;
   /**
+   * Question tie (rerank): in an API's catalog, when a which/what question's asked thing ("which PRs contain commit
+   * …" → PRs) is not what the top tool's name acts on, a tool within this share of the top score whose name does
+   * swaps places with it. 0 turns it off. 0.15 measured on nine GitHub splits (docs/find-decisions.md, "Session 18").
+   */
+  questionTie: number;
+  /**
    * Abbreviations by initials (analyse): a two-letter request word in capitals ("PR") WordNet does not know reaches the
    * catalog's most frequent word pair with those initials ("pr" → "pull request"), at this weight of the
    * word itself. 1: GitHub REST dev 59.8 → 62.0, every other set as before; 0.7: 60.1; without the
@@ -224,6 +230,7 @@ export const DEFAULT_QUERY_PARAMS: QueryParams = {
   scopePenalty: 0.4,
   ownerLift: 0.1,
   scopeTie: 0.03,
+  questionTie: 0.15,
   acronymWeight: 1,
   bodyOneWord: 0.8,
   scopeVerdict: 0.5,

@@ -4,7 +4,15 @@
 // unknown word. Nothing here scores a tool.
 import { Document } from "flexsearch";
 import { editDistance } from "../../../registry/contract/edit-distance.js";
-import { encode, encodeQuery, pairs, stripAgentPhrasing, vocabIndexOptions, type VocabRecord } from "../../../registry/contract/search-options.js";
+import {
+  encode,
+  encodeQuery,
+  pairs,
+  stripAgentPhrasing,
+  vocabIndexOptions,
+  type ActionTable,
+  type VocabRecord,
+} from "../../../registry/contract/search-options.js";
 import { actionWords, apiCatalog, imperativeVerb, ownerWords, questionAction, requestActionWord, scopeOf } from "./actions.js";
 import { askedWords } from "./hint-rules.js";
 import { ownList, type SearchIndex } from "./postings.js";
@@ -44,7 +52,27 @@ export type Analysis = {
   weighed?: boolean;
   /** The most words a request may have for its action to be weighed, in this catalog (explain says it). */
   reach?: number;
+  /** A which/what question's asked-for thing ("which PRs contain …" → PRs), as index terms (exact or an abbreviation's pair). */
+  asks?: ReadonlySet<number>;
 };
+
+/** Words a which/what question may put before the thing it asks for ("what's the …", "which of my …"). */
+const QUESTION_FILLER = new Set(["s", "is", "are", "was", "were", "the", "a", "an", "my", "our", "your", "of", "all", "kind", "kinds"]);
+
+/** The terms of a which/what question's asked-for thing: its one or two words after the wh-word and filler. */
+function askedThing(words: readonly string[], groups: readonly Group[]): Set<number> | undefined {
+  const at = words.findIndex((w) => w === "which" || w === "what");
+  if (at < 0 || at > 2) return undefined;
+  let i = at + 1;
+  while (i < words.length && QUESTION_FILLER.has(words[i]!)) i++;
+  // "PRs": an abbreviation's plural is its initials (encodeQuery reads it so from the request's capitals).
+  const thing = words.slice(i, i + 2).flatMap((w) => (w.length <= 4 && w.endsWith("s") ? encode(w.slice(0, -1)) : encode(w)));
+  if (!thing.length) return undefined;
+  const keys = new Set([...thing, ...pairs(thing)]);
+  const out = new Set<number>();
+  for (const g of groups) if (keys.has(g.word)) for (const m of g.members) if (m.w >= 1) out.add(m.term);
+  return out.size ? out : undefined;
+}
 
 /**
  * The request's words without the pronoun its verb hands the answer to ("show me | the README of rails/rails",
@@ -57,8 +85,18 @@ function withoutRecipient(words: readonly string[], verb: string | undefined): r
 
 /** A word that may be an abbreviation by initials: two capital letters, as English writes one ("PR", "CI"), or its plural ("PRs"). */
 const ACRONYM = /\b([A-Z]{2})s?\b/g;
+/** A word holding a slash between letters or digits: a name or a path ("octo-org/website", "src/app.ts", a URL). */
+const PATH_NAME = /\S*[A-Za-z0-9]\/[A-Za-z0-9]\S*/g;
 
 const TYPO_WORD = new RegExp(`^[a-z][a-z0-9]{${STAGE_LIMITS.typoMinLetters - 1},}$`);
+
+/** A name or path's words without the scope words of the catalog's action table, for retrieval. */
+function withoutScopeWords(name: string, table: ActionTable): string {
+  return name
+    .split(/([^A-Za-z]+)/)
+    .map((w) => (scopeOf([w.toLowerCase()], table) ? " " : w))
+    .join("");
+}
 
 export class Analyser {
   private flex: Document<VocabRecord> | undefined;
@@ -87,8 +125,10 @@ export class Analyser {
     const steps = stepTexts.length > 1 ? stepTexts.slice(0, max) : [query];
     if (stepTexts.length > max) steps[max - 1] = stepTexts.slice(max - 1).join(". ");
     const table = this.index.data.actions;
-    const words = table ? actionWords(stripAgentPhrasing(query)) : [];
-    const groups = this.groups(steps);
+    // A name or path is one word and says no action or scope ("octo-org/website" is nobody's organisation).
+    const words = table ? actionWords(stripAgentPhrasing(query).replace(PATH_NAME, " name ")) : [];
+    // A scope word inside a name or path is part of the name: "octo-org/website" is nobody's organisation.
+    const groups = this.groups(table ? steps.map((s) => s.replace(PATH_NAME, (name) => withoutScopeWords(name, table))) : steps);
     // A question about what is asks to read, in an API's catalog (actions.ts `questionAction`).
     const api = apiCatalog(this.index);
     const asked = table && (requestActionWord(words, table) ?? (api ? questionAction(words, table) : undefined));
@@ -96,8 +136,9 @@ export class Analyser {
     const scope = table ? scopeOf(ownerWords(withoutRecipient(words, verb), table), table) : 0;
     const reach = api ? STAGE_LIMITS.apiActionMaxWords : STAGE_LIMITS.actionMaxWords;
     const weighed = words.length <= reach;
+    const asks = api ? askedThing(words, groups) : undefined;
     if (!asked || !weighed)
-      return { steps: steps.length, groups, action: asked?.action, actionWord: asked?.word, words: words.length, scope, verb, weighed, reach };
+      return { steps: steps.length, groups, action: asked?.action, actionWord: asked?.word, words: words.length, scope, verb, weighed, reach, asks };
     const actionTerms = new Set(encode(asked.word));
     const object = new Set(askedWords(query).filter((t) => !actionTerms.has(t)));
     return {
@@ -111,6 +152,7 @@ export class Analyser {
       verb,
       weighed,
       reach,
+      asks,
     };
   }
 

@@ -88,14 +88,7 @@ export function toolRules(t: ToolTrace, judged: Judgement | undefined): { rules:
       stage: "rerank",
       rule: l.rule,
       effect: signed(l.after - l.before),
-      detail:
-        l.rule === "step-lift"
-          ? `the clearest tool of one step of the task moves part of the way to the top tool's score (${l.headName}, ${n2(l.headScore)})`
-          : l.rule === "scope-tie"
-            ? l.after > l.before
-              ? `within a few percent of the top tool (${l.headName}) and about the request's things while it is not: the two swap places`
-              : `about other things than the request's, while ${l.headName}, within a few percent of it, is about the request's: the two swap places`
-            : `a sibling of ${l.headName} (${n2(l.headScore)}), a tool the task needs, moves part of the way to its score`,
+      detail: liftDetail(l),
     });
   }
   const stages: StageScore[] = [
@@ -330,4 +323,23 @@ export function verdictReasons(v: VerdictTrace): ExplainRule[] {
         },
   );
   return out;
+}
+
+/** What a lift or a tie did to one tool, in words (the step and family lifts, the scope and question ties). */
+function liftDetail(l: { rule: string; before: number; after: number; headName: string; headScore: number }): string {
+  const up = l.after > l.before;
+  switch (l.rule) {
+    case "step-lift":
+      return `the clearest tool of one step of the task moves part of the way to the top tool's score (${l.headName}, ${n2(l.headScore)})`;
+    case "scope-tie":
+      return up
+        ? `within a few percent of the top tool (${l.headName}) and about the request's things while it is not: the two swap places`
+        : `about other things than the request's, while ${l.headName}, within a few percent of it, is about the request's: the two swap places`;
+    case "question-tie":
+      return up
+        ? `close to the top tool (${l.headName}), and its name acts on what the question asks for while the top's does not: the two swap places`
+        : `its name acts on something else than what the question asks for, while ${l.headName}, close to it, names that: the two swap places`;
+    default:
+      return `a sibling of ${l.headName} (${n2(l.headScore)}), a tool the task needs, moves part of the way to its score`;
+  }
 }

@@ -8,7 +8,8 @@
 // action conflicts ("put eggs on my todo list" → todo.list reads) takes a factor below 1. Last, the
 // owner lift: in a catalog whose names say owners, a request naming one lifts that owner's tools.
 import type { Analysis } from "./analyse.js";
-import { actionFit, apiCatalog, Fit, Scope, scopeFit, toolActionOf, toolScopeOf, type ActionTable } from "./actions.js";
+import { actionFit, apiCatalog, Fit, operationObject, Scope, scopeFit, toolActionOf, toolScopeOf, type ActionTable } from "./actions.js";
+import { encode, pairs } from "../../../registry/contract/search-options.js";
 import type { Retrieval, Retriever } from "./retrieve.js";
 import type { WorkUnits } from "./work.js";
 import { STAGE_LIMITS } from "../../../registry/contract/find-tuning.js";
@@ -32,7 +33,7 @@ export type LiftPlan = {
  * towards `head`'s score, or the action rule: the request's action and the tool's).
  */
 export type Lift =
-  | { doc: number; rule: "step-lift" | "family-lift" | "scope-tie"; before: number; after: number; head: number }
+  | { doc: number; rule: "step-lift" | "family-lift" | "scope-tie" | "question-tie"; before: number; after: number; head: number }
   | {
       doc: number;
       rule: "action";
@@ -60,6 +61,8 @@ export class Reranker {
   private readonly toolActs: (string | null | undefined)[];
   /** Per tool, its scope bits + 1, computed at its first use (0: not yet). */
   private readonly toolScopes: Uint8Array;
+  /** Each tool's object terms for the question tie (`namesAsked`), once per tool. */
+  private readonly objectTerms = new Map<number, Set<number>>();
 
   constructor(
     private readonly retriever: Retriever,
@@ -222,6 +225,57 @@ export class Reranker {
     this.penalise(r, q, lifted);
     this.liftOwners(r, q, lifted);
     this.breakScopeTie(r, q, lifted);
+    this.breakQuestionTie(r, q, lifted);
+  }
+
+  /** Whether the question tie may reorder this request's top: a which/what question with its asked thing, in an API's catalog. */
+  private tiesQuestion(q: Analysis): boolean {
+    return this.actions !== undefined && this.retriever.params.questionTie > 0 && q.asks !== undefined;
+  }
+
+  /**
+   * The question tie, in place: when a which/what question's asked thing ("which PRs contain commit …" → PRs) is not
+   * what the top tool's name acts on and a tool within `questionTie` of its score names it there, the two swap
+   * scores: an operation's name says what it answers with ("list pull requests associated with a commit"), while
+   * its other words only meet the question's ("list commits on a pull request"). A swap never puts a tool about
+   * another owner's things over one about the request's (the scope tie's choice stands).
+   */
+  private breakQuestionTie(r: Retrieval, q: Analysis, lifted?: Lift[]): void {
+    if (!this.tiesQuestion(q)) return;
+    const out = r.score;
+    const top = topDoc(r);
+    if (top < 0 || out[top]! <= 0 || this.namesAsked(top, q.asks!)) return;
+    const near = out[top]! * (1 - this.retriever.params.questionTie);
+    const kept = q.scope && scopeFit(q.scope, this.toolScope(top)) === Fit.same;
+    let best = -1;
+    for (const d of r.docs) {
+      if (d === top || out[d]! < near || (best >= 0 && out[d]! <= out[best]!)) continue;
+      if (kept && scopeFit(q.scope!, this.toolScope(d)) === Fit.conflict) continue;
+      if (this.namesAsked(d, q.asks!)) best = d;
+    }
+    if (best < 0) return;
+    const [high, low] = [out[top]!, out[best]!];
+    out[top] = low;
+    out[best] = high;
+    lifted?.push(
+      { doc: best, rule: "question-tie", before: low, after: high, head: top },
+      { doc: top, rule: "question-tie", before: high, after: low, head: best },
+    );
+  }
+
+  /** Whether a tool's name acts on one of these terms: its object's first two words or their pair (actions.ts `operationObject`), once per tool. */
+  private namesAsked(d: number, asks: ReadonlySet<number>): boolean {
+    let terms = this.objectTerms.get(d);
+    if (!terms) {
+      const words = operationObject(this.actions!.tools[d]!.name)
+        .words.slice(0, 2)
+        .flatMap((w) => encode(w));
+      const ix = this.retriever.index;
+      terms = new Set([...words, ...pairs(words)].map((t) => ix.termOf(t) ?? -1));
+      this.objectTerms.set(d, terms);
+    }
+    for (const t of asks) if (terms.has(t)) return true;
+    return false;
   }
 
   /** Whether the scope tie may reorder this request's top: it names whose things, in an API's catalog. */
@@ -257,11 +311,12 @@ export class Reranker {
   /**
    * The least factor a later step of the rerank may give a score of this request (1: none lowers one): the action
    * rule's on a request it weighs (one that names an action, short enough: analyse.ts `weighed`), the scope tie's
-   * on one that names whose things in an API's catalog. Retrieval's MaxScore pruning allows for it.
+   * on one that names whose things in an API's catalog, the question tie's on a which/what question there. Retrieval's
+   * MaxScore pruning allows for it.
    */
   fall(q: Analysis): number {
-    const { actionPenalty, scopeTie } = this.retriever.params;
-    return Math.min(this.lowers(q) ? 1 - actionPenalty : 1, this.tiesScope(q) ? 1 - scopeTie : 1);
+    const { actionPenalty, scopeTie, questionTie } = this.retriever.params;
+    return Math.min(this.lowers(q) ? 1 - actionPenalty : 1, this.tiesScope(q) ? 1 - scopeTie : 1, this.tiesQuestion(q) ? 1 - questionTie : 1);
   }
 
   /** Whether the action rule may lower a score for this request (see `fall`). */
