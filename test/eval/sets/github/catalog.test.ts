@@ -21,6 +21,7 @@ const heldOut = [
   "heldout-7.jsonl",
   "heldout-8.jsonl",
   "heldout-9.jsonl",
+  "heldout-10.jsonl",
 ].flatMap((f) => readJsonl<SetQuery>(join(import.meta.dirname, f)));
 const normal = (q: string) =>
   q
