@@ -18,7 +18,7 @@ import { askedWords } from "./hint-rules.js";
 import { ownList, type SearchIndex } from "./postings.js";
 import type { WorkUnits } from "./work.js";
 import { segments } from "./segment.js";
-import { RECIPIENTS } from "./words.js";
+import { QUESTION_FILLER, RECIPIENTS, THING_QUESTIONS } from "./words.js";
 import { STAGE_LIMITS, typoEdits, type QueryParams } from "../../../registry/contract/find-tuning.js";
 
 /** A vocabulary term a query word may match, at a weight relative to the word itself. */
@@ -56,12 +56,9 @@ export type Analysis = {
   asks?: ReadonlySet<number>;
 };
 
-/** Words a which/what question may put before the thing it asks for ("what's the …", "which of my …"). */
-const QUESTION_FILLER = new Set(["s", "is", "are", "was", "were", "the", "a", "an", "my", "our", "your", "of", "all", "kind", "kinds"]);
-
 /** The terms of a which/what question's asked-for thing: its one or two words after the wh-word and filler. */
 function askedThing(words: readonly string[], groups: readonly Group[]): Set<number> | undefined {
-  const at = words.findIndex((w) => w === "which" || w === "what");
+  const at = words.findIndex((w) => THING_QUESTIONS.has(w));
   if (at < 0 || at > 2) return undefined;
   let i = at + 1;
   while (i < words.length && QUESTION_FILLER.has(words[i]!)) i++;

@@ -43,6 +43,11 @@ export const RECIPIENTS: ReadonlySet<string> = new Set(lists.recipients.words);
 /** Wh-words that open a question about what is: in an API's catalog it asks to read (actions.ts `questionAction`). */
 export const STATE_QUESTIONS: ReadonlySet<string> = new Set(lists.stateQuestions.words);
 
+/** Wh-words whose next words name the thing a question wants back (analyse.ts `askedThing`, the question tie). */
+export const THING_QUESTIONS: ReadonlySet<string> = new Set(lists.thingQuestions.words);
+/** Words a which/what question may put before that thing ("what's the …", "which of my …"). */
+export const QUESTION_FILLER: ReadonlySet<string> = new Set(lists.questionFiller.words);
+
 /** A parameter name that says the tool takes a free text (judge.ts). */
 export const TEXT_PARAM = new RegExp(`^${alt(lists.textParameters.words)}$`, "i");
 
