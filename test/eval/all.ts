@@ -10,7 +10,7 @@ import { dirname, join, relative } from "node:path";
 import type { FinderOptions } from "../../lambdas/core/find/index.js";
 import type { ScorerParams } from "../../registry/contract/search-options.js";
 import { evaluate, loadJsonlTools, loadRegistry, loadTools, readJsonl, type EvalQuery, type Loaded } from "./harness.js";
-import { GITHUB_QUERIES, githubRegistry } from "./generated.js";
+import { apiRegistry, GITHUB_QUERIES, githubRegistry, REST_API_SETS } from "./generated.js";
 import { loadSet, readSuite, ROOT, suiteRows, SUITE_FILE, type SuiteSet } from "./suite.js";
 
 /**
@@ -62,9 +62,12 @@ function publicSets(EVAL: string): Public[] {
 export async function allRows(EVAL: string, opts: { params?: ScorerParams; finder?: FinderOptions }): Promise<AllRow[]> {
   const out: AllRow[] = [];
   const catalogs = new Map<string, Loaded>();
-  // The own sets, then the sets over generated catalogs (the GitHub REST API, as the registry a user's import writes), per split alike.
+  // The own sets, then the sets over generated catalogs (the GitHub REST API and the REST APIs nobody tuned for, as
+  // the registry a user's import writes), per split alike.
   const github: SuiteSet = { name: "github", registry: relative(ROOT, await githubRegistry()), queries: relative(ROOT, GITHUB_QUERIES) };
-  for (const set of [...readSuite(), github]) {
+  const apis: SuiteSet[] = [];
+  for (const a of REST_API_SETS) apis.push({ name: a.name, registry: relative(ROOT, await apiRegistry(a)), queries: a.queries });
+  for (const set of [...readSuite(), github, ...apis]) {
     const loaded = await loadSet(set, opts.params);
     catalogs.set(set.name, loaded);
     for (const r of await suiteRows(set, loaded, { finder: opts.finder ?? {} })) {

@@ -33,9 +33,14 @@ describe("everyday requests", () => {
     const everyday = everydayRequests().map((q) => q.query.toLowerCase().trim());
     const dir = import.meta.dirname;
     const sets = [
+      // Every request file of every set (queries, held-out splits), not its tools.
       ...readdirSync(join(dir, "sets"), { withFileTypes: true })
         .filter((d) => d.isDirectory())
-        .map((d) => join(dir, "sets", d.name, "queries.jsonl")),
+        .flatMap((d) =>
+          readdirSync(join(dir, "sets", d.name))
+            .filter((f) => f.endsWith(".jsonl") && f !== "tools.jsonl")
+            .map((f) => join(dir, "sets", d.name, f)),
+        ),
       ...readdirSync(join(dir, "cases"))
         .filter((f) => f.endsWith(".jsonl") && f !== "tools.jsonl")
         .map((f) => join(dir, "cases", f)),

@@ -3,15 +3,12 @@
 // name operations, not tool names the importer may change. Two forms: the imported registry folder itself
 // (what the eval loads, as a user's build does) with its operationIds beside it, and JSONL.
 // `npx tsx test/eval/sets/github/catalog.ts OUT.jsonl` writes the JSONL; `… --registry DIR` the folder.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { parse } from "yaml";
-import { importOpenApi } from "../../../../build/import-openapi.js";
 import type { JsonlTool } from "../../../../build/sources/jsonl.js";
-import { fullName } from "../../../../registry/contract/names.js";
-import { EVAL_KEYS } from "../../harness.js";
+import { importApi, writeApiRegistry } from "../openapi-catalog.js";
 
 export const GITHUB_SPEC = join(import.meta.dirname, "../../../../node_modules/@octokit/openapi/generated/api.github.com.json");
 const FAMILY = "github";
@@ -19,31 +16,14 @@ const FAMILY = "github";
 /** A catalog line: the JSONL tool plus the tags the importer writes (a registry build indexes them; JSONL loading does not). */
 export type GithubTool = JsonlTool & { id: string; family: string; tags?: string[] };
 
-type ImportedTool = { name: string; description: string; input_schema: Record<string, unknown>; tags?: string[] };
-
-/** Imports the document into the folder REGISTRY (created when missing) and reads back what it wrote, with each tool's operationId. */
-async function importGithub(registry: string, spec: string) {
-  await mkdir(registry, { recursive: true });
-  const imported = await importOpenApi({ spec, family: FAMILY, registry });
-  const file = parse(await readFile(imported.file, "utf8")) as { tools: ImportedTool[] };
-  const families = parse(await readFile(join(registry, "families.yaml"), "utf8")) as { families: { name: string; description: string }[] };
-  // Every tool whose verb is not its operationId is listed as renamed; the others kept it.
-  const operationOf = new Map(imported.renamed.map((r) => [r.to, r.from]));
-  return {
-    tools: file.tools.map((t) => ({ ...t, id: operationOf.get(fullName(FAMILY, t.name)) ?? t.name })),
-    familyDescription: families.families.find((f) => f.name === FAMILY)?.description,
-  };
-}
+/** Imports the document into the folder REGISTRY (created when missing); see openapi-catalog.ts. */
+const importGithub = (registry: string, spec: string) => importApi(registry, spec, FAMILY);
 
 /**
  * The imported registry folder in DIR, as a user's import leaves it, plus `eval-keys.json` (full tool name →
  * operationId) so `loadRegistry` scores gold operationIds; the build does not read that file.
  */
-export async function writeGithubRegistry(dir: string, spec: string = GITHUB_SPEC): Promise<number> {
-  const { tools } = await importGithub(dir, spec);
-  await writeFile(join(dir, EVAL_KEYS), `${JSON.stringify(Object.fromEntries(tools.map((t) => [fullName(FAMILY, t.name), t.id])), null, 1)}\n`);
-  return tools.length;
-}
+export const writeGithubRegistry = (dir: string, spec: string = GITHUB_SPEC): Promise<number> => writeApiRegistry(dir, spec, FAMILY);
 
 /** The imported operations as JSONL tools, in the importer's order (by tool name): the same document gives the same lines. */
 export async function githubCatalog(spec: string = GITHUB_SPEC): Promise<GithubTool[]> {
