@@ -9,6 +9,7 @@ import { encode, type ActionTable } from "../../../registry/contract/search-opti
 import { ownEntry, type SearchIndex } from "./postings.js";
 import { STAGE_LIMITS } from "../../../registry/contract/find-tuning.js";
 import { OWNER_WORDS, PLACE_WORDS, PREPOSITION_WORDS, STATE_QUESTIONS } from "./words.js";
+import httpMethods from "./data/http-methods.json" with { type: "json" };
 
 export type { ActionTable };
 
@@ -130,10 +131,24 @@ export function toolAction(nameWords: readonly string[], descriptionWords: reado
   return actionOf(nameWords, table) ?? actionOf(descriptionWords, table);
 }
 
-/** A catalog tool's action: its name's last segment ("todo.add" → add), else its description. */
-export function toolActionOf(tool: { readonly name: string; readonly description: string }, table: ActionTable): string | undefined {
-  return toolAction(lastSegmentWords(tool.name), actionWords(tool.description), table);
+/** What a catalog tool's action is read from: its name and description, and for an HTTP tool its method. */
+export type ActionSource = { readonly name: string; readonly description: string; readonly backend?: { readonly kind: string; readonly method?: string } };
+
+/**
+ * A catalog tool's action: its name's last segment ("todo.add" → add), else its description. An HTTP tool whose
+ * name opens with its own method ("post_folders", "put_files_id": an import named after method and path) does
+ * what the method does (data/http-methods.json): "put" there changes a file, it does not make one.
+ */
+export function toolActionOf(tool: ActionSource, table: ActionTable): string | undefined {
+  const words = lastSegmentWords(tool.name);
+  const method = tool.backend?.kind === "http" ? tool.backend.method?.toLowerCase() : undefined;
+  if (method !== undefined && words[0] === method) {
+    const act = ownEntry(HTTP_ACTIONS, method);
+    if (act !== undefined) return act;
+  }
+  return toolAction(words, actionWords(tool.description), table);
 }
+const HTTP_ACTIONS: Readonly<Record<string, string>> = httpMethods.actions;
 
 /** The words of a tool name's last dot segment ("todo.add" → add; "finance.getStockPrice" → get, stock, price). */
 export function lastSegmentWords(name: string): string[] {

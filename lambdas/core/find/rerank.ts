@@ -8,7 +8,7 @@
 // action conflicts ("put eggs on my todo list" → todo.list reads) takes a factor below 1. Last, the
 // owner lift: in a catalog whose names say owners, a request naming one lifts that owner's tools.
 import type { Analysis } from "./analyse.js";
-import { actionFit, apiCatalog, Fit, operationObject, Scope, scopeFit, toolActionOf, toolScopeOf, type ActionTable } from "./actions.js";
+import { actionFit, apiCatalog, Fit, operationObject, Scope, scopeFit, toolActionOf, toolScopeOf, type ActionSource, type ActionTable } from "./actions.js";
 import { encode, pairs } from "../../../registry/contract/search-options.js";
 import type { Retrieval, Retriever } from "./retrieve.js";
 import type { WorkUnits } from "./work.js";
@@ -51,7 +51,7 @@ export type Lift =
     };
 
 /** What the action rule reads of a tool: its name and description. */
-export type ActionTool = { readonly name: string; readonly description: string };
+export type ActionTool = ActionSource;
 
 export class Reranker {
   /** Per family, its tools (famDocs[famStart[f]…famStart[f+1]]). */

@@ -15,6 +15,7 @@ import {
   ownerWords,
   operationObject,
   toolAction,
+  toolActionOf,
   type ActionTable,
 } from "../../../../../lambdas/core/find/actions.js";
 import { actionTableJson, buildActionTable, readActionTable } from "../../../../../build/actions.js";
@@ -72,6 +73,28 @@ describe("action classes (issue 27's cases)", () => {
     expect(actionFit(book, tool("get-booking"))).toBe(Fit.conflict);
     expect(actionFit(request("the weather in Paris"), tool("weather.forecast"))).toBe(Fit.unknown);
     expect(actionFit(book, undefined)).toBe(Fit.unknown);
+  });
+});
+
+describe("an HTTP operation named after its method and path (session 18: Box's import)", () => {
+  const http = (name: string, method: string, description = "") => ({ name, description, backend: { kind: "http", method } });
+
+  it("does what its method does when its name opens with that method", () => {
+    expect(toolActionOf(http("box.post_folders", "POST", "Create folder"), table)).toBe("create");
+    expect(toolActionOf(http("box.put_files_id", "PUT", "Update file"), table)).toBe("update");
+    expect(toolActionOf(http("box.patch_files_id", "PATCH"), table)).toBe("update");
+    expect(toolActionOf(http("box.get_files_id", "GET"), table)).toBe("read");
+    expect(toolActionOf(http("box.delete_files_id_trash", "DELETE"), table)).toBe("delete");
+  });
+
+  it("keeps the verb its name says otherwise, and a tool of another kind reads its name as before", () => {
+    // "put" alone is a verb of making ("put eggs on my todo list"); a POST named with a verb keeps that verb.
+    expect(toolActionOf({ name: "todo.put", description: "Put an item on the list" }, table)).toBe("create");
+    expect(toolActionOf({ name: "todo.put", description: "", backend: { kind: "exec" } }, table)).toBe("create");
+    expect(toolActionOf(http("github.issues.delete-comment", "DELETE"), table)).toBe("delete");
+    expect(toolActionOf(http("github.apps.revoke-installation-access-token", "DELETE"), table)).toBe("delete");
+    expect(toolActionOf(http("slack.chat_postMessage", "POST"), table)).toBe(toolAction(["chat", "post", "message"], [], table));
+    expect(toolActionOf(http("box.post_folders", "PUT"), table)).toBe(toolAction(["post", "folders"], [], table));
   });
 });
 
