@@ -83,7 +83,12 @@ function withoutRecipient(words: readonly string[], verb: string | undefined): r
 /** A word that may be an abbreviation by initials: two capital letters, as English writes one ("PR", "CI"), or its plural ("PRs"). */
 const ACRONYM = /\b([A-Z]{2})s?\b/g;
 /** A word holding a slash between letters or digits: a name or a path ("octo-org/website", "src/app.ts", a URL). */
-const PATH_NAME = /\S*[A-Za-z0-9]\/[A-Za-z0-9]\S*/g;
+const SLASHED = /[A-Za-z0-9]\/[A-Za-z0-9]/;
+
+/** The text with each of its names and paths (`SLASHED`) replaced by `by`'s answer; one pass over its words. */
+function replaceNames(text: string, by: (name: string) => string): string {
+  return text.includes("/") ? text.replace(/\S+/g, (w) => (SLASHED.test(w) ? by(w) : w)) : text;
+}
 
 const TYPO_WORD = new RegExp(`^[a-z][a-z0-9]{${STAGE_LIMITS.typoMinLetters - 1},}$`);
 
@@ -123,9 +128,9 @@ export class Analyser {
     if (stepTexts.length > max) steps[max - 1] = stepTexts.slice(max - 1).join(". ");
     const table = this.index.data.actions;
     // A name or path is one word and says no action or scope ("octo-org/website" is nobody's organisation).
-    const words = table ? actionWords(stripAgentPhrasing(query).replace(PATH_NAME, " name ")) : [];
+    const words = table ? actionWords(replaceNames(stripAgentPhrasing(query), () => " name ")) : [];
     // A scope word inside a name or path is part of the name: "octo-org/website" is nobody's organisation.
-    const groups = this.groups(table ? steps.map((s) => s.replace(PATH_NAME, (name) => withoutScopeWords(name, table))) : steps);
+    const groups = this.groups(table ? steps.map((s) => replaceNames(s, (name) => withoutScopeWords(name, table))) : steps);
     // A question about what is asks to read, in an API's catalog (actions.ts `questionAction`).
     const api = apiCatalog(this.index);
     const asked = table && (requestActionWord(words, table) ?? (api ? questionAction(words, table) : undefined));
