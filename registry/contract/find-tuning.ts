@@ -151,6 +151,13 @@ export type QueryParams = {
    */
   questionTie: number;
   /**
+   * Verb tie (rerank): in an API's catalog, when no request word meets the top tool's verb (its name's first word)
+   * and a tool within this share of the top score has a verb a request word meets (one that meets no word of the
+   * top's name), the two swap places. 0 turns it off. 0.05 measured on ten GitHub splits (docs/find-decisions.md,
+   * "Session 18").
+   */
+  verbTie: number;
+  /**
    * Abbreviations by initials (analyse): a two-letter request word in capitals ("PR") WordNet does not know reaches the
    * catalog's most frequent word pair with those initials ("pr" → "pull request"), at this weight of the
    * word itself. 1: GitHub REST dev 59.8 → 62.0, every other set as before; 0.7: 60.1; without the
@@ -231,6 +238,7 @@ export const DEFAULT_QUERY_PARAMS: QueryParams = {
   ownerLift: 0.1,
   scopeTie: 0.03,
   questionTie: 0.15,
+  verbTie: 0.05,
   acronymWeight: 1,
   bodyOneWord: 0.8,
   scopeVerdict: 0.5,

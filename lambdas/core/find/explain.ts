@@ -325,7 +325,7 @@ export function verdictReasons(v: VerdictTrace): ExplainRule[] {
   return out;
 }
 
-/** What a lift or a tie did to one tool, in words (the step and family lifts, the scope and question ties). */
+/** What a lift or a tie did to one tool, in words (the step and family lifts, the scope, question and verb ties). */
 function liftDetail(l: { rule: string; before: number; after: number; headName: string; headScore: number }): string {
   const up = l.after > l.before;
   switch (l.rule) {
@@ -339,6 +339,10 @@ function liftDetail(l: { rule: string; before: number; after: number; headName: 
       return up
         ? `close to the top tool (${l.headName}), and its name acts on what the question asks for while the top's does not: the two swap places`
         : `its name acts on something else than what the question asks for, while ${l.headName}, close to it, names that: the two swap places`;
+    case "verb-tie":
+      return up
+        ? `close to the top tool (${l.headName}), and the request says this tool's verb while it says nothing of the top's: the two swap places`
+        : `the request says nothing of this tool's verb, while ${l.headName}, close to it, has a verb the request says: the two swap places`;
     default:
       return `a sibling of ${l.headName} (${n2(l.headScore)}), a tool the task needs, moves part of the way to its score`;
   }

@@ -8,7 +8,19 @@
 // action conflicts ("put eggs on my todo list" → todo.list reads) takes a factor below 1. Last, the
 // owner lift: in a catalog whose names say owners, a request naming one lifts that owner's tools.
 import type { Analysis } from "./analyse.js";
-import { actionFit, apiCatalog, Fit, operationObject, Scope, scopeFit, toolActionOf, toolScopeOf, type ActionSource, type ActionTable } from "./actions.js";
+import {
+  actionFit,
+  actionWords,
+  apiCatalog,
+  Fit,
+  operationObject,
+  Scope,
+  scopeFit,
+  toolActionOf,
+  toolScopeOf,
+  type ActionSource,
+  type ActionTable,
+} from "./actions.js";
 import { encode, pairs } from "../../../registry/contract/search-options.js";
 import type { Retrieval, Retriever } from "./retrieve.js";
 import type { WorkUnits } from "./work.js";
@@ -33,7 +45,7 @@ export type LiftPlan = {
  * towards `head`'s score, or the action rule: the request's action and the tool's).
  */
 export type Lift =
-  | { doc: number; rule: "step-lift" | "family-lift" | "scope-tie" | "question-tie"; before: number; after: number; head: number }
+  | { doc: number; rule: "step-lift" | "family-lift" | "scope-tie" | "question-tie" | "verb-tie"; before: number; after: number; head: number }
   | {
       doc: number;
       rule: "action";
@@ -61,6 +73,8 @@ export class Reranker {
   private readonly toolActs: (string | null | undefined)[];
   /** Per tool, its scope bits + 1, computed at its first use (0: not yet). */
   private readonly toolScopes: Uint8Array;
+  /** Each tool's verb term for the verb tie (`verbTerm`), once per tool. */
+  private readonly verbTerms = new Map<number, number>();
   /** Each tool's object terms for the question tie (`namesAsked`), once per tool. */
   private readonly objectTerms = new Map<number, Set<number>>();
 
@@ -226,6 +240,58 @@ export class Reranker {
     this.liftOwners(r, q, lifted);
     this.breakScopeTie(r, q, lifted);
     this.breakQuestionTie(r, q, lifted);
+    this.breakVerbTie(r, q, lifted);
+  }
+
+  /** Whether the verb tie may reorder this request's top: in an API's catalog. */
+  private tiesVerb(): boolean {
+    return this.actions !== undefined && this.retriever.params.verbTie > 0 && apiCatalog(this.retriever.index);
+  }
+
+  /**
+   * The verb tie, in place: when no word of the request meets the top tool's verb (its name's first word) and a
+   * tool within `verbTie` of its score has a verb that a request word meets, one that meets no word of the top's
+   * name, the two swap scores: an operation's verb is what it does, and the request said that verb ("ask bob to
+   * review PR 88" → request-reviewers: "ask" reaches "request"; create-review's "create" is unsaid). A word the
+   * top's name already holds ("starred" in list-repos-starred-by-user) says nothing about which.
+   */
+  private breakVerbTie(r: Retrieval, q: Analysis, lifted?: Lift[]): void {
+    if (!this.tiesVerb()) return;
+    const out = r.score;
+    const top = topDoc(r);
+    if (top < 0 || out[top]! <= 0) return;
+    const verb = this.verbTerm(top);
+    if (verb < 0 || q.groups.some((g) => g.members.some((m) => m.term === verb))) return;
+    const name = new Set(this.retriever.index.nameTerms[top]!);
+    const free = q.groups.filter((g) => !g.members.some((m) => name.has(m.term)));
+    if (!free.length) return;
+    const near = out[top]! * (1 - this.retriever.params.verbTie);
+    const met = new Set(q.groups.flatMap((g) => g.members.map((m) => m.term)));
+    let best = -1;
+    for (const d of r.docs) {
+      if (d === top || out[d]! < near || (best >= 0 && out[d]! <= out[best]!)) continue;
+      const v = this.verbTerm(d);
+      if (v < 0 || !free.some((g) => g.members.some((m) => m.term === v))) continue;
+      // And what it acts on is the request's too: a verb alone ("erase" → remove-member) names no operation.
+      if (this.retriever.index.nameTerms[d]!.some((t) => t !== v && met.has(t))) best = d;
+    }
+    if (best < 0) return;
+    const [high, low] = [out[top]!, out[best]!];
+    out[top] = low;
+    out[best] = high;
+    lifted?.push({ doc: best, rule: "verb-tie", before: low, after: high, head: top }, { doc: top, rule: "verb-tie", before: high, after: low, head: best });
+  }
+
+  /** A tool's verb as an index term: its name's last segment's first word ("pulls.request-reviewers" → request); -1 when none. */
+  private verbTerm(d: number): number {
+    let t = this.verbTerms.get(d);
+    if (t === undefined) {
+      const name = this.actions!.tools[d]!.name;
+      const w = encode(actionWords(name.slice(name.lastIndexOf(".") + 1))[0] ?? "")[0];
+      t = w === undefined ? -1 : (this.retriever.index.termOf(w) ?? -1);
+      this.verbTerms.set(d, t);
+    }
+    return t;
   }
 
   /** Whether the question tie may reorder this request's top: a which/what question with its asked thing, in an API's catalog. */
@@ -311,12 +377,17 @@ export class Reranker {
   /**
    * The least factor a later step of the rerank may give a score of this request (1: none lowers one): the action
    * rule's on a request it weighs (one that names an action, short enough: analyse.ts `weighed`), the scope tie's
-   * on one that names whose things in an API's catalog, the question tie's on a which/what question there. Retrieval's
-   * MaxScore pruning allows for it.
+   * on one that names whose things in an API's catalog, the question tie's on a which/what question there, the verb
+   * tie's on any request there. Retrieval's MaxScore pruning allows for it.
    */
   fall(q: Analysis): number {
-    const { actionPenalty, scopeTie, questionTie } = this.retriever.params;
-    return Math.min(this.lowers(q) ? 1 - actionPenalty : 1, this.tiesScope(q) ? 1 - scopeTie : 1, this.tiesQuestion(q) ? 1 - questionTie : 1);
+    const { actionPenalty, scopeTie, questionTie, verbTie } = this.retriever.params;
+    return Math.min(
+      this.lowers(q) ? 1 - actionPenalty : 1,
+      this.tiesScope(q) ? 1 - scopeTie : 1,
+      this.tiesQuestion(q) ? 1 - questionTie : 1,
+      this.tiesVerb() ? 1 - verbTie : 1,
+    );
   }
 
   /** Whether the action rule may lower a score for this request (see `fall`). */

@@ -1,7 +1,8 @@
-// Issue 27, point 5, session 18: in an API's catalog a which/what question names what it wants back ("which PRs
-// contain commit 9f8e7d6?" wants pull requests), and an operation's name says what it answers with ("list pull
-// requests associated with a commit" against "list commits on a pull request"). And a name or path the request
-// carries ("octo-org/website") is nobody's organisation.
+// Issue 27, point 5, session 18: the rerank's ties in an API's catalog. A which/what question names what it wants
+// back ("which PRs contain commit 9f8e7d6?" wants pull requests), and an operation's name says what it answers with
+// ("list pull requests associated with a commit" against "list commits on a pull request"); an operation's verb is
+// what it does, and the request may say it in its own words ("ask bob to review PR 88" → request-reviewers). And a
+// name or path the request carries ("octo-org/website") is nobody's organisation.
 import { describe, expect, it } from "vitest";
 import type { QueryParams } from "../../../../../registry/contract/find-tuning.js";
 import { apiFinder } from "./catalog.js";
@@ -24,6 +25,13 @@ const PULLS = [
   ["actions.create-or-update-environment-secret", "Create or update an environment secret for GitHub Actions."],
 ];
 const finderOf = (query?: Partial<QueryParams>) => apiFinder(PULLS, query);
+// The same catalog with review operations of GitHub's pulls area (request-reviewers says less than GitHub's text).
+const REVIEWS = [
+  ...PULLS,
+  ["pulls.create-review", "Create a review for a pull request."],
+  ["pulls.request-reviewers", "Request reviewers."],
+  ["pulls.get-review", "Get a review for a pull request."],
+];
 const names = (r: { tools: { name: string }[] }) => r.tools.map((t) => t.name.replace(/^imported\./, ""));
 
 describe("the rerank's question tie", () => {
@@ -61,6 +69,36 @@ describe("the rerank's question tie", () => {
     expect(names(shown)[0]).toBe("repos.list-pull-requests-associated-with-commit");
     expect(names(keptOff).slice(0, 2)).toEqual(["repos.list-commits", "pulls.list-commits"]);
     expect(names(kept)).toEqual(names(keptOff));
+  });
+});
+
+describe("the rerank's verb tie", () => {
+  it("puts the operation whose verb the request says first, when the top's verb is unsaid, and says so", async () => {
+    // Prepare
+    const query = "ask bob to review PR 88";
+    const [tied, off] = [await apiFinder(REVIEWS), await apiFinder(REVIEWS, { verbTie: 0 })];
+    // Act
+    const [r, before] = [
+      await tied.find({ query, min_score: 0, schemas: false, explain: true }),
+      await off.find({ query, min_score: 0, schemas: false, explain: true }),
+    ];
+    // Assess: "ask" reaches "request" (a WordNet synonym); nothing the request says is create-review's "create".
+    expect(names(before)[0]).toBe("pulls.create-review");
+    expect(names(r)[0]).toBe("pulls.request-reviewers");
+    expect(r.tools[0]!.rules).toContainEqual(
+      expect.objectContaining({ stage: "rerank", rule: "verb-tie", detail: expect.stringContaining("says this tool's verb") }),
+    );
+  });
+
+  it("leaves a top whose verb the request says, even in other words", async () => {
+    // Prepare: "produce" reaches create-review's "create"; "requested" meets request-reviewers' verb, within 5%.
+    const query = "produce a review for PR 88, requested";
+    const [tied, off] = [await apiFinder(REVIEWS), await apiFinder(REVIEWS, { verbTie: 0 })];
+    // Act
+    const [r, before] = [await tied.find({ query, min_score: 0, schemas: false }), await off.find({ query, min_score: 0, schemas: false })];
+    // Assess
+    expect(names(before).slice(0, 2)).toEqual(["pulls.create-review", "pulls.request-reviewers"]);
+    expect(names(r)).toEqual(names(before));
   });
 });
 
