@@ -250,11 +250,7 @@ describe("the action rule on an API's operations (session 17: requests that brin
   it("weighs a longer request's action in an API's catalog, where operations on one object differ in their verb", async () => {
     // Prepare
     // The verb tie (session 18) would put the delete operation first on its own: off with the action rule, on with it.
-    const [wired, wordsOnly, actionOnly] = [
-      await apiFinder(API),
-      await apiFinder(API, { actionPenalty: 0, verbTie: 0 }),
-      await apiFinder(API, { verbTie: 0 }),
-    ];
+    const [wired, wordsOnly, actionOnly] = [await apiFinder(API), await apiFinder(API, { actionPenalty: 0, verbTie: 0 }), await apiFinder(API, { verbTie: 0 })];
     const first = async (f: Finder) => (await f.find({ query, min_score: 0, schemas: false })).tools[0]!.name;
     // Act, Assess
     expect(await first(wordsOnly)).toBe("imported.packages.get-all-package-versions-for-package-owned-by-org");
