@@ -275,11 +275,7 @@ export class Reranker {
       // And what it acts on is the request's too: a verb alone ("erase" → remove-member) names no operation.
       if (this.retriever.index.nameTerms[d]!.some((t) => t !== v && met.has(t))) best = d;
     }
-    if (best < 0) return;
-    const [high, low] = [out[top]!, out[best]!];
-    out[top] = low;
-    out[best] = high;
-    lifted?.push({ doc: best, rule: "verb-tie", before: low, after: high, head: top }, { doc: top, rule: "verb-tie", before: high, after: low, head: best });
+    if (best >= 0) swapTop(r, top, best, "verb-tie", lifted);
   }
 
   /** A tool's verb as an index term: its name's last segment's first word ("pulls.request-reviewers" → request); -1 when none. */
@@ -319,14 +315,7 @@ export class Reranker {
       if (kept && scopeFit(q.scope!, this.toolScope(d)) === Fit.conflict) continue;
       if (this.namesAsked(d, q.asks!)) best = d;
     }
-    if (best < 0) return;
-    const [high, low] = [out[top]!, out[best]!];
-    out[top] = low;
-    out[best] = high;
-    lifted?.push(
-      { doc: best, rule: "question-tie", before: low, after: high, head: top },
-      { doc: top, rule: "question-tie", before: high, after: low, head: best },
-    );
+    if (best >= 0) swapTop(r, top, best, "question-tie", lifted);
   }
 
   /** Whether a tool's name acts on one of these terms: its object's first two words or their pair (actions.ts `operationObject`), once per tool. */
@@ -367,11 +356,7 @@ export class Reranker {
       if (d === top || out[d]! < near) continue;
       if (scopeFit(q.scope!, this.toolScope(d)) === Fit.same && (best < 0 || out[d]! > out[best]!)) best = d;
     }
-    if (best < 0) return;
-    const [high, low] = [out[top]!, out[best]!];
-    out[top] = low;
-    out[best] = high;
-    lifted?.push({ doc: best, rule: "scope-tie", before: low, after: high, head: top }, { doc: top, rule: "scope-tie", before: high, after: low, head: best });
+    if (best >= 0) swapTop(r, top, best, "scope-tie", lifted);
   }
 
   /**
@@ -447,6 +432,15 @@ export class Reranker {
 }
 
 /** The retrieval's best-scoring tool as the later steps left it (its first in `docs` on a tie; -1: none). */
+/** A tie's swap: the top tool and the one the tie chose trade scores, and explain hears of both. */
+function swapTop(r: Retrieval, top: number, best: number, rule: "scope-tie" | "question-tie" | "verb-tie", lifted?: Lift[]): void {
+  const out = r.score;
+  const [high, low] = [out[top]!, out[best]!];
+  out[top] = low;
+  out[best] = high;
+  lifted?.push({ doc: best, rule, before: low, after: high, head: top }, { doc: top, rule, before: high, after: low, head: best });
+}
+
 function topDoc(r: Retrieval): number {
   const out = r.score;
   let top = -1;
