@@ -109,7 +109,11 @@ export function operationObject(name: string): { words: string[]; last: string }
 export function questionAction(words: readonly string[], table: ActionTable): { word: string; action: string } | undefined {
   const lead = leadWord(words, table);
   if (lead === undefined || !STATE_QUESTIONS.has(lead)) return undefined;
-  const named = actionOf(words, table);
+  // A past participle describes what is, not the act asked for ("what's the OIDC template configured for acme?").
+  const named = actionOf(
+    words.filter((w) => !(w.length > 5 && w.endsWith("ed"))),
+    table,
+  );
   return named === undefined || named === "read" ? { word: lead, action: "read" } : undefined;
 }
 

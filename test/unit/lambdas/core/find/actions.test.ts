@@ -139,6 +139,9 @@ describe("a question about what is (read in an API's catalog)", () => {
     expect(asks("what's the CI status of commit 6dcb09b")).toEqual({ word: "what", action: "read" });
     // A word that names a read keeps it a read.
     expect(asks("where can I view the deploy log")).toEqual({ word: "where", action: "read" });
+    // A past participle says what is (session 18): "configured" is no request to configure.
+    expect(asks("What's the OIDC sub claim template configured for the acme org?")).toEqual({ word: "what", action: "read" });
+    expect(asks("which repos are shared with the deploy team")).toEqual({ word: "which", action: "read" });
   });
 
   it("asks nothing when another word names an action, the question asks how, or it is no question", () => {
