@@ -10,9 +10,9 @@
 import type { Analysis } from "./analyse.js";
 import {
   actionFit,
-  actionWords,
   apiCatalog,
   Fit,
+  lastSegmentWords,
   operationObject,
   Scope,
   scopeFit,
@@ -74,7 +74,7 @@ export class Reranker {
   /** Per tool, its scope bits + 1, computed at its first use (0: not yet). */
   private readonly toolScopes: Uint8Array;
   /** Each tool's verb term for the verb tie (`verbTerm`), once per tool. */
-  private readonly verbTerms = new Map<number, number>();
+  private readonly verbTerms: Int32Array;
   /** Each tool's object terms for the question tie (`namesAsked`), once per tool. */
   private readonly objectTerms = new Map<number, Set<number>>();
 
@@ -88,6 +88,7 @@ export class Reranker {
   ) {
     this.toolActs = new Array<string | null | undefined>(actions?.tools.length ?? 0);
     this.toolScopes = new Uint8Array(actions?.tools.length ?? 0);
+    this.verbTerms = new Int32Array(actions?.tools.length ?? 0).fill(NOT_YET);
     const families = family ? family.reduce((m, f) => Math.max(m, f + 1), 0) : 0;
     this.famStart = new Uint32Array(families + 1);
     for (const f of family ?? []) this.famStart[f + 1]!++;
@@ -261,17 +262,18 @@ export class Reranker {
     const top = topDoc(r);
     if (top < 0 || out[top]! <= 0) return;
     const verb = this.verbTerm(top);
-    if (verb < 0 || q.groups.some((g) => g.members.some((m) => m.term === verb))) return;
-    const name = new Set(this.retriever.index.nameTerms[top]!);
-    const free = q.groups.filter((g) => !g.members.some((m) => name.has(m.term)));
-    if (!free.length) return;
-    const near = out[top]! * (1 - this.retriever.params.verbTie);
+    // Every term a request word meets; the words that meet nothing of the top's name, and the terms they meet.
     const met = new Set(q.groups.flatMap((g) => g.members.map((m) => m.term)));
+    if (verb < 0 || met.has(verb)) return;
+    const name = new Set(this.retriever.index.nameTerms[top]!);
+    const free = new Set(q.groups.filter((g) => !g.members.some((m) => name.has(m.term))).flatMap((g) => g.members.map((m) => m.term)));
+    if (!free.size) return;
+    const near = out[top]! * (1 - this.retriever.params.verbTie);
     let best = -1;
     for (const d of r.docs) {
       if (d === top || out[d]! < near || (best >= 0 && out[d]! <= out[best]!)) continue;
       const v = this.verbTerm(d);
-      if (v < 0 || !free.some((g) => g.members.some((m) => m.term === v))) continue;
+      if (v < 0 || !free.has(v)) continue;
       // And what it acts on is the request's too: a verb alone ("erase" → remove-member) names no operation.
       if (this.retriever.index.nameTerms[d]!.some((t) => t !== v && met.has(t))) best = d;
     }
@@ -280,14 +282,11 @@ export class Reranker {
 
   /** A tool's verb as an index term: its name's last segment's first word ("pulls.request-reviewers" → request); -1 when none. */
   private verbTerm(d: number): number {
-    let t = this.verbTerms.get(d);
-    if (t === undefined) {
-      const name = this.actions!.tools[d]!.name;
-      const w = encode(actionWords(name.slice(name.lastIndexOf(".") + 1))[0] ?? "")[0];
-      t = w === undefined ? -1 : (this.retriever.index.termOf(w) ?? -1);
-      this.verbTerms.set(d, t);
+    if (this.verbTerms[d] === NOT_YET) {
+      const w = encode(lastSegmentWords(this.actions!.tools[d]!.name)[0] ?? "")[0];
+      this.verbTerms[d] = w === undefined ? -1 : (this.retriever.index.termOf(w) ?? -1);
     }
-    return t;
+    return this.verbTerms[d]!;
   }
 
   /** Whether the question tie may reorder this request's top: a which/what question with its asked thing, in an API's catalog. */
@@ -432,6 +431,9 @@ export class Reranker {
 }
 
 /** The retrieval's best-scoring tool as the later steps left it (its first in `docs` on a tie; -1: none). */
+/** `verbTerms` before a tool's verb is looked up (-1: it has none in the index). */
+const NOT_YET = -2;
+
 /** A tie's swap: the top tool and the one the tie chose trade scores, and explain hears of both. */
 function swapTop(r: Retrieval, top: number, best: number, rule: "scope-tie" | "question-tie" | "verb-tie", lifted?: Lift[]): void {
   const out = r.score;
