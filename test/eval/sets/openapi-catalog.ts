@@ -3,7 +3,6 @@
 // not tool names the importer may change. The GitHub set (sets/github/) and the blind sets on APIs nobody
 // tuned for (sets/rest-apis.json) are read through it.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
@@ -23,7 +22,7 @@ export async function importApi(registry: string, spec: string, family: string):
   const scratch = spec.endsWith(".gz") ? await mkdtemp(join(tmpdir(), "openapi-")) : undefined;
   try {
     const path = scratch ? join(scratch, "openapi.json") : spec;
-    if (scratch) await writeFile(path, gunzipSync(readFileSync(spec)));
+    if (scratch) await writeFile(path, gunzipSync(await readFile(spec)));
     const imported = await importOpenApi({ spec: path, family, registry });
     const file = parse(await readFile(imported.file, "utf8")) as { tools: Omit<ImportedTool, "id">[] };
     const families = parse(await readFile(join(registry, "families.yaml"), "utf8")) as { families: { name: string; description: string }[] };
